@@ -1,0 +1,3 @@
+module github.com/jcg-lsp/jcg-lsp
+
+go 1.26.8
