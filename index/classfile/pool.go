@@ -1,0 +1,430 @@
+package classfile
+
+import (
+	"encoding/binary"
+	"math"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Tag identifies the kind of a constant-pool entry (JVMS 4.4).
+type Tag uint8
+
+// Constant-pool tags.
+const (
+	TagUtf8               Tag = 1
+	TagInteger            Tag = 3
+	TagFloat              Tag = 4
+	TagLong               Tag = 5
+	TagDouble             Tag = 6
+	TagClass              Tag = 7
+	TagString             Tag = 8
+	TagFieldref           Tag = 9
+	TagMethodref          Tag = 10
+	TagInterfaceMethodref Tag = 11
+	TagNameAndType        Tag = 12
+	TagMethodHandle       Tag = 15
+	TagMethodType         Tag = 16
+	TagDynamic            Tag = 17
+	TagInvokeDynamic      Tag = 18
+	TagModule             Tag = 19
+	TagPackage            Tag = 20
+)
+
+var tagNames = [...]string{
+	TagUtf8: "Utf8", TagInteger: "Integer", TagFloat: "Float", TagLong: "Long",
+	TagDouble: "Double", TagClass: "Class", TagString: "String", TagFieldref: "Fieldref",
+	TagMethodref: "Methodref", TagInterfaceMethodref: "InterfaceMethodref",
+	TagNameAndType: "NameAndType", TagMethodHandle: "MethodHandle",
+	TagMethodType: "MethodType", TagDynamic: "Dynamic", TagInvokeDynamic: "InvokeDynamic",
+	TagModule: "Module", TagPackage: "Package",
+}
+
+func (t Tag) String() string {
+	if int(t) < len(tagNames) && tagNames[t] != "" {
+		return tagNames[t]
+	}
+	return "invalid"
+}
+
+// Method-handle reference kinds (JVMS 5.4.3.5).
+const (
+	RefGetField         = 1
+	RefGetStatic        = 2
+	RefPutField         = 3
+	RefPutStatic        = 4
+	RefInvokeVirtual    = 5
+	RefInvokeStatic     = 6
+	RefInvokeSpecial    = 7
+	RefNewInvokeSpecial = 8
+	RefInvokeInterface  = 9
+)
+
+// cpEntry is one constant-pool slot. Its fields mean different things per tag:
+// Utf8: off/a = position/length of the bytes, b = 1 when the bytes are plain ASCII;
+// numeric constants: off = position of the value; references: a, b = the two indices;
+// MethodHandle: a = reference kind, b = reference index.
+type cpEntry struct {
+	tag Tag
+	a   uint16
+	b   uint16
+	off uint32
+}
+
+// Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
+// entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
+// return zero values; Tag tells the kind first when the index comes from untrusted
+// bytecode. A Pool caches decoded strings and is not safe for concurrent use.
+type Pool struct {
+	data    []byte
+	entries []cpEntry
+	strs    []string
+	have    []bool
+}
+
+// Len returns constant_pool_count (valid indices are 1..Len()-1).
+func (p *Pool) Len() int { return len(p.entries) }
+
+// Tag returns the tag of entry i, or 0 when i is out of range or unusable.
+func (p *Pool) Tag(i uint16) Tag {
+	if int(i) >= len(p.entries) {
+		return 0
+	}
+	return p.entries[i].tag
+}
+
+func (p *Pool) entry(i uint16, tags ...Tag) (cpEntry, bool) {
+	if int(i) >= len(p.entries) {
+		return cpEntry{}, false
+	}
+	e := p.entries[i]
+	for _, t := range tags {
+		if e.tag == t {
+			return e, true
+		}
+	}
+	return cpEntry{}, false
+}
+
+// Utf8 returns the string of a Utf8 entry, decoded from modified UTF-8.
+func (p *Pool) Utf8(i uint16) string {
+	e, ok := p.entry(i, TagUtf8)
+	if !ok {
+		return ""
+	}
+	if p.have[i] {
+		return p.strs[i]
+	}
+	b := p.data[e.off : e.off+uint32(e.a)]
+	var s string
+	if e.b == 1 {
+		s = string(b)
+	} else {
+		s, _ = decodeModifiedUTF8(b)
+	}
+	p.strs[i], p.have[i] = s, true
+	return s
+}
+
+// ClassName returns the internal name of a Class entry ("java/lang/String", or an
+// array descriptor such as "[Ljava/lang/String;").
+func (p *Pool) ClassName(i uint16) string {
+	e, ok := p.entry(i, TagClass)
+	if !ok {
+		return ""
+	}
+	return p.Utf8(e.a)
+}
+
+// String returns the value of a String entry.
+func (p *Pool) String(i uint16) string {
+	e, ok := p.entry(i, TagString)
+	if !ok {
+		return ""
+	}
+	return p.Utf8(e.a)
+}
+
+// Int returns the value of an Integer entry.
+func (p *Pool) Int(i uint16) int32 {
+	e, ok := p.entry(i, TagInteger)
+	if !ok {
+		return 0
+	}
+	return int32(binary.BigEndian.Uint32(p.data[e.off:]))
+}
+
+// Float returns the value of a Float entry.
+func (p *Pool) Float(i uint16) float32 {
+	e, ok := p.entry(i, TagFloat)
+	if !ok {
+		return 0
+	}
+	return math.Float32frombits(binary.BigEndian.Uint32(p.data[e.off:]))
+}
+
+// Long returns the value of a Long entry.
+func (p *Pool) Long(i uint16) int64 {
+	e, ok := p.entry(i, TagLong)
+	if !ok {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(p.data[e.off:]))
+}
+
+// Double returns the value of a Double entry.
+func (p *Pool) Double(i uint16) float64 {
+	e, ok := p.entry(i, TagDouble)
+	if !ok {
+		return 0
+	}
+	return math.Float64frombits(binary.BigEndian.Uint64(p.data[e.off:]))
+}
+
+// NameAndType returns the name and descriptor of a NameAndType entry.
+func (p *Pool) NameAndType(i uint16) (name, desc string) {
+	e, ok := p.entry(i, TagNameAndType)
+	if !ok {
+		return "", ""
+	}
+	return p.Utf8(e.a), p.Utf8(e.b)
+}
+
+// A Ref is a symbolic reference to a field or method.
+type Ref struct {
+	Class     string // internal name of the class or interface named by the reference
+	Name      string
+	Desc      string
+	Interface bool // an InterfaceMethodref
+}
+
+// Ref returns the reference of a Fieldref, Methodref or InterfaceMethodref entry.
+func (p *Pool) Ref(i uint16) Ref {
+	e, ok := p.entry(i, TagFieldref, TagMethodref, TagInterfaceMethodref)
+	if !ok {
+		return Ref{}
+	}
+	name, desc := p.NameAndType(e.b)
+	return Ref{Class: p.ClassName(e.a), Name: name, Desc: desc, Interface: e.tag == TagInterfaceMethodref}
+}
+
+// MethodHandle returns the reference kind and the referenced member of a
+// MethodHandle entry.
+func (p *Pool) MethodHandle(i uint16) (kind uint8, ref Ref) {
+	e, ok := p.entry(i, TagMethodHandle)
+	if !ok {
+		return 0, Ref{}
+	}
+	return uint8(e.a), p.Ref(e.b)
+}
+
+// MethodType returns the descriptor of a MethodType entry.
+func (p *Pool) MethodType(i uint16) string {
+	e, ok := p.entry(i, TagMethodType)
+	if !ok {
+		return ""
+	}
+	return p.Utf8(e.a)
+}
+
+// Dynamic returns the bootstrap-method index, name and descriptor of a Dynamic or
+// InvokeDynamic entry.
+func (p *Pool) Dynamic(i uint16) (bootstrap uint16, name, desc string) {
+	e, ok := p.entry(i, TagDynamic, TagInvokeDynamic)
+	if !ok {
+		return 0, "", ""
+	}
+	name, desc = p.NameAndType(e.b)
+	return e.a, name, desc
+}
+
+// Module returns the name of a Module entry; Package the name of a Package entry.
+func (p *Pool) Module(i uint16) string {
+	e, ok := p.entry(i, TagModule)
+	if !ok {
+		return ""
+	}
+	return p.Utf8(e.a)
+}
+
+// Package returns the name of a Package entry.
+func (p *Pool) Package(i uint16) string {
+	e, ok := p.entry(i, TagPackage)
+	if !ok {
+		return ""
+	}
+	return p.Utf8(e.a)
+}
+
+// parsePool reads the constant pool and checks that every reference between entries
+// points at an entry of the kind the JVMS requires.
+func parsePool(r *reader, data []byte) *Pool {
+	countOff := r.pos()
+	n := int(r.u2())
+	if r.err != nil {
+		return nil
+	}
+	if n == 0 {
+		r.fail("constant_pool_count is zero", nil)
+		return nil
+	}
+	// Every entry takes at least 3 bytes (tag + u2).
+	if (n-1)*3 > len(r.b)-r.off {
+		r.err = &FormatError{Offset: countOff, Msg: "constant_pool_count exceeds the remaining data", Val: n}
+		return nil
+	}
+	p := &Pool{data: data, entries: make([]cpEntry, n), strs: make([]string, n), have: make([]bool, n)}
+	for i := 1; i < n; i++ {
+		tagOff := r.pos()
+		t := Tag(r.u1())
+		e := cpEntry{tag: t}
+		switch t {
+		case TagUtf8:
+			l := r.u2()
+			e.off = uint32(r.off)
+			e.a = l
+			b := r.bytes(int(l))
+			if r.err != nil {
+				return nil
+			}
+			if isASCII(b) {
+				e.b = 1
+			} else if _, ok := decodeModifiedUTF8(b); !ok {
+				r.err = &FormatError{Offset: int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
+				return nil
+			}
+		case TagInteger, TagFloat:
+			e.off = uint32(r.off)
+			r.bytes(4)
+		case TagLong, TagDouble:
+			e.off = uint32(r.off)
+			r.bytes(8)
+			p.entries[i] = e
+			i++ // a Long or Double takes two slots; the second is unusable
+			if i >= n {
+				r.err = &FormatError{Offset: tagOff, Msg: "8-byte constant in the last constant-pool slot", Val: i - 1}
+				return nil
+			}
+			continue
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			e.a = r.u2()
+		case TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
+			TagDynamic, TagInvokeDynamic:
+			e.a = r.u2()
+			e.b = r.u2()
+		case TagMethodHandle:
+			e.a = uint16(r.u1())
+			e.b = r.u2()
+		default:
+			r.err = &FormatError{Offset: tagOff, Msg: "invalid constant-pool tag", Val: uint8(t)}
+			return nil
+		}
+		if r.err != nil {
+			return nil
+		}
+		p.entries[i] = e
+	}
+	if err := p.check(); err != nil {
+		err.Offset += r.base
+		r.err = err
+		return nil
+	}
+	return p
+}
+
+// check validates cross-references so accessors can trust them.
+func (p *Pool) check() *FormatError {
+	is := func(i uint16, t Tag) bool { return int(i) < len(p.entries) && p.entries[i].tag == t }
+	for i := 1; i < len(p.entries); i++ {
+		e := p.entries[i]
+		ok := true
+		switch e.tag {
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			ok = is(e.a, TagUtf8)
+		case TagFieldref, TagMethodref, TagInterfaceMethodref:
+			ok = is(e.a, TagClass) && is(e.b, TagNameAndType)
+		case TagNameAndType:
+			ok = is(e.a, TagUtf8) && is(e.b, TagUtf8)
+		case TagDynamic, TagInvokeDynamic:
+			ok = is(e.b, TagNameAndType)
+		case TagMethodHandle:
+			switch e.a {
+			case RefGetField, RefGetStatic, RefPutField, RefPutStatic:
+				ok = is(e.b, TagFieldref)
+			case RefInvokeVirtual, RefNewInvokeSpecial:
+				ok = is(e.b, TagMethodref)
+			case RefInvokeStatic, RefInvokeSpecial, RefInvokeInterface:
+				ok = is(e.b, TagMethodref) || is(e.b, TagInterfaceMethodref)
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			return &FormatError{Offset: 10, Msg: "constant-pool entry refers to an entry of the wrong kind", Val: i}
+		}
+	}
+	return nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c == 0 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeModifiedUTF8 decodes the JVM's modified UTF-8 (JVMS 4.4.7): NUL is two bytes
+// and supplementary characters are surrogate pairs of three bytes each.
+func decodeModifiedUTF8(b []byte) (string, bool) {
+	out := make([]byte, 0, len(b))
+	var pending rune = -1 // a high surrogate waiting for its low half
+	flush := func() {
+		if pending >= 0 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+			pending = -1
+		}
+	}
+	for i := 0; i < len(b); {
+		c := b[i]
+		var r rune
+		switch {
+		case c != 0 && c < 0x80:
+			r = rune(c)
+			i++
+		case c&0xE0 == 0xC0:
+			if i+1 >= len(b) || b[i+1]&0xC0 != 0x80 {
+				return "", false
+			}
+			r = rune(c&0x1F)<<6 | rune(b[i+1]&0x3F)
+			i += 2
+		case c&0xF0 == 0xE0:
+			if i+2 >= len(b) || b[i+1]&0xC0 != 0x80 || b[i+2]&0xC0 != 0x80 {
+				return "", false
+			}
+			r = rune(c&0x0F)<<12 | rune(b[i+1]&0x3F)<<6 | rune(b[i+2]&0x3F)
+			i += 3
+		default:
+			return "", false
+		}
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 { // high surrogate
+				flush()
+				pending = r
+				continue
+			}
+			if pending >= 0 {
+				out = utf8.AppendRune(out, utf16.DecodeRune(pending, r))
+				pending = -1
+				continue
+			}
+			out = utf8.AppendRune(out, utf8.RuneError)
+			continue
+		}
+		flush()
+		out = utf8.AppendRune(out, r)
+	}
+	flush()
+	return string(out), true
+}
