@@ -1,0 +1,35 @@
+// Package classpath reads compiled Java classes from a class path: class
+// directories, jars (multi-release aware), .jmod files, a JDK 8 rt.jar and the
+// JDK 9+ runtime image (lib/modules, the "jimage" format).
+//
+// The package only finds and loads class bytes; it does not parse them. Its
+// result, a [ClassPath], is the input of the class-file parser and of the
+// hierarchy index built on top of it.
+//
+// # Resolution order
+//
+// Classes are searched the way the JVM's parent-first class loaders search
+// them: the JDK comes first (a class path cannot replace java.lang.String),
+// then the configured sources in class-path order. When two containers define
+// the same class the first one wins, the loser is kept in
+// [ClassPath.Shadowed], and one [Warning] per pair of containers says so.
+//
+// # Bad input
+//
+// A class path routinely contains half-written jars (a build in progress),
+// stale entries and, in an editor, arbitrary files. Problems with one
+// container or one entry become [Warning] values naming the container, the
+// entry and the byte offset; everything else still loads. [Open] fails only
+// when nothing sensible can be returned: the JDK is required and cannot be
+// found, or the context is cancelled. Counts and sizes read from files are
+// checked against the bytes actually present before anything is allocated,
+// and zip entries are read through limits so that a lying header cannot make
+// the reader inflate more than [MaxEntrySize] bytes.
+//
+// # Memory
+//
+// The JDK image is memory-mapped read-only and the Data of its classes points
+// straight into the mapping: no copy of the ~130 MB of JDK class bytes is
+// made. Such Data must not be used after [ClassPath.Close] (the access would
+// fault), and must never be modified.
+package classpath
