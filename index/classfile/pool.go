@@ -74,12 +74,13 @@ type cpEntry struct {
 // Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
 // entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
 // return zero values; Tag tells the kind first when the index comes from untrusted
-// bytecode. A Pool caches decoded strings and is not safe for concurrent use.
+// bytecode. A Pool is immutable and safe for concurrent use; it decodes strings on
+// every call rather than caching them, because a cache would double the memory of the
+// ~8 million constants of the JDK, and callers that look up the same constant often
+// (facts extraction) intern per class anyway.
 type Pool struct {
 	data    []byte
 	entries []cpEntry
-	strs    []string
-	have    []bool
 }
 
 // Len returns constant_pool_count (valid indices are 1..Len()-1).
@@ -112,17 +113,11 @@ func (p *Pool) Utf8(i uint16) string {
 	if !ok {
 		return ""
 	}
-	if p.have[i] {
-		return p.strs[i]
-	}
 	b := p.data[e.off : e.off+uint32(e.a)]
-	var s string
 	if e.b == 1 {
-		s = string(b)
-	} else {
-		s, _ = decodeModifiedUTF8(b)
+		return string(b)
 	}
-	p.strs[i], p.have[i] = s, true
+	s, _ := decodeModifiedUTF8(b)
 	return s
 }
 
@@ -273,7 +268,7 @@ func parsePool(r *reader, data []byte) *Pool {
 		r.err = &FormatError{Offset: countOff, Msg: "constant_pool_count exceeds the remaining data", Val: n}
 		return nil
 	}
-	p := &Pool{data: data, entries: make([]cpEntry, n), strs: make([]string, n), have: make([]bool, n)}
+	p := &Pool{data: data, entries: make([]cpEntry, n)}
 	for i := 1; i < n; i++ {
 		tagOff := r.pos()
 		t := Tag(r.u1())

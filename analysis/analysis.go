@@ -1,0 +1,113 @@
+// Package analysis computes call graphs: a worklist over reachable methods from entry
+// points, with the algorithm behind one small TypeOracle interface (CHA, RTA) and every
+// language feature handled by its own resolver that uses that interface. The dynamic
+// features follow the assumption level of the run (see package callgraph).
+//
+// An Analyzer holds what runs at different levels and algorithms can share (CHA
+// dispatch results, class-initialisation chains, fallback target sets); each Run builds
+// one immutable *callgraph.Graph.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Program is what the analysis reads: the class hierarchy and per-method facts.
+// Implementations must be safe for concurrent use.
+type Program interface {
+	Hierarchy() *hierarchy.Hierarchy
+	// Facts returns the facts of a method, or nil when it has no code.
+	Facts(m *hierarchy.Method) *facts.Method
+	// Flow returns the def-use and post-dominance facts of a method with code.
+	Flow(m *hierarchy.Method) (*facts.Flow, error)
+}
+
+// Options select the level, the algorithm and the entry points of a run.
+type Options struct {
+	Level     callgraph.Level // default: the most precise level
+	Algorithm string          // CHA or RTA; default CHA
+	// Mains restricts the main classes (binary or internal names); empty means every
+	// application class with a main method.
+	Mains []string
+	// LibraryMode makes every public and protected method of application classes an
+	// entry point, instead of main methods.
+	LibraryMode bool
+	// Entries are explicit entry methods, "pkg.Class.name" or "pkg.Class.name(desc)".
+	Entries []string
+	// Env holds system properties and environment values for Correct-Env.
+	Env map[string]string
+}
+
+// ErrNoEntryPoints is returned when a run has nothing to start from.
+var ErrNoEntryPoints = errors.New("no entry points: no application class has a main method (use --library-mode or --main)")
+
+// Analyzer runs analyses over one program, sharing level-independent work.
+type Analyzer struct {
+	prog      Program
+	h         *hierarchy.Hierarchy
+	resolvers *registry
+
+	mu          sync.Mutex
+	chaDispatch map[dispatchKey][]int32 // CHA dispatch results, the same at every level
+	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
+	fallbacks   map[fallbackKey][]int32 // conservative target sets
+	apiCache    map[int32][]CallResolver
+	natives     []bool // by method ID
+}
+
+// New returns an analyzer for prog.
+func New(prog Program) *Analyzer {
+	h := prog.Hierarchy()
+	a := &Analyzer{
+		prog:        prog,
+		h:           h,
+		resolvers:   newRegistry(),
+		chaDispatch: map[dispatchKey][]int32{},
+		initChains:  map[int32][]int32{},
+		fallbacks:   map[fallbackKey][]int32{},
+		apiCache:    map[int32][]CallResolver{},
+	}
+	return a
+}
+
+// Hierarchy returns the program's hierarchy.
+func (a *Analyzer) Hierarchy() *hierarchy.Hierarchy { return a.h }
+
+// Program returns the analysed program.
+func (a *Analyzer) Program() Program { return a.prog }
+
+// Run computes the call graph for opts. Runs may proceed concurrently.
+func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, error) {
+	if opts.Level == 0 {
+		opts.Level = callgraph.CorrectEnv
+	}
+	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.CorrectEnv {
+		return nil, fmt.Errorf("invalid assumption level %d", opts.Level)
+	}
+	if opts.Algorithm == "" {
+		opts.Algorithm = CHA
+	}
+	s := newSolver(ctx, a, opts)
+	switch opts.Algorithm {
+	case CHA:
+		s.oracle = chaOracle{a.h}
+	case RTA:
+		s.oracle = newRTA(a.h)
+	default:
+		return nil, fmt.Errorf("unknown algorithm %q (want %s or %s)", opts.Algorithm, CHA, RTA)
+	}
+	if err := s.addEntries(); err != nil {
+		return nil, err
+	}
+	if err := s.solve(); err != nil {
+		return nil, err
+	}
+	return s.graph(), nil
+}

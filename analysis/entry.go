@@ -1,0 +1,133 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// jvmEntries are methods the JVM itself calls: system start-up (JDK 9+), the
+// uncaught-exception handler, thread exit and shutdown. Those absent from the JDK in
+// use are skipped.
+var jvmEntries = []struct{ class, name, desc string }{
+	{"java/lang/System", "initPhase1", "()V"},
+	{"java/lang/System", "initPhase2", "(ZZ)I"},
+	{"java/lang/System", "initPhase3", "()V"},
+	{"java/lang/System", "initializeSystemClass", "()V"}, // JDK 8
+	{"java/lang/Thread", "dispatchUncaughtException", "(Ljava/lang/Throwable;)V"},
+	{"java/lang/Thread", "exit", "()V"},
+	{"java/lang/Shutdown", "shutdown", "()V"},
+	{"java/lang/ClassLoader", "getSystemClassLoader", "()Ljava/lang/ClassLoader;"},
+}
+
+// addEntries makes the run's entry points reachable: the main methods (or the library
+// API, or the explicit list) and the JVM's own entry points.
+func (s *solver) addEntries() error {
+	var roots []*hierarchy.Method
+	switch {
+	case len(s.opts.Entries) > 0:
+		for _, e := range s.opts.Entries {
+			ms, err := s.lookupEntry(e)
+			if err != nil {
+				return err
+			}
+			roots = append(roots, ms...)
+		}
+	case s.opts.LibraryMode:
+		for _, c := range s.h.Classes() {
+			if c.Origin != hierarchy.Application {
+				continue
+			}
+			for _, m := range c.Methods {
+				if m.Access&(0x0001|0x0004) != 0 && !m.IsAbstract() {
+					roots = append(roots, m)
+				}
+			}
+		}
+	default:
+		want := map[string]bool{}
+		for _, n := range s.opts.Mains {
+			want[strings.ReplaceAll(n, ".", "/")] = true
+		}
+		for _, n := range s.opts.Mains {
+			c := s.h.Class(strings.ReplaceAll(n, ".", "/"))
+			if c == nil || c.Phantom {
+				return fmt.Errorf("main class %s is not on the class path", n)
+			}
+			if mainMethod(c) == nil {
+				return fmt.Errorf("class %s has no public static void main(String[])", n)
+			}
+		}
+		for _, c := range s.h.Classes() {
+			if c.Origin != hierarchy.Application || (len(want) > 0 && !want[c.Name]) {
+				continue
+			}
+			if m := mainMethod(c); m != nil {
+				roots = append(roots, m)
+			}
+		}
+	}
+	if len(roots) == 0 {
+		return ErrNoEntryPoints
+	}
+	for _, m := range roots {
+		s.entry(m)
+		// The JVM initialises a class before running its static methods.
+		if m.IsStatic() {
+			for _, id := range s.a.initChain(m.Class) {
+				s.entry(s.methods[id])
+			}
+		}
+	}
+	for _, e := range jvmEntries {
+		if c := s.h.Class(e.class); c != nil {
+			if m := c.Method(e.name, e.desc); m != nil {
+				s.entry(m)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *solver) entry(m *hierarchy.Method) {
+	if !s.reach.Has(m.ID) {
+		s.entries = append(s.entries, m.ID)
+	}
+	s.reachable(m.ID)
+}
+
+func mainMethod(c *hierarchy.Class) *hierarchy.Method {
+	m := c.Method("main", "([Ljava/lang/String;)V")
+	if m == nil || !m.IsStatic() || m.Access&0x0001 == 0 {
+		return nil
+	}
+	return m
+}
+
+// lookupEntry finds the methods named by "pkg.Class.name" or "pkg.Class.name(desc)".
+func (s *solver) lookupEntry(e string) ([]*hierarchy.Method, error) {
+	name, desc := e, ""
+	if i := strings.IndexByte(e, '('); i >= 0 {
+		name, desc = e[:i], e[i:]
+	}
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 {
+		return nil, fmt.Errorf("entry point %q: want pkg.Class.method or pkg.Class.method(descriptor)", e)
+	}
+	cname := strings.ReplaceAll(name[:dot], ".", "/")
+	c := s.h.Class(cname)
+	if c == nil || c.Phantom {
+		return nil, fmt.Errorf("entry point %q: class %s is not on the class path", e, name[:dot])
+	}
+	var out []*hierarchy.Method
+	for _, m := range c.Methods {
+		if m.Name == name[dot+1:] && (desc == "" || m.Desc == desc) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("entry point %q: no such method in %s", e, name[:dot])
+	}
+	return out, nil
+}

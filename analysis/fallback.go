@@ -1,0 +1,218 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// setKind names a conservative target set of assumption-levels.md. The "safe" kinds
+// depend on the class whose code makes the dynamic call and hold only its non-public
+// encapsulation-safe members; the public part is a separate shared set, so a site is
+// two bundles and no set is copied per class.
+type setKind uint8
+
+const (
+	setInitChain       setKind = iota // <clinit> chain of one class (ctx)
+	setAllClinits                     // every <clinit>
+	setAllCtors                       // every constructor
+	setNoArgCtors                     // every no-argument constructor
+	setAllMethods                     // every concrete method but constructors and <clinit>
+	setPublicCtors                    // public constructors
+	setPublicNoArgCtors               // public no-argument constructors
+	setPublicMethods                  // public concrete methods
+	setSafeCtors                      // non-public constructors encapsulation-safe from ctx
+	setSafeNoArgCtors                 // ... no-argument ones
+	setSafeMethods                    // non-public concrete methods encapsulation-safe from ctx
+)
+
+type fallbackKey struct {
+	kind setKind
+	ctx  int32 // class ID for context-dependent kinds, else 0
+}
+
+// fallbackSet returns the members of a conservative set, computed once per analyzer.
+func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
+	a.mu.Lock()
+	ids, ok := a.fallbacks[k]
+	a.mu.Unlock()
+	if ok {
+		return ids
+	}
+	var keep func(m *hierarchy.Method) bool
+	isCtor := func(m *hierarchy.Method) bool { return m.Name == "<init>" }
+	noArg := func(m *hierarchy.Method) bool { return m.Desc == "()V" }
+	isMethod := func(m *hierarchy.Method) bool {
+		return m.Name != "<init>" && m.Name != "<clinit>" && !m.IsAbstract()
+	}
+	public := func(m *hierarchy.Method) bool { return m.Access&0x0001 != 0 }
+	switch k.kind {
+	case setAllClinits:
+		keep = func(m *hierarchy.Method) bool { return m.Name == "<clinit>" }
+	case setAllCtors:
+		keep = isCtor
+	case setNoArgCtors:
+		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) }
+	case setAllMethods:
+		keep = isMethod
+	case setPublicCtors:
+		keep = func(m *hierarchy.Method) bool { return isCtor(m) && public(m) }
+	case setPublicNoArgCtors:
+		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && public(m) }
+	case setPublicMethods:
+		keep = func(m *hierarchy.Method) bool { return isMethod(m) && public(m) }
+	}
+	if keep != nil {
+		for _, m := range a.h.Methods() {
+			if keep(m) {
+				ids = append(ids, m.ID)
+			}
+		}
+	} else {
+		ids = a.safeSet(k)
+	}
+	a.mu.Lock()
+	a.fallbacks[k] = ids
+	a.mu.Unlock()
+	return ids
+}
+
+// safeSet computes the non-public members that code in class ctx may reach under
+// Encap-Respect. Only classes of ctx's package, of its nest and the supertypes of the
+// classes enclosing it can hold such members, so only those are scanned.
+func (a *Analyzer) safeSet(k fallbackKey) []int32 {
+	from := a.h.Classes()[k.ctx]
+	seen := map[int32]bool{}
+	var ids []int32
+	scan := func(c *hierarchy.Class) {
+		if c == nil || seen[c.ID] {
+			return
+		}
+		seen[c.ID] = true
+		for _, m := range c.Methods {
+			if m.Access&0x0001 != 0 || m.IsAbstract() {
+				continue
+			}
+			switch k.kind {
+			case setSafeCtors, setSafeNoArgCtors:
+				if m.Name != "<init>" || (k.kind == setSafeNoArgCtors && m.Desc != "()V") {
+					continue
+				}
+				if !a.h.EncapsulationSafeConstructor(from, m) {
+					continue
+				}
+			case setSafeMethods:
+				if m.Name == "<init>" || m.Name == "<clinit>" || !a.h.EncapsulationSafe(from, m) {
+					continue
+				}
+			}
+			ids = append(ids, m.ID)
+		}
+	}
+	for _, c := range a.h.PackageClasses(hierarchy.Package(from.Name)) {
+		scan(c)
+	}
+	for _, c := range a.h.NestClasses(from) {
+		scan(c)
+		a.h.Supertypes(c, func(s *hierarchy.Class) bool { scan(s); return true })
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// fallbackBundles adds the edges of an unresolved site's conservative set under the
+// run's level. feature decides which set; noArg narrows instantiation to no-argument
+// constructors (Class.newInstance).
+func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg bool, r callgraph.Reason) {
+	level := s.opts.Level
+	if level > callgraph.EncapRespect {
+		level = callgraph.EncapRespect // levels 3-5 fall back to level 2 where they cannot resolve
+	}
+	r.Fallback = level
+	var kinds []setKind
+	switch feature {
+	case callgraph.FeatLoading:
+		kinds = []setKind{setAllClinits}
+	case callgraph.FeatInstantiation:
+		switch {
+		case level == callgraph.BehavedCLs && noArg:
+			kinds = []setKind{setAllClinits, setNoArgCtors}
+		case level == callgraph.BehavedCLs:
+			kinds = []setKind{setAllClinits, setAllCtors}
+		case noArg:
+			kinds = []setKind{setAllClinits, setPublicNoArgCtors, setSafeNoArgCtors}
+		default:
+			kinds = []setKind{setAllClinits, setPublicCtors, setSafeCtors}
+		}
+	case callgraph.FeatInvocation, callgraph.FeatMethodHandle:
+		if level == callgraph.BehavedCLs {
+			kinds = []setKind{setAllClinits, setAllMethods}
+		} else {
+			kinds = []setKind{setAllClinits, setPublicMethods, setSafeMethods}
+		}
+		if feature == callgraph.FeatMethodHandle {
+			if level == callgraph.BehavedCLs {
+				kinds = append(kinds, setAllCtors)
+			} else {
+				kinds = append(kinds, setPublicCtors, setSafeCtors)
+			}
+		}
+	}
+	ri := s.reason(r)
+	for _, k := range kinds {
+		key := fallbackKey{kind: k}
+		if k >= setSafeCtors {
+			if at.caller == nil {
+				continue
+			}
+			key.ctx = at.caller.Class.ID
+		}
+		s.bundle(at, s.fallbackIndex(key), ri, k != setAllClinits)
+	}
+}
+
+// fallbackIndex returns this run's set index of a conservative set.
+func (s *solver) fallbackIndex(k fallbackKey) int32 {
+	if i, ok := s.fallback[k]; ok {
+		return i
+	}
+	i := s.addSet(s.a.fallbackSet(k))
+	s.fallback[k] = i
+	return i
+}
+
+// visitNative adds the out-edges of the synthetic NativeMethod node: native code may
+// run any initialiser and, at level 1, call anything; from level 2 on it is external
+// code that reaches only public methods and constructors.
+func (s *solver) visitNative() {
+	at := site{pc: -1, line: -1, call: -1}
+	r := nativeReason
+	var kinds []setKind
+	if s.opts.Level == callgraph.BehavedCLs {
+		r.Fallback = callgraph.BehavedCLs
+		kinds = []setKind{setAllClinits, setAllCtors, setAllMethods}
+	} else {
+		r.Fallback = callgraph.EncapRespect
+		kinds = []setKind{setAllClinits, setPublicCtors, setPublicMethods}
+	}
+	ri := s.reason(r)
+	for _, k := range kinds {
+		s.bundle(at, s.fallbackIndex(fallbackKey{kind: k}), ri, k == setAllCtors || k == setPublicCtors)
+	}
+}
+
+// nativeSite records a call of a native method as a dynamic site: native code is
+// reached and may call back (through the NativeMethod node).
+func (s *solver) nativeSite(at site, m *hierarchy.Method) {
+	fb := s.opts.Level
+	if fb > callgraph.EncapRespect {
+		fb = callgraph.EncapRespect
+	}
+	s.sites = append(s.sites, callgraph.Site{
+		Caller: at.caller.ID, PC: at.pc, Line: at.line, Call: at.call,
+		Feature: callgraph.FeatNative, API: m.Class.Name + "." + m.Name,
+		Status: callgraph.Unresolved, Evidence: "native method: may call back into any " + map[bool]string{true: "method", false: "public method"}[fb == callgraph.BehavedCLs],
+		Targets: s.singleton(m.ID), Fallback: fb,
+	})
+}

@@ -1,0 +1,213 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// lambda is a functional object created by LambdaMetafactory: calls of its interface
+// method on a receiver of a supertype of its interface reach its implementation.
+type lambda struct {
+	iface   *hierarchy.Class
+	name    string
+	descs   []string // erased descriptors of the interface method and of its bridges
+	targets []int32  // implementation methods
+}
+
+// invokedynamic handles an invokedynamic instruction: the JVM calls the bootstrap
+// method once; what the call site then does depends on the bootstrap.
+func (s *solver) invokedynamic(at site, c *facts.Call) {
+	in := c.Indy
+	if in == nil {
+		return
+	}
+	if bc := s.h.Class(in.Bootstrap.Class); bc != nil {
+		if bm, err := s.h.ResolveMethod(bc, in.Bootstrap.Name, in.Bootstrap.Desc, in.Bootstrap.Interface); err == nil && bm != nil {
+			s.edge(at, bm, bootstrapReason)
+		}
+	}
+	switch in.Bootstrap.Class + "." + in.Bootstrap.Name {
+	case "java/lang/invoke/LambdaMetafactory.metafactory", "java/lang/invoke/LambdaMetafactory.altMetafactory":
+		s.lambdaSite(at, in)
+	case "java/lang/runtime/ObjectMethods.bootstrap":
+		// Records' toString/equals/hashCode read the components through the accessor
+		// handles given as static arguments (after the record class and the names).
+		for _, a := range in.Args {
+			if a.Kind == facts.ConstMethodHandle {
+				s.handleTarget(at, a.RefKind, a.Ref, callgraph.Reason{Kind: callgraph.KindIndy, Resolver: "record", Evidence: "record component accessor (ObjectMethods)"})
+			}
+		}
+	case "java/lang/runtime/SwitchBootstraps.enumSwitch":
+		// The labels are constants of the enum that the switch's selector has.
+		if t := firstParamClass(in.Desc); t != "" {
+			s.initialize(at, s.h.Class(t))
+		}
+	}
+	// StringConcatFactory and the other JDK bootstraps call nothing of the program.
+}
+
+// lambdaSite registers the lambda created by a LambdaMetafactory call site.
+func (s *solver) lambdaSite(at site, in *facts.Indy) {
+	if len(in.Args) < 3 || in.Args[1].Kind != facts.ConstMethodHandle || in.Args[0].Kind != facts.ConstMethodType {
+		return
+	}
+	iface := s.h.Class(returnClass(in.Desc))
+	if iface == nil {
+		return
+	}
+	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}}
+	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
+		// altMetafactory flags: FLAG_MARKERS=2, FLAG_BRIDGES=4; then counts and values.
+		flags, rest := in.Args[3].Int, in.Args[4:]
+		if flags&2 != 0 && len(rest) > 0 {
+			n := int(rest[0].Int)
+			if n+1 <= len(rest) {
+				rest = rest[1+n:]
+			}
+		}
+		if flags&4 != 0 && len(rest) > 0 {
+			n := int(rest[0].Int)
+			for i := 1; i <= n && i < len(rest); i++ {
+				if rest[i].Kind == facts.ConstMethodType {
+					l.descs = append(l.descs, rest[i].Str)
+				}
+			}
+		}
+	}
+	impl := in.Args[1]
+	ic := s.h.Class(impl.Ref.Class)
+	if ic == nil {
+		return
+	}
+	m, err := s.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+	if err != nil || m == nil {
+		return
+	}
+	switch impl.RefKind {
+	case classfile.RefNewInvokeSpecial:
+		s.oracle.Instantiated(at.caller, ic)
+		l.targets = []int32{m.ID}
+	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface:
+		if m.IsPrivate() || m.Access&accFinal != 0 {
+			l.targets = []int32{m.ID}
+			break
+		}
+		// An unbound method reference (String::length) dispatches on its first
+		// argument: the lambda's targets are the dispatch's targets.
+		seen := map[int32]bool{}
+		s.oracle.Types(at.caller, ic, func(c *hierarchy.Class) {
+			if t := s.h.Select(c, m); t != nil && !seen[t.ID] {
+				seen[t.ID] = true
+				s.addLambdaTarget(l, t.ID)
+			}
+		})
+	default:
+		l.targets = []int32{m.ID}
+	}
+	s.lambdas[l.name] = append(s.lambdas[l.name], l)
+	for _, g := range s.byName[l.name] {
+		s.matchLambda(g, l)
+	}
+}
+
+// addLambdaTarget adds a target found later (by RTA) to a registered lambda and to the
+// groups it matches.
+func (s *solver) addLambdaTarget(l *lambda, id int32) {
+	l.targets = append(l.targets, id)
+	for _, g := range s.byName[l.name] {
+		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) {
+			s.grow(g.lambdaSet, id)
+		}
+	}
+}
+
+func (s *solver) lambdaMatches(g *group, l *lambda) bool {
+	if !s.h.IsSubtype(l.iface, g.declared) {
+		return false
+	}
+	for _, d := range l.descs {
+		if d == g.rm.Desc {
+			return true
+		}
+	}
+	return false
+}
+
+// matchLambda connects a dispatch group and a lambda when calls of the group may
+// reach the lambda's implementation.
+func (s *solver) matchLambda(g *group, l *lambda) {
+	if !s.lambdaMatches(g, l) {
+		return
+	}
+	if g.lambdaSet < 0 {
+		g.lambdaSet = s.newSet()
+		s.live[g.lambdaSet] = true
+		lr := s.reason(lambdaReason)
+		for _, at := range g.sites {
+			s.bundle(at, g.lambdaSet, lr, false)
+		}
+	}
+	for _, id := range l.targets {
+		s.grow(g.lambdaSet, id)
+	}
+}
+
+// handleTarget adds an edge to the member a constant method handle refers to.
+func (s *solver) handleTarget(at site, kind uint8, ref classfile.Ref, r callgraph.Reason) {
+	c := s.h.Class(ref.Class)
+	if c == nil {
+		return
+	}
+	switch kind {
+	case classfile.RefGetField, classfile.RefGetStatic, classfile.RefPutField, classfile.RefPutStatic:
+		if kind == classfile.RefGetStatic || kind == classfile.RefPutStatic {
+			if fd := s.h.ResolveField(c, ref.Name, ref.Desc); fd != nil {
+				s.initialize(at, fd.Class)
+			}
+		}
+		return
+	}
+	m, err := s.h.ResolveMethod(c, ref.Name, ref.Desc, ref.Interface)
+	if err != nil || m == nil {
+		return
+	}
+	switch kind {
+	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface:
+		if !m.IsPrivate() && m.Access&accFinal == 0 {
+			s.dispatch(at, c, m, r)
+			return
+		}
+	case classfile.RefNewInvokeSpecial:
+		s.oracle.Instantiated(at.caller, c)
+		s.initialize(at, c)
+	case classfile.RefInvokeStatic:
+		s.initialize(at, m.Class)
+	}
+	s.edge(at, m, r)
+}
+
+// returnClass returns the internal class name of a method descriptor's return type,
+// or "" when it is not a class.
+func returnClass(desc string) string {
+	i := strings.LastIndexByte(desc, ')')
+	if i < 0 || i+1 >= len(desc) || desc[i+1] != 'L' || !strings.HasSuffix(desc, ";") {
+		return ""
+	}
+	return desc[i+2 : len(desc)-1]
+}
+
+// firstParamClass returns the internal class name of a method descriptor's first
+// parameter, or "" when it is not a class.
+func firstParamClass(desc string) string {
+	if len(desc) < 2 || desc[0] != '(' || desc[1] != 'L' {
+		return ""
+	}
+	if j := strings.IndexByte(desc, ';'); j > 2 {
+		return desc[2:j]
+	}
+	return ""
+}

@@ -1,0 +1,79 @@
+package analysis
+
+import (
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// CallResolver handles the calls of particular JDK APIs (Thread.start, Class.forName,
+// Method.invoke, ...), in addition to the standard edge to the API method itself.
+// Each feature is one resolver in its own file, usable by every algorithm because it
+// only talks to the solver and, through it, to the TypeOracle.
+type CallResolver interface {
+	// Name identifies the resolver in edge reasons.
+	Name() string
+	// APIs lists the methods whose calls it handles, as "owner.name" with the internal
+	// owner name ("java/lang/Class.forName"). A call matches when its resolved method,
+	// or a method it overrides, is one of them.
+	APIs() []string
+	// Resolve adds the edges and dynamic sites of one call.
+	Resolve(s *solver, at site, c *facts.Call, resolved *hierarchy.Method)
+}
+
+// registry maps API methods to their resolvers.
+type registry struct {
+	byAPI map[string][]CallResolver
+}
+
+// resolvers lists every API resolver; adding a feature means adding it here.
+func allResolvers() []CallResolver {
+	return []CallResolver{
+		threadResolver{},
+		privilegedResolver{},
+	}
+}
+
+func newRegistry() *registry {
+	r := &registry{byAPI: map[string][]CallResolver{}}
+	for _, res := range allResolvers() {
+		for _, api := range res.APIs() {
+			r.byAPI[api] = append(r.byAPI[api], res)
+		}
+	}
+	return r
+}
+
+// apiResolvers returns the resolvers interested in calls of rm, looking through the
+// methods rm overrides (a call of an overriding loadClass is still a loading site).
+func (a *Analyzer) apiResolvers(rm *hierarchy.Method) []CallResolver {
+	a.mu.Lock()
+	rs, ok := a.apiCache[rm.ID]
+	a.mu.Unlock()
+	if ok {
+		return rs
+	}
+	seen := map[CallResolver]bool{}
+	add := func(m *hierarchy.Method) {
+		for _, r := range a.resolvers.byAPI[m.Class.Name+"."+m.Name] {
+			if !seen[r] {
+				seen[r] = true
+				rs = append(rs, r)
+			}
+		}
+	}
+	add(rm)
+	if !rm.IsStatic() && !rm.IsPrivate() && rm.Name != "<init>" {
+		a.h.Supertypes(rm.Class, func(c *hierarchy.Class) bool {
+			if c != rm.Class {
+				if m := c.Method(rm.Name, rm.Desc); m != nil {
+					add(m)
+				}
+			}
+			return true
+		})
+	}
+	a.mu.Lock()
+	a.apiCache[rm.ID] = rs
+	a.mu.Unlock()
+	return rs
+}

@@ -1,0 +1,380 @@
+package analysis
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// site names the instruction an edge comes from.
+type site struct {
+	caller *hierarchy.Method // nil for the synthetic NativeMethod node
+	pc     int32             // -1 when no instruction is involved
+	line   int32
+	call   int32 // index into the caller's facts.Calls, or -1
+}
+
+// dispatchKey identifies a virtual dispatch: a resolved method on a declared type.
+type dispatchKey struct{ method, declared int32 }
+
+// group gathers the call sites of one virtual dispatch so the targets are computed
+// once and shared by every site through one target set.
+type group struct {
+	key       dispatchKey
+	rm        *hierarchy.Method
+	declared  *hierarchy.Class
+	set       int32 // target set, grows with the oracle's answers
+	members   map[int32]bool
+	sites     []site
+	lambdaSet int32 // targets through lambdas, -1 until a lambda matches
+}
+
+// solver is the working state of one run.
+type solver struct {
+	ctx    context.Context
+	a      *Analyzer
+	h      *hierarchy.Hierarchy
+	opts   Options
+	oracle TypeOracle
+
+	methods []*hierarchy.Method
+	native  int32 // node ID of NativeMethod
+	reach   callgraph.Bitset
+	work    []int32
+	entries []int32
+
+	bundles   []callgraph.Bundle
+	sets      [][]int32
+	live      []bool // by set: members are reachable
+	instSet   []bool // by set: members' classes were instantiated
+	single    map[int32]int32
+	fallback  map[fallbackKey]int32 // fallback key -> set index in this run
+	reasons   []callgraph.Reason
+	reasonIdx map[callgraph.Reason]int32
+	sites     []callgraph.Site
+
+	inited  []bool // by class ID: initialisation already triggered from somewhere
+	groups  map[dispatchKey]*group
+	byName  map[string][]*group // groups by method name, for lambdas
+	lambdas map[string][]*lambda
+	steps   int
+}
+
+func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
+	ms := a.h.Methods()
+	n := len(ms) + 1
+	return &solver{
+		ctx:       ctx,
+		a:         a,
+		h:         a.h,
+		opts:      opts,
+		methods:   ms,
+		native:    int32(len(ms)),
+		reach:     callgraph.NewBitset(n),
+		single:    map[int32]int32{},
+		fallback:  map[fallbackKey]int32{},
+		reasonIdx: map[callgraph.Reason]int32{},
+		inited:    make([]bool, len(a.h.Classes())),
+		groups:    map[dispatchKey]*group{},
+		byName:    map[string][]*group{},
+		lambdas:   map[string][]*lambda{},
+	}
+}
+
+func (s *solver) reason(r callgraph.Reason) int32 {
+	if i, ok := s.reasonIdx[r]; ok {
+		return i
+	}
+	i := int32(len(s.reasons))
+	s.reasons = append(s.reasons, r)
+	s.reasonIdx[r] = i
+	return i
+}
+
+// reachable marks a node reachable and queues it.
+func (s *solver) reachable(id int32) {
+	if s.reach.Add(id) {
+		s.work = append(s.work, id)
+	}
+}
+
+// newSet creates an empty growable set.
+func (s *solver) newSet() int32 {
+	s.sets = append(s.sets, nil)
+	s.live = append(s.live, false)
+	s.instSet = append(s.instSet, false)
+	return int32(len(s.sets) - 1)
+}
+
+// addSet registers a fixed set (shared, never modified).
+func (s *solver) addSet(ids []int32) int32 {
+	i := s.newSet()
+	s.sets[i] = ids
+	return i
+}
+
+// grow adds a member to a growable set; members of live sets become reachable.
+func (s *solver) grow(set, id int32) {
+	s.sets[set] = append(s.sets[set], id)
+	if s.live[set] {
+		s.reachable(id)
+		if s.instSet[set] {
+			s.instantiateCtor(id)
+		}
+	}
+}
+
+func (s *solver) singleton(id int32) int32 {
+	if i, ok := s.single[id]; ok {
+		return i
+	}
+	i := s.addSet([]int32{id})
+	s.single[id] = i
+	return i
+}
+
+// bundle adds edges from a site to every member of a set. When instantiates is set
+// the edges model object creation (reflection, native code), so under RTA the classes
+// of the constructors in the set become instantiated.
+func (s *solver) bundle(at site, set, reason int32, instantiates bool) {
+	caller := s.native
+	if at.caller != nil {
+		caller = at.caller.ID
+	}
+	s.bundles = append(s.bundles, callgraph.Bundle{Caller: caller, PC: at.pc, Line: at.line, Call: at.call, Set: set, Reason: reason})
+	if !s.live[set] {
+		s.live[set] = true
+		for _, id := range s.sets[set] {
+			s.reachable(id)
+		}
+	}
+	if instantiates && !s.instSet[set] {
+		s.instSet[set] = true
+		for _, id := range s.sets[set] {
+			s.instantiateCtor(id)
+		}
+	}
+}
+
+func (s *solver) instantiateCtor(id int32) {
+	if id == s.native {
+		return
+	}
+	if m := s.methods[id]; m.Name == "<init>" {
+		s.oracle.Instantiated(nil, m.Class)
+	}
+}
+
+// edge adds an edge from a site to one method.
+func (s *solver) edge(at site, m *hierarchy.Method, r callgraph.Reason) {
+	s.bundle(at, s.singleton(m.ID), s.reason(r), false)
+}
+
+// dispatch adds the edges of a virtual call of rm on a receiver of declared type t,
+// through the algorithm's TypeOracle.
+func (s *solver) dispatch(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason) {
+	key := dispatchKey{rm.ID, t.ID}
+	g := s.groups[key]
+	if g == nil {
+		g = &group{key: key, rm: rm, declared: t, members: map[int32]bool{}, lambdaSet: -1}
+		s.groups[key] = g
+		s.byName[rm.Name] = append(s.byName[rm.Name], g)
+		g.set = s.newSet()
+		s.live[g.set] = true // its members become reachable as they are found
+		s.fillGroup(g, at.caller)
+		for _, l := range s.lambdas[rm.Name] {
+			s.matchLambda(g, l)
+		}
+	}
+	g.sites = append(g.sites, at)
+	s.bundle(at, g.set, s.reason(r), false)
+	if g.lambdaSet >= 0 {
+		s.bundle(at, g.lambdaSet, s.reason(lambdaReason), false)
+	}
+}
+
+func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
+	add := func(c *hierarchy.Class) {
+		if t := s.h.Select(c, g.rm); t != nil && !g.members[t.ID] {
+			g.members[t.ID] = true
+			s.grow(g.set, t.ID)
+		}
+	}
+	if _, isCHA := s.oracle.(chaOracle); isCHA {
+		s.a.mu.Lock()
+		cached, ok := s.a.chaDispatch[g.key]
+		s.a.mu.Unlock()
+		if ok {
+			for _, id := range cached {
+				g.members[id] = true
+				s.grow(g.set, id)
+			}
+			return
+		}
+		s.oracle.Types(in, g.declared, add)
+		s.a.mu.Lock()
+		s.a.chaDispatch[g.key] = slices.Clone(s.sets[g.set])
+		s.a.mu.Unlock()
+		return
+	}
+	s.oracle.Types(in, g.declared, add)
+}
+
+// solve runs the worklist to its fixed point.
+func (s *solver) solve() error {
+	for len(s.work) > 0 {
+		id := s.work[len(s.work)-1]
+		s.work = s.work[:len(s.work)-1]
+		if s.steps++; s.steps&1023 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if id == s.native {
+			s.visitNative()
+			continue
+		}
+		s.visit(s.methods[id])
+	}
+	return nil
+}
+
+// visit processes a newly reachable method: its calls, allocations and static field
+// accesses.
+func (s *solver) visit(m *hierarchy.Method) {
+	if m.IsNative() {
+		s.bundle(site{caller: m, pc: -1, line: -1, call: -1}, s.singleton(s.native), s.reason(nativeReason), false)
+		return
+	}
+	f := s.a.prog.Facts(m)
+	if f == nil {
+		return
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		s.call(m, int32(i), c)
+	}
+	for i := range f.Allocs {
+		al := &f.Allocs[i]
+		if al.Op != bytecode.New {
+			continue
+		}
+		c := s.h.Class(al.Type)
+		if c == nil || c.Phantom {
+			continue
+		}
+		at := site{caller: m, pc: al.PC, line: al.Line, call: -1}
+		s.oracle.Instantiated(m, c)
+		s.initialize(at, c)
+		s.finalizer(at, c)
+	}
+	for i := range f.Fields {
+		fa := &f.Fields[i]
+		if !fa.Static {
+			continue
+		}
+		if c := s.h.Class(fa.Ref.Class); c != nil {
+			if fd := s.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); fd != nil {
+				s.initialize(site{caller: m, pc: fa.PC, line: fa.Line, call: -1}, fd.Class)
+			}
+		}
+	}
+}
+
+// call resolves one call instruction with the standard resolvers and hands it to the
+// API resolvers registered for its target.
+func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call) {
+	at := site{caller: m, pc: c.PC, line: c.Line, call: i}
+	if c.Op == bytecode.Invokedynamic {
+		s.invokedynamic(at, c)
+		return
+	}
+	owner := s.h.Class(c.Ref.Class)
+	if c.Ref.Class != "" && c.Ref.Class[0] == '[' {
+		owner = s.h.Class("java/lang/Object") // array methods are Object's (clone is special-cased by the JVM)
+	}
+	if owner == nil {
+		return // phantom: counted by the hierarchy
+	}
+	rm, err := s.h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+	if err != nil || rm == nil {
+		return
+	}
+	switch c.Op {
+	case bytecode.Invokestatic:
+		s.edge(at, rm, staticReason)
+		s.initialize(at, rm.Class)
+	case bytecode.Invokespecial:
+		t := rm
+		if rm.Name != "<init>" {
+			if sel := s.h.SpecialTarget(m.Class, rm, owner); sel != nil {
+				t = sel
+			}
+		}
+		s.edge(at, t, specialReason)
+	case bytecode.Invokevirtual, bytecode.Invokeinterface:
+		r := virtualReason
+		if c.Op == bytecode.Invokeinterface {
+			r = interfaceReason
+		}
+		if rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || s.h.IsSignaturePolymorphic(rm) {
+			s.edge(at, rm, r)
+		} else {
+			s.dispatch(at, owner, rm, r)
+		}
+	}
+	if rm.IsNative() && !s.h.IsSignaturePolymorphic(rm) {
+		s.nativeSite(at, rm)
+	}
+	for _, r := range s.a.apiResolvers(rm) {
+		r.Resolve(s, at, c, rm)
+	}
+}
+
+const accFinal = 0x0010
+
+// graph freezes the run into an immutable call graph.
+func (s *solver) graph() *callgraph.Graph {
+	for i, set := range s.sets {
+		if !slices.IsSorted(set) {
+			set = slices.Clone(set)
+			slices.Sort(set)
+			s.sets[i] = slices.Compact(set)
+		}
+	}
+	sort.SliceStable(s.bundles, func(i, j int) bool {
+		a, b := &s.bundles[i], &s.bundles[j]
+		if a.Caller != b.Caller {
+			return a.Caller < b.Caller
+		}
+		return a.PC < b.PC
+	})
+	sort.SliceStable(s.sites, func(i, j int) bool {
+		a, b := &s.sites[i], &s.sites[j]
+		if a.Caller != b.Caller {
+			return a.Caller < b.Caller
+		}
+		return a.PC < b.PC
+	})
+	name := "CHA"
+	if s.opts.Algorithm == RTA {
+		name = "RTA"
+	}
+	return &callgraph.Graph{
+		Level:     s.opts.Level,
+		Algorithm: name,
+		NumNodes:  len(s.methods) + 1,
+		Native:    s.native,
+		Reachable: s.reach,
+		Entries:   s.entries,
+		Bundles:   s.bundles,
+		Sets:      s.sets,
+		Reasons:   s.reasons,
+		Sites:     s.sites,
+	}
+}

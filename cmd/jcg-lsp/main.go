@@ -1,0 +1,65 @@
+// Command jcg-lsp is the jcg-lsp language server and its command-line jobs.
+//
+//	jcg-lsp index [flags] CLASSPATH...      read a class path and report what it holds
+//	jcg-lsp analyze [flags] CLASSPATH...    per-level call-graph statistics
+//	jcg-lsp callgraph [flags] CLASSPATH...  write a call graph (JCG JSON, DOT, JSON)
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "jcg-lsp:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+const usage = `usage: jcg-lsp <command> [flags] [CLASSPATH...]
+
+commands:
+  index      read a class path (and the JDK) and report classes, methods and bytes per origin
+  analyze    build the call graph at every assumption level and print one table
+  callgraph  write the call graph at one level (--format jcg|dot|json)
+
+Run 'jcg-lsp <command> -h' for the flags of a command.
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "index":
+		return runIndex(ctx, args[1:], stdout, stderr)
+	case "analyze":
+		return runAnalyze(ctx, args[1:], stdout, stderr)
+	case "callgraph":
+		return runCallgraph(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,0 +1,260 @@
+// Package index is what the workspace contains: it opens a class path, parses every
+// class header, builds the class hierarchy and extracts per-method facts, caching them
+// by class content hash. It knows nothing of call graphs or editors.
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Config says what to index.
+type Config = classpath.Config
+
+// Index is an indexed class path. It is immutable once built, except for the facts it
+// extracts lazily, which it does safely for concurrent callers.
+type Index struct {
+	ClassPath *classpath.ClassPath
+	Warnings  []string // class path, parse and hierarchy problems, each naming its file
+	Timings   Timings
+
+	h       *hierarchy.Hierarchy
+	sources []*classpath.Class // by hierarchy class ID; nil for phantoms
+	facts   []classFacts       // by hierarchy class ID
+	cache   *FactsCache
+	flows   sync.Map // method ID -> *flowResult
+}
+
+// Timings records how long each stage took.
+type Timings struct {
+	Open, Parse, Hierarchy, Facts time.Duration
+}
+
+type classFacts struct {
+	once sync.Once
+	f    *facts.Class
+	err  error
+}
+
+type flowResult struct {
+	once sync.Once
+	flow *facts.Flow
+	err  error
+}
+
+// FactsCache keeps extracted facts by class content hash, so a rebuilt index (after a
+// change on disk) re-extracts only classes whose bytes changed. Safe for concurrent use.
+type FactsCache struct {
+	mu sync.Mutex
+	m  map[uint64]*facts.Class
+}
+
+// NewFactsCache returns an empty cache.
+func NewFactsCache() *FactsCache { return &FactsCache{m: map[uint64]*facts.Class{}} }
+
+func (c *FactsCache) get(h uint64) *facts.Class {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[h]
+}
+
+func (c *FactsCache) put(h uint64, f *facts.Class) {
+	c.mu.Lock()
+	c.m[h] = f
+	c.mu.Unlock()
+}
+
+// Build opens the class path, parses every class header and builds the hierarchy.
+// Facts are extracted on demand (Facts) or all at once (ExtractAll). cache may be nil.
+func Build(ctx context.Context, cfg Config, cache *FactsCache) (*Index, error) {
+	if cache == nil {
+		cache = NewFactsCache()
+	}
+	ix := &Index{cache: cache}
+	t0 := time.Now()
+	cp, err := classpath.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ix.ClassPath = cp
+	for _, w := range cp.Warnings {
+		ix.Warnings = append(ix.Warnings, w.Error())
+	}
+	for _, sh := range cp.Shadowed {
+		if w := cp.Lookup(sh.Name); w != nil {
+			ix.Warnings = append(ix.Warnings, fmt.Sprintf("%s: %s is shadowed by %s: %s", sh.Container, sh.Name, w.Container, w.Entry))
+		}
+	}
+	t1 := time.Now()
+	ix.Timings.Open = t1.Sub(t0)
+
+	files := make([]*classfile.File, len(cp.Classes))
+	errs := make([]error, len(cp.Classes))
+	if err := parallel(ctx, len(cp.Classes), func(i int) {
+		files[i], errs[i] = classfile.Parse(cp.Classes[i].Data)
+	}); err != nil {
+		return nil, err
+	}
+	inputs := make([]hierarchy.Input, 0, len(files))
+	srcs := make([]*classpath.Class, 0, len(files))
+	for i, f := range files {
+		c := cp.Classes[i]
+		if errs[i] != nil {
+			ix.Warnings = append(ix.Warnings, fmt.Sprintf("%s: %s: %v", c.Container, c.Entry, errs[i]))
+			continue
+		}
+		if f.Name != c.Name {
+			ix.Warnings = append(ix.Warnings, fmt.Sprintf("%s: %s: declares class %s, not %s; skipped", c.Container, c.Entry, f.Name, c.Name))
+			continue
+		}
+		if f.Access&classfile.AccModule != 0 {
+			continue
+		}
+		inputs = append(inputs, hierarchy.Input{File: f, Origin: origin(c.Origin)})
+		srcs = append(srcs, c)
+	}
+	t2 := time.Now()
+	ix.Timings.Parse = t2.Sub(t1)
+
+	ix.h = hierarchy.New(inputs)
+	for _, p := range ix.h.Problems() {
+		if p.Kind == hierarchy.Missing {
+			continue // phantoms are counted, and listed on request
+		}
+		ix.Warnings = append(ix.Warnings, p.String())
+	}
+	ix.sources = make([]*classpath.Class, len(ix.h.Classes()))
+	byName := make(map[string]*classpath.Class, len(srcs))
+	for _, s := range srcs {
+		byName[s.Name] = s
+	}
+	for _, c := range ix.h.Classes() {
+		if !c.Phantom {
+			ix.sources[c.ID] = byName[c.Name]
+		}
+	}
+	ix.facts = make([]classFacts, len(ix.h.Classes()))
+	ix.Timings.Hierarchy = time.Since(t2)
+	return ix, nil
+}
+
+func origin(o classpath.Origin) hierarchy.Origin {
+	switch o {
+	case classpath.Application:
+		return hierarchy.Application
+	case classpath.Library:
+		return hierarchy.Library
+	}
+	return hierarchy.JDK
+}
+
+// Hierarchy returns the class hierarchy.
+func (ix *Index) Hierarchy() *hierarchy.Hierarchy { return ix.h }
+
+// Close releases the class path's memory mappings.
+func (ix *Index) Close() error { return ix.ClassPath.Close() }
+
+// Source returns where a class was read from, or nil for phantoms.
+func (ix *Index) Source(c *hierarchy.Class) *classpath.Class { return ix.sources[c.ID] }
+
+// ClassFacts returns the facts of a class, extracting them on first use.
+func (ix *Index) ClassFacts(c *hierarchy.Class) (*facts.Class, error) {
+	if c.Phantom || c.File == nil {
+		return nil, nil
+	}
+	cf := &ix.facts[c.ID]
+	cf.once.Do(func() {
+		src := ix.sources[c.ID]
+		if f := ix.cache.get(src.Hash); f != nil {
+			cf.f = f
+			return
+		}
+		cf.f, cf.err = facts.Extract(c.File)
+		if cf.err != nil {
+			cf.err = fmt.Errorf("%s: %s: %w", src.Container, src.Entry, cf.err)
+			return
+		}
+		ix.cache.put(src.Hash, cf.f)
+	})
+	return cf.f, cf.err
+}
+
+// Facts returns the facts of a method, or nil when it has no code or its class's code
+// is malformed (ExtractAll reports those).
+func (ix *Index) Facts(m *hierarchy.Method) *facts.Method {
+	cf, err := ix.ClassFacts(m.Class)
+	if err != nil || cf == nil || int(m.Index) >= len(cf.Methods) {
+		return nil
+	}
+	return &cf.Methods[m.Index]
+}
+
+// Flow returns the def-use and post-dominance facts of a method, computed once.
+func (ix *Index) Flow(m *hierarchy.Method) (*facts.Flow, error) {
+	v, _ := ix.flows.LoadOrStore(m.ID, &flowResult{})
+	fr := v.(*flowResult)
+	fr.once.Do(func() {
+		if m.Class.File == nil {
+			fr.err = errors.New("no class file")
+			return
+		}
+		fr.flow, fr.err = facts.Analyze(m.Class.File, &m.Class.File.Methods[m.Index])
+	})
+	return fr.flow, fr.err
+}
+
+// ExtractAll extracts the facts of every class in parallel and returns the problems
+// found, each naming its container and entry.
+func (ix *Index) ExtractAll(ctx context.Context) []error {
+	t0 := time.Now()
+	classes := ix.h.Classes()
+	var mu sync.Mutex
+	var errs []error
+	err := parallel(ctx, len(classes), func(i int) {
+		if _, err := ix.ClassFacts(classes[i]); err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	ix.Timings.Facts = time.Since(t0)
+	return errs
+}
+
+// parallel runs fn(0..n-1) on GOMAXPROCS workers, in chunks to keep scheduling cheap.
+func parallel(ctx context.Context, n int, fn func(i int)) error {
+	const chunk = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				start := int(next.Add(chunk)) - chunk
+				if start >= n {
+					return
+				}
+				for i := start; i < min(start+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
