@@ -48,9 +48,9 @@ func (chaOracle) Instantiated(*hierarchy.Method, *hierarchy.Class) {}
 // questions stay subscribed.
 type rtaOracle struct {
 	h     *hierarchy.Hierarchy
-	inst  []bool                         // by class ID
+	inst  []bool                             // by class ID
 	subs  map[int32][]func(*hierarchy.Class) // declared type ID -> subscribers
-	asked []bool                         // by class ID: some subscriber waits on it
+	asked []bool                             // by class ID: some subscriber waits on it
 }
 
 func newRTA(h *hierarchy.Hierarchy) *rtaOracle {

@@ -59,7 +59,6 @@ type Analyzer struct {
 	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
 	fallbacks   map[fallbackKey][]int32 // conservative target sets
 	apiCache    map[int32][]CallResolver
-	natives     []bool // by method ID
 }
 
 // New returns an analyzer for prog.

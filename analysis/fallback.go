@@ -14,17 +14,17 @@ import (
 type setKind uint8
 
 const (
-	setInitChain       setKind = iota // <clinit> chain of one class (ctx)
-	setAllClinits                     // every <clinit>
-	setAllCtors                       // every constructor
-	setNoArgCtors                     // every no-argument constructor
-	setAllMethods                     // every concrete method but constructors and <clinit>
-	setPublicCtors                    // public constructors
-	setPublicNoArgCtors               // public no-argument constructors
-	setPublicMethods                  // public concrete methods
-	setSafeCtors                      // non-public constructors encapsulation-safe from ctx
-	setSafeNoArgCtors                 // ... no-argument ones
-	setSafeMethods                    // non-public concrete methods encapsulation-safe from ctx
+	setInitChain        setKind = iota // <clinit> chain of one class (ctx)
+	setAllClinits                      // every <clinit>
+	setAllCtors                        // every constructor
+	setNoArgCtors                      // every no-argument constructor
+	setAllMethods                      // every concrete method but constructors and <clinit>
+	setPublicCtors                     // public constructors
+	setPublicNoArgCtors                // public no-argument constructors
+	setPublicMethods                   // public concrete methods
+	setSafeCtors                       // non-public constructors encapsulation-safe from ctx
+	setSafeNoArgCtors                  // ... no-argument ones
+	setSafeMethods                     // non-public concrete methods encapsulation-safe from ctx
 )
 
 type fallbackKey struct {
@@ -110,7 +110,7 @@ func (a *Analyzer) safeSet(k fallbackKey) []int32 {
 			ids = append(ids, m.ID)
 		}
 	}
-	for _, c := range a.h.PackageClasses(hierarchy.Package(from.Name)) {
+	for _, c := range a.h.PackageClasses(from.Package()) {
 		scan(c)
 	}
 	for _, c := range a.h.NestClasses(from) {

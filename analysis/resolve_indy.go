@@ -165,7 +165,7 @@ func (s *solver) handleTarget(at site, kind uint8, ref classfile.Ref, r callgrap
 	switch kind {
 	case classfile.RefGetField, classfile.RefGetStatic, classfile.RefPutField, classfile.RefPutStatic:
 		if kind == classfile.RefGetStatic || kind == classfile.RefPutStatic {
-			if fd := s.h.ResolveField(c, ref.Name, ref.Desc); fd != nil {
+			if fd, err := s.h.ResolveField(c, ref.Name, ref.Desc); err == nil && fd != nil {
 				s.initialize(at, fd.Class)
 			}
 		}

@@ -279,7 +279,7 @@ func (s *solver) visit(m *hierarchy.Method) {
 			continue
 		}
 		if c := s.h.Class(fa.Ref.Class); c != nil {
-			if fd := s.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); fd != nil {
+			if fd, err := s.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); err == nil && fd != nil {
 				s.initialize(site{caller: m, pc: fa.PC, line: fa.Line, call: -1}, fd.Class)
 			}
 		}
@@ -322,13 +322,13 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call) {
 		if c.Op == bytecode.Invokeinterface {
 			r = interfaceReason
 		}
-		if rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || s.h.IsSignaturePolymorphic(rm) {
+		if rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic() {
 			s.edge(at, rm, r)
 		} else {
 			s.dispatch(at, owner, rm, r)
 		}
 	}
-	if rm.IsNative() && !s.h.IsSignaturePolymorphic(rm) {
+	if rm.IsNative() && !rm.IsSignaturePolymorphic() {
 		s.nativeSite(at, rm)
 	}
 	for _, r := range s.a.apiResolvers(rm) {

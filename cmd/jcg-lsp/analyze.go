@@ -3,11 +3,135 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
 )
 
+// analysisFlags are the flags shared by analyze and callgraph.
+type analysisFlags struct {
+	classPathFlags
+	algo    string
+	mains   stringList
+	entries stringList
+	library bool
+	env     stringList
+}
+
+func (a *analysisFlags) register(fs *flag.FlagSet) {
+	a.classPathFlags.register(fs)
+	fs.StringVar(&a.algo, "algo", analysis.CHA, "call-graph algorithm: cha or rta")
+	fs.Var(&a.mains, "main", "main class (repeatable; default: every application class with a main method)")
+	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
+	fs.BoolVar(&a.library, "library-mode", false, "every public and protected method of application classes is an entry point")
+	fs.Var(&a.env, "env", "KEY=VALUE system property or environment value for Correct-Env (repeatable)")
+}
+
+func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error) {
+	if a.algo != analysis.CHA && a.algo != analysis.RTA {
+		return analysis.Options{}, fmt.Errorf("unknown algorithm %q (want cha or rta)", a.algo)
+	}
+	env := map[string]string{}
+	for _, kv := range a.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return analysis.Options{}, fmt.Errorf("--env %q: want KEY=VALUE", kv)
+		}
+		env[k] = v
+	}
+	return analysis.Options{Level: level, Algorithm: a.algo, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env}, nil
+}
+
+// load indexes the class path given on the command line.
+func (a *analysisFlags) load(ctx context.Context, args []string) (*index.Index, error) {
+	if len(args) == 0 && len(a.libs) == 0 {
+		return nil, errors.New("empty class path: give the application's class directories or jars")
+	}
+	return index.Build(ctx, a.config(args), nil)
+}
+
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("analyze: not yet available")
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var af analysisFlags
+	af.register(fs)
+	verbose := fs.Bool("verbose", false, "also list phantom classes and warnings")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: jcg-lsp analyze [flags] CLASSPATH...\n\nBuilds the call graph of the application (with the JDK) at every assumption level\nand prints reachable methods, edges and dynamic sites per level.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if _, err := af.options(callgraph.BehavedCLs); err != nil {
+		return err
+	}
+	start := time.Now()
+	ix, err := af.load(ctx, fs.Args())
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	indexTime := time.Since(start)
+	a := analysis.New(ix)
+	type result struct {
+		g   *callgraph.Graph
+		dur time.Duration
+	}
+	var results []result
+	for _, l := range callgraph.Levels {
+		opts, _ := af.options(l)
+		t0 := time.Now()
+		g, err := a.Run(ctx, opts)
+		if err != nil {
+			return fmt.Errorf("level %s: %w", l.Title(), err)
+		}
+		results = append(results, result{g, time.Since(t0)})
+	}
+	fmt.Fprintf(stdout, "%s call graph of %s (+ JDK %s); index %v\n", strings.ToUpper(af.algo), strings.Join(fs.Args(), " "), ix.ClassPath.JDKHome, indexTime.Round(time.Millisecond))
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "level\tmethods\tedges\t"
+	for _, f := range callgraph.Features {
+		header += f.String() + " t/r/u\t"
+	}
+	fmt.Fprintln(tw, header+"time\t")
+	for _, r := range results {
+		stats := callgraph.SiteStats(r.g)
+		row := fmt.Sprintf("%s\t%d\t%d\t", r.g.Level.Title(), r.g.NumReachable(), r.g.NumEdges())
+		for _, f := range callgraph.Features {
+			s := stats[f]
+			row += fmt.Sprintf("%d/%d/%d\t", s.Total, s.Resolved, s.Unresolved)
+		}
+		fmt.Fprintln(tw, row+r.dur.Round(time.Millisecond).String()+"\t")
+	}
+	tw.Flush()
+	fmt.Fprintln(stdout, "t/r/u: dynamic sites in reachable methods: total / resolved (incl. specified) / unresolved (incl. partially resolved).")
+	if len(af.env) > 0 {
+		fmt.Fprintln(stdout, "Correct-Env is sound only for the environment given with --env.")
+	}
+	phantoms := 0
+	for _, c := range ix.Hierarchy().Classes() {
+		if c.Phantom {
+			phantoms++
+			if *verbose {
+				fmt.Fprintf(stdout, "phantom: %s\n", c.Name)
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "phantom classes: %d; warnings: %d\n", phantoms, len(ix.Warnings))
+	if *verbose {
+		for _, w := range ix.Warnings {
+			fmt.Fprintf(stdout, "warning: %s\n", w)
+		}
+	}
+	return nil
 }
 
 func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
