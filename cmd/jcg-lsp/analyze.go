@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/export"
 	"github.com/jcg-lsp/jcg-lsp/index"
 )
 
@@ -135,5 +137,66 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("callgraph: not yet available")
+	fs := flag.NewFlagSet("callgraph", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var af analysisFlags
+	af.register(fs)
+	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
+	levelName := fs.String("level", callgraph.CorrectEnv.String(), "assumption level: behaved-cls, encap-respect, correct-cast, correct-string, correct-env, or 1-5")
+	out := fs.String("out", "", "output file (required; - for standard output)")
+	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: jcg-lsp callgraph --format jcg|dot|json [--level L] [--algo A] [--main CLASS]... [--library-mode] --out FILE CLASSPATH...\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	level, err := callgraph.ParseLevel(*levelName)
+	if err != nil {
+		return err
+	}
+	opts, err := af.options(level)
+	if err != nil {
+		return err
+	}
+	var write func(io.Writer, *callgraph.Graph, analysis.Program, export.Options) error
+	switch *format {
+	case "jcg":
+		write = export.WriteJCG
+	case "dot":
+		write = export.WriteDOT
+	case "json":
+		write = export.WriteJSON
+	default:
+		return fmt.Errorf("unknown format %q (want jcg, dot or json)", *format)
+	}
+	if *out == "" {
+		return errors.New("--out FILE is required (- for standard output)")
+	}
+	ix, err := af.load(ctx, fs.Args())
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	g, err := analysis.New(ix).Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	w := stdout
+	if *out != "-" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if err := write(w, g, ix, export.Options{AppOnly: *appOnly}); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	if f, ok := w.(*os.File); ok && f != os.Stdout {
+		return f.Close()
+	}
+	return nil
 }

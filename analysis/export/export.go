@@ -1,0 +1,303 @@
+// Package export writes call graphs for other tools: the JCG benchmark's JSON format
+// (../shared/docs/jcg-format.md), Graphviz DOT, and jcg-lsp's own JSON with every
+// edge's reason.
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Options filter what is written.
+type Options struct {
+	// AppOnly writes only methods of application and library classes as callers (JDK
+	// methods still appear as callees).
+	AppOnly bool
+}
+
+// graphView pairs a graph with the program it was computed from.
+type graphView struct {
+	g    *callgraph.Graph
+	p    analysis.Program
+	ms   []*hierarchy.Method
+	opts Options
+}
+
+func newView(g *callgraph.Graph, p analysis.Program, opts Options) *graphView {
+	return &graphView{g: g, p: p, ms: p.Hierarchy().Methods(), opts: opts}
+}
+
+// callers calls fn for every reachable method that the options keep as a caller.
+func (v *graphView) callers(fn func(m *hierarchy.Method) error) error {
+	var err error
+	v.g.Reachable.ForEach(func(id int32) {
+		if err != nil || id == v.g.Native {
+			return
+		}
+		m := v.ms[id]
+		if v.opts.AppOnly && m.Class.Origin == hierarchy.JDK {
+			return
+		}
+		err = fn(m)
+	})
+	return err
+}
+
+// jcgMethod is the JCG JSON form of a method.
+type jcgMethod struct {
+	Name           string   `json:"name"`
+	DeclaringClass string   `json:"declaringClass"`
+	ReturnType     string   `json:"returnType"`
+	ParameterTypes []string `json:"parameterTypes"`
+}
+
+func jcgOf(class, name, desc string) jcgMethod {
+	params, ret, err := classfile.ParseMethodDescriptor(desc)
+	if err != nil {
+		ret = "V"
+	}
+	if params == nil {
+		params = []string{}
+	}
+	dc := class
+	if len(dc) == 0 || dc[0] != '[' {
+		dc = "L" + class + ";"
+	}
+	return jcgMethod{Name: name, DeclaringClass: dc, ReturnType: ret, ParameterTypes: params}
+}
+
+type jcgCallSite struct {
+	DeclaredTarget jcgMethod   `json:"declaredTarget"`
+	Line           int32       `json:"line"`
+	PC             int32       `json:"pc"`
+	Targets        []jcgMethod `json:"targets"`
+}
+
+// WriteJCG writes g in the JCG benchmark's call-graph format: one call site per call
+// instruction with its targets, and, for edges that reach a method of another name
+// than the instruction's (reflection, lambdas, Thread.start, initialisers, ...), an
+// extra call site on the same line whose declared target is the callee.
+func WriteJCG(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options) error {
+	v := newView(g, p, opts)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	enc := json.NewEncoder(bw)
+	bw.WriteString(`{"reachableMethods":[`)
+	first := true
+	err := v.callers(func(m *hierarchy.Method) error {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		bw.WriteString(`{"method":`)
+		if err := enc.Encode(jcgOf(m.Class.Name, m.Name, m.Desc)); err != nil {
+			return err
+		}
+		bw.WriteString(`,"callSites":`)
+		if err := enc.Encode(v.jcgSites(m)); err != nil {
+			return err
+		}
+		bw.WriteByte('}')
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
+
+// jcgSites builds the call sites of one method.
+func (v *graphView) jcgSites(m *hierarchy.Method) []jcgCallSite {
+	f := v.p.Facts(m)
+	type key struct {
+		pc   int32
+		name string // declared target name for instruction sites, callee for extra sites
+		desc string
+		cls  string
+	}
+	sites := map[key]*jcgCallSite{}
+	var order []key
+	add := func(k key, line int32, decl jcgMethod, t *hierarchy.Method) {
+		s := sites[k]
+		if s == nil {
+			s = &jcgCallSite{DeclaredTarget: decl, Line: line, PC: k.pc, Targets: []jcgMethod{}}
+			sites[k] = s
+			order = append(order, k)
+		}
+		if t != nil {
+			s.Targets = append(s.Targets, jcgOf(t.Class.Name, t.Name, t.Desc))
+		}
+	}
+	// Every call instruction is a site, even one without targets.
+	if f != nil {
+		for _, c := range f.Calls {
+			if c.Indy != nil {
+				continue
+			}
+			add(key{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}, c.Line, jcgOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc), nil)
+		}
+	}
+	for _, b := range v.g.Callees(m.ID) {
+		r := v.g.Reasons[b.Reason]
+		var decl *jcgMethod
+		var dk key
+		if b.Call >= 0 && f != nil && int(b.Call) < len(f.Calls) && f.Calls[b.Call].Indy == nil {
+			c := f.Calls[b.Call]
+			d := jcgOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
+			decl, dk = &d, key{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}
+		}
+		for _, id := range v.g.Sets[b.Set] {
+			if id == v.g.Native {
+				continue
+			}
+			t := v.ms[id]
+			if decl != nil && !r.Kind.Dynamic() {
+				add(dk, b.Line, *decl, t)
+				continue
+			}
+			// An edge the instruction does not name: a site named after the callee.
+			add(key{pc: b.PC, name: t.Name, desc: t.Desc, cls: t.Class.Name}, b.Line, jcgOf(t.Class.Name, t.Name, t.Desc), t)
+		}
+	}
+	out := make([]jcgCallSite, 0, len(order))
+	for _, k := range order {
+		s := sites[k]
+		slices.SortFunc(s.Targets, func(a, b jcgMethod) int { return cmpJCG(a, b) })
+		s.Targets = slices.CompactFunc(s.Targets, func(a, b jcgMethod) bool { return cmpJCG(a, b) == 0 })
+		out = append(out, *s)
+	}
+	return out
+}
+
+func cmpJCG(a, b jcgMethod) int {
+	if a.DeclaringClass != b.DeclaringClass {
+		return cmpStr(a.DeclaringClass, b.DeclaringClass)
+	}
+	if a.Name != b.Name {
+		return cmpStr(a.Name, b.Name)
+	}
+	if a.ReturnType != b.ReturnType {
+		return cmpStr(a.ReturnType, b.ReturnType)
+	}
+	return slices.Compare(a.ParameterTypes, b.ParameterTypes)
+}
+
+func cmpStr(a, b string) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// WriteDOT writes g as a Graphviz digraph, one node per method and one edge per
+// (caller, callee, kind).
+func WriteDOT(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options) error {
+	v := newView(g, p, opts)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	fmt.Fprintf(bw, "digraph callgraph {\n  label=%s;\n  node [shape=box, fontname=monospace];\n", strconv.Quote(g.Algorithm+" call graph, level "+g.Level.Title()))
+	name := func(id int32) string {
+		if id == g.Native {
+			return strconv.Quote("<NativeMethod>")
+		}
+		m := v.ms[id]
+		return strconv.Quote(m.Class.Name + "." + m.Name + m.Desc)
+	}
+	type edge struct {
+		to   int32
+		kind callgraph.Kind
+	}
+	err := v.callers(func(m *hierarchy.Method) error {
+		seen := map[edge]bool{}
+		for _, b := range g.Callees(m.ID) {
+			k := g.Reasons[b.Reason].Kind
+			for _, id := range g.Sets[b.Set] {
+				if e := (edge{id, k}); !seen[e] {
+					seen[e] = true
+					style := ""
+					if k.Dynamic() {
+						style = ", style=dashed"
+					}
+					fmt.Fprintf(bw, "  %s -> %s [label=%s%s];\n", name(m.ID), name(id), strconv.Quote(k.String()), style)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// jsonEdge is one edge of jcg-lsp's own JSON format.
+type jsonEdge struct {
+	Caller   string `json:"caller"`
+	Callee   string `json:"callee"`
+	PC       int32  `json:"pc"`
+	Line     int32  `json:"line"`
+	Kind     string `json:"kind"`
+	Resolver string `json:"resolver"`
+	Evidence string `json:"evidence,omitempty"`
+	Fallback int    `json:"fallbackLevel,omitempty"`
+}
+
+type jsonSite struct {
+	Caller   string `json:"caller"`
+	PC       int32  `json:"pc"`
+	Line     int32  `json:"line"`
+	Feature  string `json:"feature"`
+	API      string `json:"api"`
+	Status   string `json:"status"`
+	Evidence string `json:"evidence,omitempty"`
+	Fallback int    `json:"fallbackLevel,omitempty"`
+}
+
+// WriteJSON writes g with every edge's reason and every dynamic site's status, one
+// JSON object per line after a header line (JSON Lines), so large graphs stream.
+func WriteJSON(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options) error {
+	v := newView(g, p, opts)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	enc := json.NewEncoder(bw)
+	name := func(id int32) string {
+		if id == g.Native {
+			return "<NativeMethod>"
+		}
+		m := v.ms[id]
+		return m.Class.Name + "." + m.Name + m.Desc
+	}
+	if err := enc.Encode(map[string]any{"level": g.Level.String(), "algorithm": g.Algorithm, "reachable": g.NumReachable(), "edges": g.NumEdges()}); err != nil {
+		return err
+	}
+	err := v.callers(func(m *hierarchy.Method) error {
+		for _, b := range g.Callees(m.ID) {
+			r := g.Reasons[b.Reason]
+			for _, id := range g.Sets[b.Set] {
+				e := jsonEdge{Caller: name(m.ID), Callee: name(id), PC: b.PC, Line: b.Line, Kind: r.Kind.String(), Resolver: r.Resolver, Evidence: r.Evidence, Fallback: int(r.Fallback)}
+				if err := enc.Encode(map[string]jsonEdge{"edge": e}); err != nil {
+					return err
+				}
+			}
+		}
+		for _, s := range g.SitesOf(m.ID) {
+			js := jsonSite{Caller: name(m.ID), PC: s.PC, Line: s.Line, Feature: s.Feature.String(), API: s.API, Status: s.Status.String(), Evidence: s.Evidence, Fallback: int(s.Fallback)}
+			if err := enc.Encode(map[string]jsonSite{"site": js}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
