@@ -1,0 +1,160 @@
+package classfile_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+// compiledClasses returns the class files of the features test program, which has
+// one example of every construct javac emits.
+func compiledClasses(t testing.TB) map[string][]byte {
+	t.Helper()
+	dir := javatest.Compile(t, javatest.Program(t, "features"), javatest.Release(17))
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(p, ".class") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatal("no classes compiled")
+	}
+	return out
+}
+
+// exercise calls every accessor of a parsed file, as a fuzz target must.
+func exercise(f *classfile.File) {
+	for i := 1; i < f.Pool.Len(); i++ {
+		idx := uint16(i)
+		switch f.Pool.Tag(idx) {
+		case classfile.TagUtf8:
+			_ = f.Pool.Utf8(idx)
+		case classfile.TagFieldref, classfile.TagMethodref, classfile.TagInterfaceMethodref:
+			_ = f.Pool.Ref(idx)
+		case classfile.TagMethodHandle:
+			f.Pool.MethodHandle(idx)
+		case classfile.TagDynamic, classfile.TagInvokeDynamic:
+			f.Pool.Dynamic(idx)
+		}
+	}
+	for i := range f.Methods {
+		code, err := f.Methods[i].Code()
+		if err != nil || code == nil {
+			continue
+		}
+		_ = code.LineAt(0)
+		bytecode.Walk(code.Bytecode, func(in bytecode.Instr) error {
+			in.SwitchTargets(func(int32, int, bool) {})
+			return nil
+		})
+	}
+}
+
+// TestTruncated parses every prefix of real class files: each must fail with a
+// *FormatError whose offset lies inside the data, and never panic.
+func TestTruncated(t *testing.T) {
+	for name, b := range compiledClasses(t) {
+		if _, err := classfile.Parse(b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for n := 0; n < len(b); n++ {
+			f, err := classfile.Parse(b[:n])
+			if err == nil {
+				// Only a cut in the last attribute's padding could parse; class files
+				// have none, so any success is a bug.
+				t.Fatalf("%s: prefix of %d/%d bytes parsed as %s", name, n, len(b), f.Name)
+			}
+			var fe *classfile.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("%s[:%d]: error %T is not a *FormatError: %v", name, n, err, err)
+			}
+			if fe.Offset < 0 || fe.Offset > int64(n) {
+				t.Fatalf("%s[:%d]: offset %d outside the data", name, n, fe.Offset)
+			}
+		}
+	}
+}
+
+// TestCorrupt flips each byte of a class and requires an error or a file whose every
+// accessor works: the parser must never panic on hostile input.
+func TestCorrupt(t *testing.T) {
+	for _, b := range compiledClasses(t) {
+		c := make([]byte, len(b))
+		for i := range b {
+			copy(c, b)
+			c[i] ^= 0xff
+			if f, err := classfile.Parse(c); err == nil {
+				exercise(f)
+			}
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"empty", nil, "unexpected end of data"},
+		{"magic", []byte{0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 0, 52}, "bad magic number"},
+		{"version", []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 70}, "unsupported class-file version"},
+		{"pool count", []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0xff, 0xff}, "constant_pool_count exceeds the remaining data"},
+		{"bad tag", []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 2, 2, 0, 0}, "invalid constant-pool tag"},
+	} {
+		_, err := classfile.Parse(tc.data)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.msg)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, b := range compiledClasses(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cf, err := classfile.Parse(data)
+		if err != nil {
+			return
+		}
+		exercise(cf)
+	})
+}
+
+func TestModifiedUTF8(t *testing.T) {
+	// A class whose only string is "\u0000\U0001F600" in modified UTF-8: NUL as C0 80,
+	// the emoji as a surrogate pair of two three-byte sequences.
+	mutf8 := []byte{0xC0, 0x80, 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80}
+	b := []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 4,
+		1, 0, byte(len(mutf8))}
+	b = append(b, mutf8...)
+	b = append(b, 1, 0, 16)
+	b = append(b, "java/lang/Object"...)
+	b = append(b, 7, 0, 2)
+	// access, this=#3, super=0 (java/lang/Object has none), no interfaces/fields/methods/attributes
+	b = append(b, 0, 0x21, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	f, err := classfile.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.Pool.Utf8(1), "\x00\U0001F600"; got != want {
+		t.Errorf("Utf8 = %q, want %q", got, want)
+	}
+	if f.Name != "java/lang/Object" || f.Super != "" {
+		t.Errorf("name %q super %q", f.Name, f.Super)
+	}
+}
