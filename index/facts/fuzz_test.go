@@ -1,0 +1,105 @@
+package facts
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+// FuzzExtract feeds arbitrary class bytes to Extract and Analyze and calls every
+// query on the result: nothing may panic or run away. It is seeded with the compiled
+// test programs and the hand-assembled methods of asm_test.go.
+func FuzzExtract(f *testing.F) {
+	for _, prog := range []string{"facts", "flow"} {
+		dir := javatest.Compile(f, javatest.Program(f, prog), javatest.Release(17))
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".class") {
+				if b, err := os.ReadFile(path); err == nil {
+					f.Add(b)
+				}
+			}
+			return nil
+		})
+	}
+	f.Add(assemble(49, "()Ljava/lang/Object;", 1, 2, []byte{
+		byte(bytecode.Ldc), cpString, byte(bytecode.Astore0), byte(bytecode.Jsr), 0, 9,
+		byte(bytecode.Jsr), 0, 6, byte(bytecode.Aload0), byte(bytecode.Areturn), byte(bytecode.Nop),
+		byte(bytecode.Astore1), byte(bytecode.AconstNull), byte(bytecode.Astore0), byte(bytecode.Ret), 1,
+	}))
+	f.Add(assemble(52, "(JJLjava/lang/Object;)V", 6, 5, []byte{
+		byte(bytecode.Lload0), byte(bytecode.Lload2), byte(bytecode.Dup2X2), byte(bytecode.Pop2),
+		byte(bytecode.Ladd), byte(bytecode.Aload), 4, byte(bytecode.DupX2), byte(bytecode.Pop),
+		byte(bytecode.Pop2), byte(bytecode.Return),
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cf, err := classfile.Parse(data)
+		if err != nil {
+			return
+		}
+		Extract(cf)
+		for i := range cf.Methods {
+			m := &cf.Methods[i]
+			fl, err := Analyze(cf, m)
+			if err != nil {
+				continue
+			}
+			code, _ := m.Code()
+			for pc := range len(code.Bytecode) + 1 {
+				fl.Operands(pc)
+				fl.LocalDefsAt(pc, 0)
+				fl.LocalDefsAt(pc, pc)
+				fl.PostDominates(pc, 0)
+				fl.PostDominates(0, pc)
+				fl.PostDominates(pc, len(code.Bytecode)-1-pc)
+			}
+		}
+	})
+}
+
+// FuzzAnalyzeCode fuzzes method bodies directly: class-level mutations of FuzzExtract
+// mostly break the strict class-file parser before any bytecode is read.
+func FuzzAnalyzeCode(f *testing.F) {
+	f.Add([]byte{byte(bytecode.Lload0), byte(bytecode.Lload2), byte(bytecode.Dup2X2), byte(bytecode.Pop2),
+		byte(bytecode.Ladd), byte(bytecode.Pop2), byte(bytecode.Return)}, uint8(4), uint8(5), uint8(0), uint16(0))
+	f.Add([]byte{byte(bytecode.Ldc), cpString, byte(bytecode.Astore0), byte(bytecode.Jsr), 0, 9,
+		byte(bytecode.Jsr), 0, 6, byte(bytecode.Aload0), byte(bytecode.Areturn), byte(bytecode.Nop),
+		byte(bytecode.Astore1), byte(bytecode.AconstNull), byte(bytecode.Astore0), byte(bytecode.Ret), 1},
+		uint8(1), uint8(2), uint8(2), uint16(0x0300))
+	f.Add([]byte{byte(bytecode.Iload0), byte(bytecode.Tableswitch), 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 1,
+		0, 0, 0, 23, 0, 0, 0, 23, byte(bytecode.Return)}, uint8(1), uint8(1), uint8(1), uint16(0))
+	descs := []string{"(JJLjava/lang/Object;)V", "()V", "()Ljava/lang/Object;", "(I)V"}
+	f.Fuzz(func(t *testing.T, code []byte, maxStack, maxLocals, desc uint8, h uint16) {
+		if len(code) == 0 || len(code) > 4096 {
+			return
+		}
+		var hs []handler
+		if h != 0 {
+			// Derive one handler from h: start, end and target inside the code.
+			n := uint16(len(code))
+			start := (h >> 8) % n
+			end := start + 1 + (h&0xf)%(n-start)
+			hs = append(hs, handler{start, end, (h >> 4 & 0xf) % n, 0})
+		}
+		cf, err := classfile.Parse(assemble(52, descs[int(desc)%len(descs)], uint16(maxStack), uint16(maxLocals), code, hs...))
+		if err != nil {
+			return
+		}
+		Extract(cf)
+		fl, err := Analyze(cf, &cf.Methods[0])
+		if err != nil {
+			return
+		}
+		for pc := range len(code) + 1 {
+			fl.Operands(pc)
+			fl.LocalDefsAt(pc, 0)
+			fl.PostDominates(pc, 0)
+			fl.PostDominates(0, pc)
+		}
+	})
+}
