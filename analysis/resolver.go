@@ -30,6 +30,11 @@ func allResolvers() []CallResolver {
 	return []CallResolver{
 		threadResolver{},
 		privilegedResolver{},
+		reflectResolver{},
+		mhResolver{},
+		proxyResolver{},
+		unsafeResolver{},
+		serialResolver{},
 	}
 }
 

@@ -63,6 +63,8 @@ type solver struct {
 	byName  map[string][]*group // groups by method name, for lambdas
 	lambdas map[string][]*lambda
 	steps   int
+
+	api apiState // per-run state of the API resolvers (resolve_reflect.go)
 }
 
 func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
@@ -295,8 +297,11 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call) {
 		return
 	}
 	owner := s.h.Class(c.Ref.Class)
-	if c.Ref.Class != "" && c.Ref.Class[0] == '[' {
-		owner = s.h.Class("java/lang/Object") // array methods are Object's (clone is special-cased by the JVM)
+	// An array's methods are Object's (JLS 10.7; clone is special-cased by the JVM), and
+	// an array class overrides none of them: the resolved method is the only target.
+	array := c.Ref.Class != "" && c.Ref.Class[0] == '['
+	if array {
+		owner = s.h.Class("java/lang/Object")
 	}
 	if owner == nil {
 		return // phantom: counted by the hierarchy
@@ -322,7 +327,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call) {
 		if c.Op == bytecode.Invokeinterface {
 			r = interfaceReason
 		}
-		if rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic() {
+		if array || rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic() {
 			s.edge(at, rm, r)
 		} else {
 			s.dispatch(at, owner, rm, r)

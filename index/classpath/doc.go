@@ -14,6 +14,14 @@
 // the same class the first one wins, the loser is kept in
 // [ClassPath.Shadowed], and one [Warning] per pair of containers says so.
 //
+// # Names
+//
+// A class is named after its entry, in internal form: "p/q/C.class" in a
+// directory or jar is p/q/C, "/java.base/java/lang/Object.class" in the
+// image is java/lang/Object (module java.base), "classes/p/C.class" in a
+// jmod is p/C. module-info.class entries are module descriptors, not
+// classes, and are skipped; package-info.class entries are kept.
+//
 // # Bad input
 //
 // A class path routinely contains half-written jars (a build in progress),

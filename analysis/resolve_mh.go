@@ -1,0 +1,767 @@
+package analysis
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Method handles. Two kinds of calls are sites:
+//
+//   - lookups (MethodHandles.Lookup.find*, bind, unreflect*) create a handle. They call
+//     nothing themselves; the site records what the handle refers to, resolved when
+//     the class, name and type arguments are class and string literals in the same
+//     method.
+//   - invocations (MethodHandle.invoke, invokeExact, invokeWithArguments) call the
+//     handle's target. When every definition of the receiver is a resolved lookup in
+//     the same method (possibly through bindTo, asType and similar adapters, or a
+//     cast), the targets are those of the lookups; otherwise the site falls back to
+//     the level's conservative set.
+//
+// Literal arguments name their class and member whatever the level assumes, so this
+// resolution is valid at every level. ldc of MethodHandle constants and invokedynamic
+// are resolved in resolve_indy.go.
+//
+// A handle may be created in one class and invoked in another (a static final field
+// holding a handle to a private method is the common case). At Encap-Respect the
+// conservative set of an invocation only holds what its own class may access, so
+// unresolved invocations also reach every target of every reachable lookup: a shared
+// set (handleSet) of the resolved lookups' targets and, for unresolved lookups, of the
+// non-public members their class may access.
+type mhResolver struct{}
+
+var mhLookups = map[string]bool{
+	"findVirtual": true, "findStatic": true, "findSpecial": true, "findConstructor": true,
+	"findGetter": true, "findSetter": true, "findStaticGetter": true, "findStaticSetter": true,
+	"findVarHandle": true, "findStaticVarHandle": true, "bind": true,
+	"unreflect": true, "unreflectSpecial": true, "unreflectConstructor": true,
+	"unreflectGetter": true, "unreflectSetter": true, "unreflectVarHandle": true,
+}
+
+var mhInvokes = []string{"invoke", "invokeExact", "invokeWithArguments"}
+
+// mhAdapters are calls whose result handle calls the target of one argument handle
+// (the receiver for MethodHandle methods, the first argument for MethodHandles ones)
+// and nothing else of the program.
+var mhAdapters = map[string]bool{
+	"java/lang/invoke/MethodHandle.bindTo": true, "java/lang/invoke/MethodHandle.asType": true,
+	"java/lang/invoke/MethodHandle.asSpreader": true, "java/lang/invoke/MethodHandle.asCollector": true,
+	"java/lang/invoke/MethodHandle.asVarargsCollector": true, "java/lang/invoke/MethodHandle.asFixedArity": true,
+	"java/lang/invoke/MethodHandle.withVarargs":           true,
+	"java/lang/invoke/MethodHandles.insertArguments":      true,
+	"java/lang/invoke/MethodHandles.dropArguments":        true,
+	"java/lang/invoke/MethodHandles.dropArgumentsToMatch": true,
+	"java/lang/invoke/MethodHandles.dropReturn":           true,
+}
+
+const (
+	lookupClass = "java/lang/invoke/MethodHandles$Lookup"
+	handleClass = "java/lang/invoke/MethodHandle"
+)
+
+func (mhResolver) Name() string { return "methodhandle" }
+
+func (mhResolver) APIs() []string {
+	var out []string
+	for n := range mhLookups {
+		out = append(out, lookupClass+"."+n)
+	}
+	for _, n := range mhInvokes {
+		out = append(out, handleClass+"."+n)
+	}
+	return out
+}
+
+func (mhResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Method) {
+	switch {
+	case rm.Class.Name == handleClass:
+		s.handleInvoke(at, c, rm)
+	case rm.Class.Name == lookupClass && mhLookups[rm.Name] && !rm.IsPrivate():
+		s.handleLookup(at, c, rm)
+	}
+}
+
+var handleSetReason = callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle",
+	Evidence: "a method handle created elsewhere may be invoked here: targets of the reachable lookups (Lookup.find*, unreflect*)"}
+
+// handleInvoke resolves an invocation of a method handle.
+func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method) {
+	lv := s.fallbackLevel()
+	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: "MethodHandle." + rm.Name,
+		reason: callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle"},
+		own:    []siteResolver{handleResolver{}}}
+	if lv == callgraph.BehavedCLs {
+		d.reason.Evidence = d.name + ": the handle is not known here: any concrete method or constructor may be called (and any <clinit>)"
+	} else {
+		d.reason.Evidence = d.name + ": the handle is not known here: any public method or constructor, one accessible from this class, or a target of a reachable lookup may be called (and any <clinit>)"
+	}
+	d.unresolved = d.reason.Evidence
+	d.fallback = func() int32 {
+		s.fallbackBundles(at, callgraph.FeatMethodHandle, false, d.reason)
+		if s.opts.Level >= callgraph.EncapRespect {
+			r := handleSetReason
+			r.Fallback = lv
+			s.bundle(at, s.handles().set, s.reason(r), true)
+		}
+		return -1
+	}
+	s.resolveSite(d)
+}
+
+// handleLookup records a lookup site: it calls nothing, and what it resolves to is
+// called where the handle is invoked.
+func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
+	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: "MethodHandles.Lookup." + rm.Name,
+		own: []siteResolver{lookupResolver{}}}
+	d.unresolved = d.name + ": the arguments are not class and string literals: the handle may refer to any member (its invocations fall back to the conservative set)"
+	d.apply = func(res siteResult) int32 {
+		if s.opts.Level >= callgraph.EncapRespect {
+			hs := s.handles()
+			s.collectTargets(at, res, hs.add(s))
+		}
+		return s.targetSet(at, res)
+	}
+	d.fallback = func() int32 {
+		if s.opts.Level >= callgraph.EncapRespect {
+			s.handles().addAccessible(s, at.caller.Class)
+		}
+		return -1
+	}
+	s.resolveSite(d)
+}
+
+// handleSet is the run's set of members that handles created by reachable lookups may
+// refer to.
+type handleSet struct {
+	set  int32
+	seen map[int32]bool
+	ctxs map[int32]bool // classes whose accessible members were added
+}
+
+func (s *solver) handles() *handleSet {
+	if s.api.handles == nil {
+		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}}
+	}
+	return s.api.handles
+}
+
+func (hs *handleSet) add(s *solver) func(int32) {
+	return func(id int32) {
+		if !hs.seen[id] {
+			hs.seen[id] = true
+			s.grow(hs.set, id)
+		}
+	}
+}
+
+// addAccessible adds the non-public methods and constructors that a lookup in class c
+// may reach under Encap-Respect (the public ones are in every fallback already).
+func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
+	if hs.ctxs[c.ID] {
+		return
+	}
+	hs.ctxs[c.ID] = true
+	add := hs.add(s)
+	for _, k := range []setKind{setSafeMethods, setSafeCtors} {
+		for _, id := range s.a.fallbackSet(fallbackKey{kind: k, ctx: c.ID}) {
+			add(id)
+		}
+	}
+}
+
+// handleResolver resolves an invocation whose receiver handles all come from lookups
+// with literal arguments in the same method.
+type handleResolver struct{}
+
+func (handleResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+
+func (handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return siteResult{}
+	}
+	ops := lf.operands(d.at.pc)
+	if len(ops) == 0 {
+		return siteResult{}
+	}
+	var t handleTrace
+	s.traceHandle(lf, ops[0], &t, 0)
+	if len(t.evidence) == 0 {
+		return siteResult{}
+	}
+	t.res.evidence = d.name + " of a handle from " + strings.Join(t.evidence, "; ")
+	t.res.status = callgraph.Resolved
+	if t.unknown {
+		t.res.status = callgraph.Partial
+	}
+	return t.res
+}
+
+// handleTrace accumulates what the definitions of a handle resolve to.
+type handleTrace struct {
+	res      siteResult
+	evidence []string
+	unknown  bool // some definition is not a resolved lookup
+	seen     map[int]bool
+}
+
+// traceHandle follows the definitions of a MethodHandle value back to lookups.
+func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, depth int) {
+	if t.seen == nil {
+		t.seen = map[int]bool{}
+	}
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr || depth > 16 {
+			t.unknown = true
+			continue
+		}
+		if t.seen[d.N] {
+			continue
+		}
+		t.seen[d.N] = true
+		if chk := lf.checkAt(d.N); chk != nil && !chk.Instanceof {
+			if ops := lf.operands(int32(d.N)); len(ops) == 1 {
+				s.traceHandle(lf, ops[0], t, depth+1)
+				continue
+			}
+		}
+		call := lf.callAt(d.N)
+		if call == nil || call.Op == bytecode.Invokedynamic {
+			t.unknown = true
+			continue
+		}
+		crm := s.resolveCall(call)
+		switch {
+		case crm == nil:
+			t.unknown = true
+		case mhAdapters[crm.Class.Name+"."+crm.Name]:
+			if ops := lf.operands(int32(d.N)); len(ops) > 0 {
+				s.traceHandle(lf, ops[0], t, depth+1)
+			} else {
+				t.unknown = true
+			}
+		case crm.Class.Name == lookupClass && mhLookups[crm.Name]:
+			res, ev, ok := s.lookupTargets(lf, call, crm)
+			if !ok {
+				t.unknown = true
+				continue
+			}
+			t.res.merge(res)
+			t.evidence = append(t.evidence, ev)
+		default:
+			t.unknown = true
+		}
+	}
+}
+
+// resolveCall returns the method a call instruction resolves to, or nil.
+func (s *solver) resolveCall(c *facts.Call) *hierarchy.Method {
+	owner := s.h.Class(c.Ref.Class)
+	if owner == nil {
+		return nil
+	}
+	m, err := s.h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// lookupResolver resolves a lookup site with literal arguments.
+type lookupResolver struct{}
+
+func (lookupResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+
+func (lookupResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return siteResult{}
+	}
+	res, ev, ok := s.lookupTargets(lf, d.call, d.api)
+	if !ok {
+		return siteResult{}
+	}
+	res.status, res.evidence = callgraph.Resolved, ev
+	return res
+}
+
+// lookupTargets resolves the lookup call c (resolved to rm) in lf's method from its
+// literal arguments: the handle's targets and the evidence, or ok false.
+func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Method) (res siteResult, evidence string, ok bool) {
+	ops := lf.operands(c.PC)
+	api := "MethodHandles.Lookup." + rm.Name
+	arg := func(i int) []facts.Def {
+		if i < len(ops) {
+			return ops[i]
+		}
+		return nil
+	}
+	var classes []*hierarchy.Class
+	var shown []string
+	classArg := func(i int) bool {
+		descs, ok := lf.constTypes(arg(i))
+		if !ok {
+			return false
+		}
+		for _, t := range descs {
+			shown = append(shown, typeName(t))
+			name := className(t)
+			if strings.HasPrefix(t, "[") {
+				name = "java/lang/Object" // an array class has Object's members
+			}
+			if c := s.h.Class(name); c != nil && !c.Phantom {
+				classes = append(classes, c)
+			} // a primitive or missing class has no members to call
+		}
+		return true
+	}
+	var names []string
+	nameArg := func(i int) bool {
+		var ok bool
+		if names, ok = lf.constStrings(arg(i)); !ok {
+			return false
+		}
+		for _, n := range names {
+			shown = append(shown, strconv.Quote(n))
+		}
+		return true
+	}
+	var types []methodMatcher
+	typeArg := func(i int) {
+		types = s.methodTypes(lf, arg(i))
+		var ts []string
+		for _, mt := range types {
+			ts = append(ts, mt.String())
+		}
+		if len(types) == 1 && types[0].any() {
+			shown = append(shown, "any type")
+		} else {
+			shown = append(shown, strings.Join(ts, " | "))
+		}
+	}
+	ev := func(note string) string {
+		e := api + " — constant arguments (" + strings.Join(shown, ", ") + ")"
+		if note != "" {
+			e += ": " + note
+		}
+		return e
+	}
+	switch rm.Name {
+	case "findVirtual", "findStatic":
+		if !classArg(1) || !nameArg(2) {
+			return res, "", false
+		}
+		typeArg(3)
+		static := rm.Name == "findStatic"
+		for _, c := range classes {
+			for _, n := range names {
+				for _, mt := range types {
+					for _, m := range s.handleCandidates(c, n, mt, static) {
+						if static {
+							res.methods = append(res.methods, m)
+							res.inits = append(res.inits, m.Class)
+						} else {
+							res.virtual = append(res.virtual, virtualCall{declared: c, method: m})
+						}
+					}
+				}
+			}
+		}
+		return res, ev(""), true
+	case "findSpecial":
+		if !classArg(1) || !nameArg(2) {
+			return res, "", false
+		}
+		typeArg(3)
+		refs := classes
+		classes = nil
+		if !classArg(4) {
+			return res, "", false
+		}
+		for _, c := range refs {
+			for _, n := range names {
+				for _, mt := range types {
+					for _, m := range s.handleCandidates(c, n, mt, false) {
+						for _, caller := range classes {
+							if t := s.h.SpecialTarget(caller, m, c); t != nil {
+								res.methods = append(res.methods, t)
+							}
+						}
+					}
+				}
+			}
+		}
+		return res, ev(""), true
+	case "findConstructor":
+		if !classArg(1) {
+			return res, "", false
+		}
+		typeArg(2)
+		for _, c := range classes {
+			if !concrete(c) {
+				continue // findConstructor of an abstract class or interface fails
+			}
+			for _, m := range c.Methods {
+				if m.Name != "<init>" {
+					continue
+				}
+				for _, mt := range types {
+					if mt.matchesConstructor(m.Desc) {
+						res.methods = append(res.methods, m)
+						break
+					}
+				}
+			}
+			res.allocs = append(res.allocs, c)
+			res.inits = append(res.inits, c)
+		}
+		return res, ev(""), true
+	case "findGetter", "findSetter", "findVarHandle":
+		classArg(1)
+		nameArg(2)
+		return res, ev("an instance field access calls no method"), true
+	case "findStaticGetter", "findStaticSetter", "findStaticVarHandle":
+		if !classArg(1) {
+			return res, "", false
+		}
+		nameArg(2)
+		ftypes, _ := lf.constTypes(arg(3))
+		for _, c := range classes {
+			res.inits = append(res.inits, s.staticFieldClass(c, names, ftypes)...)
+		}
+		return res, ev("a static field access initialises its class"), true
+	case "bind":
+		// bind(receiver, name, type): a virtual lookup on the receiver's class, bound.
+		if !nameArg(2) {
+			return res, "", false
+		}
+		typeArg(3)
+		type receiver struct {
+			class *hierarchy.Class
+			exact bool // an allocation: exactly this class, else it or a subclass
+		}
+		var recv []receiver
+		for _, d := range arg(1) {
+			switch {
+			case d.Kind == facts.DefParam && d.N == 0 && !lf.m.IsStatic():
+				recv = append(recv, receiver{class: lf.m.Class})
+				shown = append(shown, "this")
+			case d.Kind == facts.DefInstr && lf.allocAt(d.N) != nil && lf.allocAt(d.N).Op == bytecode.New:
+				c := s.h.Class(lf.allocAt(d.N).Type)
+				if c == nil || c.Phantom {
+					continue
+				}
+				recv = append(recv, receiver{class: c, exact: true})
+				shown = append(shown, "new "+typeName("L"+c.Name+";"))
+			default:
+				return res, "", false
+			}
+		}
+		for _, r := range recv {
+			for _, n := range names {
+				for _, mt := range types {
+					for _, m := range s.handleCandidates(r.class, n, mt, false) {
+						if !r.exact {
+							res.virtual = append(res.virtual, virtualCall{declared: r.class, method: m})
+						} else if t := s.h.Select(r.class, m); t != nil {
+							res.methods = append(res.methods, t)
+						}
+					}
+				}
+			}
+		}
+		return res, ev(""), true
+	}
+	return res, "", false // unreflect*: the Method, Constructor or Field is not traced
+}
+
+// staticFieldClass returns the classes whose initialisation an access of the static
+// field named one of names (any name when names is empty) in c triggers: the declaring
+// class of the resolved field.
+func (s *solver) staticFieldClass(c *hierarchy.Class, names, descs []string) []*hierarchy.Class {
+	if len(names) == 0 {
+		return []*hierarchy.Class{c}
+	}
+	var out []*hierarchy.Class
+	for _, n := range names {
+		found := false
+		for _, d := range descs {
+			if f, err := s.h.ResolveField(c, n, d); err == nil && f != nil {
+				out = append(out, f.Class)
+				found = true
+			}
+		}
+		if !found {
+			// The type is unknown: any field of that name c has.
+			s.h.Supertypes(c, func(k *hierarchy.Class) bool {
+				for _, f := range k.Fields {
+					if f.Name == n && f.IsStatic() {
+						out = append(out, k)
+						found = true
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// handleCandidates returns the methods a find* of name in c with a type matching mt
+// resolves to: static or instance methods, found as method resolution would.
+func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatcher, static bool) []*hierarchy.Method {
+	ok := func(m *hierarchy.Method) bool {
+		return m != nil && m.IsStatic() == static && m.Name != "<init>" && m.Name != "<clinit>"
+	}
+	if desc, exact := mt.exact(); exact {
+		m, err := s.h.ResolveMethod(c, name, desc, c.IsInterface())
+		if err != nil || !ok(m) {
+			return nil
+		}
+		return []*hierarchy.Method{m}
+	}
+	descs := map[string]bool{}
+	var order []string
+	scan := func(k *hierarchy.Class) bool {
+		for _, m := range k.Methods {
+			if m.Name == name && m.IsStatic() == static && !descs[m.Desc] && mt.matches(m.Desc) {
+				descs[m.Desc] = true
+				order = append(order, m.Desc)
+			}
+		}
+		return true
+	}
+	s.h.Supertypes(c, scan)
+	if c.IsInterface() && s.h.Object() != nil {
+		scan(s.h.Object())
+	}
+	var out []*hierarchy.Method
+	for _, d := range order {
+		if m, err := s.h.ResolveMethod(c, name, d, c.IsInterface()); err == nil && ok(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// methodMatcher is what is known of a MethodType: the return type and the leading
+// parameter types ("" where unknown); exact when the parameter count is known.
+type methodMatcher struct {
+	ret    string
+	params []string
+	count  bool
+}
+
+func (mt methodMatcher) any() bool { return mt.ret == "" && len(mt.params) == 0 && !mt.count }
+
+// exact returns the descriptor when every part of the type is known.
+func (mt methodMatcher) exact() (string, bool) {
+	if mt.ret == "" || !mt.count {
+		return "", false
+	}
+	for _, p := range mt.params {
+		if p == "" {
+			return "", false
+		}
+	}
+	return "(" + strings.Join(mt.params, "") + ")" + mt.ret, true
+}
+
+func (mt methodMatcher) matches(desc string) bool {
+	ps, ret, ok := splitDesc(desc)
+	if !ok || (mt.ret != "" && ret != mt.ret) || len(ps) < len(mt.params) || (mt.count && len(ps) != len(mt.params)) {
+		return false
+	}
+	for i, p := range mt.params {
+		if p != "" && ps[i] != p {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesConstructor matches a constructor descriptor: the type's return type must be
+// void (findConstructor's type describes the constructor, returning void).
+func (mt methodMatcher) matchesConstructor(desc string) bool {
+	if mt.ret != "" && mt.ret != "V" {
+		return false
+	}
+	c := mt
+	c.ret = ""
+	return c.matches(desc)
+}
+
+func (mt methodMatcher) String() string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, p := range mt.params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if p == "" {
+			b.WriteByte('?')
+		} else {
+			b.WriteString(typeName(p))
+		}
+	}
+	if !mt.count {
+		if len(mt.params) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("...")
+	}
+	b.WriteByte(')')
+	if mt.ret == "" {
+		b.WriteByte('?')
+	} else {
+		b.WriteString(typeName(mt.ret))
+	}
+	return b.String()
+}
+
+const maxMatchers = 16
+
+// methodTypes returns what the definitions of a MethodType value say about it: one
+// matcher per alternative, or a single matcher of anything when a definition is not
+// a MethodType.methodType or fromMethodDescriptorString call with literal arguments.
+func (s *solver) methodTypes(lf *localFlow, defs []facts.Def) []methodMatcher {
+	anything := []methodMatcher{{}}
+	var out []methodMatcher
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr {
+			return anything
+		}
+		c := lf.callAt(d.N)
+		if c == nil || c.Op != bytecode.Invokestatic || c.Ref.Class != "java/lang/invoke/MethodType" {
+			return anything
+		}
+		ops := lf.operands(c.PC)
+		known := func(i int) []string {
+			if i < len(ops) {
+				if ts, ok := lf.constTypes(ops[i]); ok {
+					return ts
+				}
+			}
+			return []string{""}
+		}
+		switch c.Ref.Name + c.Ref.Desc {
+		case "fromMethodDescriptorString(Ljava/lang/String;Ljava/lang/ClassLoader;)Ljava/lang/invoke/MethodType;":
+			if len(ops) == 0 {
+				return anything
+			}
+			strs, ok := lf.constStrings(ops[0])
+			if !ok {
+				return anything
+			}
+			for _, str := range strs {
+				ps, ret, ok := splitDesc(str)
+				if !ok {
+					return anything
+				}
+				out = append(out, methodMatcher{ret: ret, params: ps, count: true})
+			}
+		case "methodType(Ljava/lang/Class;)Ljava/lang/invoke/MethodType;":
+			for _, r := range known(0) {
+				out = append(out, methodMatcher{ret: r, count: true})
+			}
+		case "methodType(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;",
+			"methodType(Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;)Ljava/lang/invoke/MethodType;":
+			count := !strings.Contains(c.Ref.Desc, "[")
+			for _, r := range known(0) {
+				for _, p := range known(1) {
+					out = append(out, methodMatcher{ret: r, params: []string{p}, count: count})
+				}
+			}
+		case "methodType(Ljava/lang/Class;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodType;":
+			inner := anything
+			if len(ops) > 1 {
+				inner = s.methodTypes(lf, ops[1])
+			}
+			for _, r := range known(0) {
+				for _, mt := range inner {
+					mt.ret = r
+					out = append(out, mt)
+				}
+			}
+		default: // methodType(Class, Class[]), methodType(Class, List), genericMethodType, ...
+			if strings.HasPrefix(c.Ref.Name, "methodType") {
+				for _, r := range known(0) {
+					out = append(out, methodMatcher{ret: r})
+				}
+			} else {
+				return anything
+			}
+		}
+		if len(out) > maxMatchers {
+			return anything
+		}
+	}
+	if len(out) == 0 {
+		return anything
+	}
+	return out
+}
+
+// splitDesc splits a method descriptor into its parameter and return descriptors.
+func splitDesc(desc string) (params []string, ret string, ok bool) {
+	if len(desc) < 3 || desc[0] != '(' {
+		return nil, "", false
+	}
+	i := 1
+	for i < len(desc) && desc[i] != ')' {
+		j := i
+		for j < len(desc) && desc[j] == '[' {
+			j++
+		}
+		if j >= len(desc) {
+			return nil, "", false
+		}
+		if desc[j] == 'L' {
+			k := strings.IndexByte(desc[j:], ';')
+			if k < 0 {
+				return nil, "", false
+			}
+			j += k
+		} else if !strings.ContainsRune("ZBCSIJFD", rune(desc[j])) {
+			return nil, "", false
+		}
+		params = append(params, desc[i:j+1])
+		i = j + 1
+	}
+	if i >= len(desc)-1 {
+		return nil, "", false
+	}
+	return params, desc[i+1:], true
+}
+
+// constantHandle returns what a constant method handle (a bootstrap argument, such as
+// a lambda's implementation) calls when invoked: ok is false for field handles.
+func (s *solver) constantHandle(kind uint8, ref classfile.Ref) (res siteResult, ok bool) {
+	c := s.h.Class(ref.Class)
+	if c == nil || c.Phantom {
+		return res, false
+	}
+	m, err := s.h.ResolveMethod(c, ref.Name, ref.Desc, ref.Interface)
+	if err != nil || m == nil {
+		return res, false
+	}
+	switch kind {
+	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface:
+		res.virtual = []virtualCall{{declared: c, method: m}}
+	case classfile.RefInvokeStatic:
+		res.methods, res.inits = []*hierarchy.Method{m}, []*hierarchy.Class{m.Class}
+	case classfile.RefInvokeSpecial:
+		res.methods = []*hierarchy.Method{m}
+	case classfile.RefNewInvokeSpecial:
+		res.methods, res.inits, res.allocs = []*hierarchy.Method{m}, []*hierarchy.Class{c}, []*hierarchy.Class{c}
+	default:
+		return res, false
+	}
+	return res, true
+}

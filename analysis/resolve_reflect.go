@@ -1,0 +1,594 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// This file holds the reflective APIs of assumption-levels.md (dynamic class loading,
+// reflective instantiation, invocation and field access) and the machinery every
+// dynamic-site resolver shares: a site first asks the precise resolvers whether it can
+// be resolved (siteResolvers: the cast, string and environment analyses of levels 3
+// to 5 and the user's specifications plug in there), and otherwise falls back to the
+// level's conservative set (fallbackBundles).
+
+// dynamicSite is one call of a dynamic-feature API being resolved, with what to do
+// when no precise resolver resolves it.
+type dynamicSite struct {
+	at      site
+	call    *facts.Call
+	api     *hierarchy.Method // the resolved API method
+	feature callgraph.Feature
+	name    string // the API as users read it: "Class.forName"
+	noArg   bool   // instantiation through Class.newInstance: no-argument constructors only
+	inits   bool   // loading that initialises the loaded class
+
+	reason     callgraph.Reason // of the site's edges; Evidence is set for fallback edges
+	own        []siteResolver   // the feature's own resolvers, tried before siteResolvers
+	fallback   func() int32     // adds the fallback edges, returns their set or -1; nil for none
+	unresolved string           // the site's evidence when it falls back
+	levelFree  bool             // the fallback does not depend on the level (Site.Fallback 0)
+	// apply adds the edges of a precise result and returns the set of its targets;
+	// nil means applyResult. Sites that only create something (a method handle) and
+	// whose calls happen elsewhere record targets without edges.
+	apply func(siteResult) int32
+}
+
+// siteResult is what a precise resolver found for a dynamic site. Its zero value, with
+// status Unresolved, means "nothing": the site keeps its fallback. A resolver that
+// cannot resolve a site may still report the specification points it found.
+type siteResult struct {
+	status   callgraph.Status // Resolved, Partial or Specified when it found targets
+	evidence string           // what the targets rest on, for hovers
+	points   []callgraph.SpecPoint
+	inits    []*hierarchy.Class  // classes whose initialisation the site triggers
+	allocs   []*hierarchy.Class  // classes the site instantiates
+	methods  []*hierarchy.Method // methods the site calls
+	virtual  []virtualCall       // methods the site calls by dispatch on a receiver
+}
+
+// virtualCall is a dispatch of method on receivers of type declared.
+type virtualCall struct {
+	declared *hierarchy.Class
+	method   *hierarchy.Method
+}
+
+// merge adds o's targets to r.
+func (r *siteResult) merge(o siteResult) {
+	r.inits = append(r.inits, o.inits...)
+	r.allocs = append(r.allocs, o.allocs...)
+	r.methods = append(r.methods, o.methods...)
+	r.virtual = append(r.virtual, o.virtual...)
+	r.points = append(r.points, o.points...)
+}
+
+// siteResolver resolves dynamic sites beyond the conservative rules of levels 1 and 2.
+type siteResolver interface {
+	// level is the least assumption level whose assumptions the resolver needs; it is
+	// consulted only in runs at that level or above.
+	level() callgraph.Level
+	// resolveSite resolves one site. A result with status Unresolved leaves the site
+	// to the next resolver and, finally, to the fallback.
+	resolveSite(s *solver, d *dynamicSite) siteResult
+}
+
+// siteResolvers lists the precise resolvers of reflective sites, most specific first.
+// Levels 1 and 2 have none: their reflective sites are fully conservative. Cast
+// resolution (level 3), the string analysis (level 4), the environment (level 5) and
+// user specifications (every level) add theirs here.
+func siteResolvers() []siteResolver { return nil }
+
+// apiState is the per-run state of the API resolvers (reflection, method handles,
+// proxies, Unsafe, serialization).
+type apiState struct {
+	handles     *handleSet           // method handles created anywhere: see resolve_mh.go
+	serial      *serialSets          // serialization targets: see resolve_serial.go
+	unsafeAlloc map[fallbackKey]bool // fallback sets whose classes Unsafe.allocateInstance instantiated
+	locals      map[int32]*localFlow // by method ID
+}
+
+// fallbackLevel is the level whose conservative sets unresolved sites use: levels 3 to
+// 5 fall back to level 2 where they cannot resolve.
+func (s *solver) fallbackLevel() callgraph.Level {
+	return min(s.opts.Level, callgraph.EncapRespect)
+}
+
+// resolveSite resolves a dynamic site with the first resolver (the site's own ones,
+// then siteResolvers) that finds targets, else with its fallback, and records it.
+func (s *solver) resolveSite(d *dynamicSite) {
+	var res, info siteResult // info: what resolvers that found no targets reported
+	for _, p := range append(d.own[:len(d.own):len(d.own)], siteResolvers()...) {
+		if s.opts.Level < p.level() {
+			continue
+		}
+		r := p.resolveSite(s, d)
+		if r.status != callgraph.Unresolved {
+			res = r
+			break
+		}
+		info.points = append(info.points, r.points...)
+		if info.evidence == "" {
+			info.evidence = r.evidence
+		}
+	}
+	if res.status == callgraph.Unresolved {
+		res = info
+	}
+	apply := d.apply
+	if apply == nil {
+		apply = func(res siteResult) int32 {
+			r := d.reason
+			r.Evidence = res.evidence
+			return s.applyResult(d.at, res, r)
+		}
+	}
+	fallback := d.fallback
+	if fallback == nil {
+		fallback = func() int32 { return -1 }
+	}
+	lv := s.fallbackLevel()
+	if d.levelFree {
+		lv = 0
+	}
+	st := callgraph.Site{
+		Caller: d.at.caller.ID, PC: d.at.pc, Line: d.at.line, Call: d.at.call,
+		Feature: d.feature, API: d.name, Status: res.status, Targets: -1, Points: res.points,
+	}
+	switch res.status {
+	case callgraph.Resolved, callgraph.Specified:
+		st.Evidence = res.evidence
+		st.Targets = apply(res)
+	case callgraph.Partial:
+		st.Evidence = res.evidence + "; other sources unknown: " + d.unresolved
+		st.Targets = apply(res)
+		st.Fallback = lv
+		fallback()
+	default:
+		st.Evidence = d.unresolved
+		if res.evidence != "" {
+			st.Evidence += " (" + res.evidence + ")"
+		}
+		st.Fallback = lv
+		st.Targets = fallback()
+	}
+	s.sites = append(s.sites, st)
+}
+
+// applyResult adds the edges of a precise result and returns the set of its targets,
+// for the site's hover.
+func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 {
+	r.Fallback = 0
+	if len(res.methods) > 0 {
+		ids := make([]int32, 0, len(res.methods))
+		for _, m := range res.methods {
+			ids = append(ids, m.ID)
+		}
+		slices.Sort(ids)
+		s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(r), false)
+	}
+	for _, c := range res.allocs {
+		if concrete(c) {
+			s.oracle.Instantiated(at.caller, c)
+			s.finalizer(at, c)
+		}
+	}
+	for _, c := range res.inits {
+		s.initialize(at, c)
+	}
+	for _, v := range res.virtual {
+		if v.method.IsPrivate() || v.method.IsStatic() || (v.method.IsFinal() && !v.method.Class.IsInterface()) {
+			s.edge(at, v.method, r)
+		} else {
+			s.dispatch(at, v.declared, v.method, r)
+		}
+	}
+	return s.targetSet(at, res)
+}
+
+// targetSet returns a set of a result's targets: its methods, the class initialisers
+// it runs and the methods its dispatches select, growing with the oracle's answers.
+// The set only describes the site; the edges are the bundles applyResult added.
+func (s *solver) targetSet(at site, res siteResult) int32 {
+	set := s.newSet()
+	s.collectTargets(at, res, func(id int32) { s.grow(set, id) })
+	return set
+}
+
+// collectTargets calls add once for every target of res, now and, for dispatches, as
+// the oracle finds more receiver classes.
+func (s *solver) collectTargets(at site, res siteResult, add func(int32)) {
+	seen := map[int32]bool{}
+	once := func(id int32) {
+		if !seen[id] {
+			seen[id] = true
+			add(id)
+		}
+	}
+	for _, m := range res.methods {
+		once(m.ID)
+	}
+	for _, c := range res.inits {
+		if at.caller != nil && s.h.IsSubtype(at.caller.Class, c) && !c.IsInterface() {
+			continue // as initialize: the caller's own class is initialised already
+		}
+		for _, id := range s.a.initChain(c) {
+			once(id)
+		}
+	}
+	for _, v := range res.virtual {
+		if v.method.IsPrivate() || v.method.IsStatic() || (v.method.IsFinal() && !v.method.Class.IsInterface()) {
+			once(v.method.ID)
+			continue
+		}
+		m := v.method
+		s.oracle.Types(at.caller, v.declared, func(c *hierarchy.Class) {
+			if t := s.h.Select(c, m); t != nil {
+				once(t.ID)
+			}
+		})
+	}
+}
+
+// reflectResolver handles the reflective APIs: dynamic class loading, reflective
+// instantiation, invocation and field access. At levels 1 and 2 every such site is
+// unresolved and uses the level's conservative set; reflection sites inside the JDK
+// are sites like any other (they are reachable code).
+type reflectResolver struct{}
+
+type reflectKind uint8
+
+const (
+	rkLoad       reflectKind = iota // loads a class by name and may initialise it (Class.forName)
+	rkLoadOnly                      // loads a class without initialising it
+	rkInitialize                    // initialises a given class
+	rkNewNoArg                      // Class.newInstance
+	rkNew                           // Constructor.newInstance
+	rkInvoke                        // Method.invoke
+	rkField                         // Field.get*/set*
+)
+
+type reflectAPI struct {
+	kind reflectKind
+	name string
+}
+
+var reflectAPIs = func() map[string]reflectAPI {
+	m := map[string]reflectAPI{
+		"java/lang/Class.forName":                                 {rkLoad, "Class.forName"},
+		"java/lang/ClassLoader.loadClass":                         {rkLoadOnly, "ClassLoader.loadClass"},
+		"java/lang/invoke/MethodHandles$Lookup.findClass":         {rkLoadOnly, "MethodHandles.Lookup.findClass"},
+		"java/lang/invoke/MethodHandles$Lookup.ensureInitialized": {rkInitialize, "MethodHandles.Lookup.ensureInitialized"},
+		"java/lang/Class.newInstance":                             {rkNewNoArg, "Class.newInstance"},
+		"java/lang/reflect/Constructor.newInstance":               {rkNew, "Constructor.newInstance"},
+		"java/lang/reflect/Method.invoke":                         {rkInvoke, "Method.invoke"},
+	}
+	for _, t := range []string{"", "Boolean", "Byte", "Char", "Short", "Int", "Long", "Float", "Double"} {
+		m["java/lang/reflect/Field.get"+t] = reflectAPI{rkField, "Field.get" + t}
+		m["java/lang/reflect/Field.set"+t] = reflectAPI{rkField, "Field.set" + t}
+	}
+	return m
+}()
+
+func (reflectResolver) Name() string { return "reflection" }
+
+func (reflectResolver) APIs() []string {
+	out := make([]string, 0, len(reflectAPIs))
+	for k := range reflectAPIs {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Method) {
+	api, ok := reflectAPIs[rm.Class.Name+"."+rm.Name]
+	if !ok && rm.Name == "loadClass" {
+		api, ok = reflectAPIs["java/lang/ClassLoader.loadClass"] // an overriding class loader
+	}
+	if !ok {
+		return
+	}
+	lv := s.fallbackLevel().Title()
+	d := &dynamicSite{at: at, call: c, api: rm, name: api.name,
+		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "reflection"}}
+	fallback := func(f callgraph.Feature) func() int32 {
+		return func() int32 {
+			s.fallbackBundles(at, f, d.noArg, d.reason)
+			return -1
+		}
+	}
+	switch api.kind {
+	case rkLoad, rkLoadOnly:
+		d.feature = callgraph.FeatLoading
+		d.inits = api.kind == rkLoad && forNameInitialises(s, at, rm)
+		if d.inits {
+			d.reason.Evidence = api.name + ": the class name is not resolved at " + lv + ", so any class may be loaded and initialised: every <clinit> may run"
+			d.fallback = fallback(callgraph.FeatLoading)
+		} else {
+			what := api.name + " does not"
+			switch {
+			case strings.HasPrefix(rm.Desc, "(Ljava/lang/Module;"):
+				what = api.name + "(Module, String) does not"
+			case api.kind == rkLoad:
+				what = api.name + " with initialize = false does not"
+			}
+			d.unresolved = what + " initialise the class it loads: no call edges here (the class is not resolved at " + lv + "; its later use is a site of its own)"
+		}
+	case rkInitialize:
+		d.feature, d.inits = callgraph.FeatLoading, true
+		d.reason.Evidence = api.name + ": the class is not a class literal, so every <clinit> may run"
+		d.own = []siteResolver{classArgResolver{arg: 1}}
+		d.fallback = fallback(callgraph.FeatLoading)
+	case rkNewNoArg, rkNew:
+		d.feature, d.noArg = callgraph.FeatInstantiation, api.kind == rkNewNoArg
+		what := "constructor"
+		if d.noArg {
+			what = "no-argument constructor"
+		}
+		if s.fallbackLevel() == callgraph.BehavedCLs {
+			d.reason.Evidence = api.name + ": the class is not resolved at Behaved-CLs: any " + what + " may run (and any <clinit>)"
+		} else {
+			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ": any public " + what + ", or one accessible from this class, may run (and any <clinit>)"
+		}
+		d.fallback = fallback(callgraph.FeatInstantiation)
+	case rkInvoke:
+		d.feature = callgraph.FeatInvocation
+		if s.fallbackLevel() == callgraph.BehavedCLs {
+			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete method may be called (and any <clinit>)"
+		} else {
+			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ": any public method, or one accessible from this class, may be called (and any <clinit>)"
+		}
+		d.fallback = fallback(callgraph.FeatInvocation)
+	case rkField:
+		d.feature = callgraph.FeatFieldAccess
+		d.unresolved = api.name + ": reflective field access: no call edges (the field is not resolved at " + lv + ")"
+	}
+	if d.unresolved == "" {
+		d.unresolved = d.reason.Evidence
+	}
+	s.resolveSite(d)
+}
+
+// forNameInitialises reports whether a Class.forName call may initialise the class:
+// forName(String) does, forName(String, boolean, ClassLoader) unless the boolean is the
+// constant false, forName(Module, String) never does. ClassLoader.loadClass and
+// Lookup.findClass never initialise (they are rkLoadOnly).
+func forNameInitialises(s *solver, at site, rm *hierarchy.Method) bool {
+	switch {
+	case strings.HasPrefix(rm.Desc, "(Ljava/lang/Module;"):
+		return false
+	case strings.HasPrefix(rm.Desc, "(Ljava/lang/String;Z"):
+		lf := s.localFlow(at.caller)
+		if lf == nil {
+			return true
+		}
+		ops := lf.operands(at.pc)
+		if len(ops) < 2 {
+			return true
+		}
+		return !lf.allIconst0(ops[1])
+	}
+	return true
+}
+
+// classArgResolver resolves a site whose argument arg (counting the receiver of an
+// instance method as 0) is a Class given by class literals: the site initialises
+// those classes and, when instantiates is set, creates instances of them. Class
+// literals name their class whatever the level assumes, so it serves every level.
+type classArgResolver struct {
+	arg          int
+	instantiates bool
+}
+
+func (classArgResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+
+func (p classArgResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return siteResult{}
+	}
+	ops := lf.operands(d.at.pc)
+	if p.arg >= len(ops) {
+		return siteResult{}
+	}
+	types, ok := lf.constTypes(ops[p.arg])
+	if !ok {
+		return siteResult{}
+	}
+	var res siteResult
+	var names []string
+	for _, t := range types {
+		names = append(names, typeName(t))
+		c := s.h.Class(className(t))
+		if c == nil || c.Phantom {
+			continue // a primitive or array type, or a class the program lacks: nothing runs
+		}
+		res.inits = append(res.inits, c)
+		if p.instantiates {
+			res.allocs = append(res.allocs, c)
+		}
+	}
+	what := " initialises "
+	if p.instantiates {
+		what = " instantiates, without a constructor, "
+	}
+	res.status = callgraph.Resolved
+	res.evidence = d.name + what + "a class literal: " + strings.Join(names, ", ")
+	return res
+}
+
+// localFlow gives resolvers intraprocedural access to where a call's operands come
+// from: the method's facts and its def-use flow.
+type localFlow struct {
+	m  *hierarchy.Method
+	f  *facts.Method
+	fl *facts.Flow
+}
+
+// localFlow returns the flow of m, computed once per run (the index caches the
+// analysis itself), or nil when m has no analysable code.
+func (s *solver) localFlow(m *hierarchy.Method) *localFlow {
+	if m == nil {
+		return nil
+	}
+	if lf, ok := s.api.locals[m.ID]; ok {
+		return lf
+	}
+	var lf *localFlow
+	if f := s.a.prog.Facts(m); f != nil {
+		if fl, err := s.a.prog.Flow(m); err == nil && fl != nil {
+			lf = &localFlow{m: m, f: f, fl: fl}
+		}
+	}
+	if s.api.locals == nil {
+		s.api.locals = map[int32]*localFlow{}
+	}
+	s.api.locals[m.ID] = lf
+	return lf
+}
+
+func (lf *localFlow) operands(pc int32) [][]facts.Def { return lf.fl.Operands(int(pc)) }
+
+// at finds the fact at pc in a list sorted by pc.
+func at[T any](list []T, pc int, pcOf func(*T) int32) *T {
+	i, ok := slices.BinarySearchFunc(list, pc, func(x T, pc int) int { return int(pcOf(&x)) - pc })
+	if !ok {
+		return nil
+	}
+	return &list[i]
+}
+
+func (lf *localFlow) callAt(pc int) *facts.Call {
+	return at(lf.f.Calls, pc, func(c *facts.Call) int32 { return c.PC })
+}
+
+func (lf *localFlow) allocAt(pc int) *facts.Alloc {
+	return at(lf.f.Allocs, pc, func(a *facts.Alloc) int32 { return a.PC })
+}
+
+func (lf *localFlow) checkAt(pc int) *facts.TypeCheck {
+	return at(lf.f.TypeChecks, pc, func(c *facts.TypeCheck) int32 { return c.PC })
+}
+
+func (lf *localFlow) fieldAt(pc int) *facts.FieldAccess {
+	return at(lf.f.Fields, pc, func(f *facts.FieldAccess) int32 { return f.PC })
+}
+
+func (lf *localFlow) classConstAt(pc int) *facts.Const {
+	return at(lf.f.ClassConsts, pc, func(c *facts.Const) int32 { return c.PC })
+}
+
+func (lf *localFlow) stringConstAt(pc int) *facts.Const {
+	return at(lf.f.StringConsts, pc, func(c *facts.Const) int32 { return c.PC })
+}
+
+// primitiveTypes maps the wrapper classes whose TYPE field holds a primitive's Class
+// (int.class compiles to getstatic java/lang/Integer.TYPE) to the descriptor.
+var primitiveTypes = map[string]string{
+	"java/lang/Boolean": "Z", "java/lang/Byte": "B", "java/lang/Character": "C",
+	"java/lang/Short": "S", "java/lang/Integer": "I", "java/lang/Long": "J",
+	"java/lang/Float": "F", "java/lang/Double": "D", "java/lang/Void": "V",
+}
+
+// constTypes returns the field descriptors of the classes a Class value may be when
+// every definition of it is a class literal (ldc, or getstatic of a wrapper's TYPE for
+// a primitive); ok is false otherwise.
+func (lf *localFlow) constTypes(defs []facts.Def) (descs []string, ok bool) {
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr {
+			return nil, false
+		}
+		if c := lf.classConstAt(d.N); c != nil {
+			if strings.HasPrefix(c.Value, "[") {
+				descs = append(descs, c.Value)
+			} else {
+				descs = append(descs, "L"+c.Value+";")
+			}
+			continue
+		}
+		if f := lf.fieldAt(d.N); f != nil && f.Static && !f.Write && f.Ref.Name == "TYPE" && primitiveTypes[f.Ref.Class] != "" {
+			descs = append(descs, primitiveTypes[f.Ref.Class])
+			continue
+		}
+		return nil, false
+	}
+	return descs, len(descs) > 0
+}
+
+// constStrings returns the strings a value may be when every definition of it is a
+// string literal.
+func (lf *localFlow) constStrings(defs []facts.Def) (strs []string, ok bool) {
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr {
+			return nil, false
+		}
+		c := lf.stringConstAt(d.N)
+		if c == nil {
+			return nil, false
+		}
+		strs = append(strs, c.Value)
+	}
+	return strs, len(strs) > 0
+}
+
+// allIconst0 reports whether every definition of an int value is iconst_0 (false).
+func (lf *localFlow) allIconst0(defs []facts.Def) bool {
+	code, err := lf.m.Info().Code()
+	if err != nil || code == nil {
+		return false
+	}
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr || d.N < 0 || d.N >= len(code.Bytecode) || bytecode.Opcode(code.Bytecode[d.N]) != bytecode.Iconst0 {
+			return false
+		}
+	}
+	return len(defs) > 0
+}
+
+// className returns the class name of a field descriptor of a class type, or "".
+func className(desc string) string {
+	if len(desc) > 2 && desc[0] == 'L' && desc[len(desc)-1] == ';' {
+		return desc[1 : len(desc)-1]
+	}
+	return ""
+}
+
+// typeName renders a field descriptor as Java source would name the type.
+func typeName(desc string) string {
+	dims := 0
+	for dims < len(desc) && desc[dims] == '[' {
+		dims++
+	}
+	var base string
+	switch t := desc[dims:]; t {
+	case "Z":
+		base = "boolean"
+	case "B":
+		base = "byte"
+	case "C":
+		base = "char"
+	case "S":
+		base = "short"
+	case "I":
+		base = "int"
+	case "J":
+		base = "long"
+	case "F":
+		base = "float"
+	case "D":
+		base = "double"
+	case "V":
+		base = "void"
+	default:
+		base = strings.ReplaceAll(className(t), "/", ".")
+		if base == "" {
+			base = t
+		}
+	}
+	return base + strings.Repeat("[]", dims)
+}

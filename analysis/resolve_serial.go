@@ -1,0 +1,310 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// serialResolver: Java serialization (Java Object Serialization Specification,
+// sections 2 and 3). The streams call hooks of the serialized classes reflectively,
+// private ones included, so no level's reflective fallback covers them.
+//
+// Deserialization (ObjectInputStream.readObject, readUnshared, and defaultReadObject
+// and readFields, which read nested objects) may create an object of any serializable
+// class of the program: the stream is input, and the closed world only says its
+// classes are among AppClasses. For each concrete serializable class it initialises
+// the class, runs the no-argument constructor of the first non-serializable superclass
+// (an Externalizable class's public no-argument constructor; a record's canonical
+// constructor), and calls the private readObject and readObjectNoData methods of the
+// serializable classes of its superclass chain (readExternal for Externalizable
+// classes), readResolve when the class declares or inherits an accessible one, and
+// validateObject when it is an ObjectInputValidation. Enum constants are looked up,
+// not created: only their class is initialised. Under RTA every such class becomes
+// instantiated.
+//
+// Serialization (ObjectOutputStream.writeObject, writeUnshared, defaultWriteObject,
+// writeFields) handles existing objects, so it uses the serializable classes the
+// algorithm says exist: their private writeObject methods, writeReplace and, for
+// Externalizable classes, writeExternal.
+//
+// The targets do not depend on the call site, so they are computed once per run into
+// shared sets, and each site is a few bundles. Serialization is not one of the
+// dynamic features of assumption-levels.md, so its calls are not recorded as sites.
+type serialResolver struct{}
+
+var (
+	serialReadAPIs  = []string{"readObject", "readUnshared", "defaultReadObject", "readFields"}
+	serialWriteAPIs = []string{"writeObject", "writeUnshared", "defaultWriteObject", "writeFields"}
+)
+
+func (serialResolver) Name() string { return "serialization" }
+
+func (serialResolver) APIs() []string {
+	var out []string
+	for _, n := range serialReadAPIs {
+		out = append(out, "java/io/ObjectInputStream."+n)
+	}
+	for _, n := range serialWriteAPIs {
+		out = append(out, "java/io/ObjectOutputStream."+n)
+	}
+	return out
+}
+
+func (serialResolver) Resolve(s *solver, at site, _ *facts.Call, rm *hierarchy.Method) {
+	if rm.IsStatic() {
+		return
+	}
+	ss := s.serial()
+	if ss == nil {
+		return
+	}
+	var bundles []serialBundle
+	switch {
+	case rm.Class.Name == "java/io/ObjectInputStream" && slices.Contains(serialReadAPIs, rm.Name):
+		bundles = ss.readSets(s, at)
+	case rm.Class.Name == "java/io/ObjectOutputStream" && slices.Contains(serialWriteAPIs, rm.Name):
+		bundles = ss.writeSets(s)
+	}
+	for _, b := range bundles {
+		s.bundle(at, b.set, b.reason, false)
+	}
+}
+
+// serialSets holds a run's serialization targets.
+type serialSets struct {
+	ser, ext, validation, enum, record *hierarchy.Class
+
+	read  []serialBundle // built at the first deserialization site
+	write []serialBundle // built at the first serialization site, then grown by the oracle
+}
+
+type serialBundle struct{ set, reason int32 }
+
+const (
+	oisDesc = "(Ljava/io/ObjectInputStream;)V"
+	oosDesc = "(Ljava/io/ObjectOutputStream;)V"
+)
+
+func (s *solver) serial() *serialSets {
+	if s.api.serial == nil {
+		ser := s.h.Class("java/io/Serializable")
+		if ser == nil || ser.Phantom {
+			return nil
+		}
+		s.api.serial = &serialSets{ser: ser,
+			ext:        s.h.Class("java/io/Externalizable"),
+			validation: s.h.Class("java/io/ObjectInputValidation"),
+			enum:       s.h.Class("java/lang/Enum"),
+			record:     s.h.Class("java/lang/Record"),
+		}
+	}
+	return s.api.serial
+}
+
+// serialReason makes the reason of one kind of serialization edge.
+func serialReason(kind callgraph.Kind, evidence string) callgraph.Reason {
+	return callgraph.Reason{Kind: kind, Resolver: "serialization", Evidence: evidence}
+}
+
+var (
+	readInitReason     = serialReason(callgraph.KindInit, "deserialization initialises the class of each object it creates: any serializable class")
+	readCtorReason     = serialReason(callgraph.KindSerialization, "deserialization creates objects of any serializable class: the no-argument constructor of its first non-serializable superclass (an Externalizable class's public no-argument constructor, a record's canonical constructor)")
+	readHookReason     = serialReason(callgraph.KindSerialization, "deserialization calls the private readObject and readObjectNoData methods of the serializable classes of each object's class chain")
+	readResolveReason  = serialReason(callgraph.KindSerialization, "deserialization calls readResolve of each object whose class declares or inherits one")
+	readExtReason      = serialReason(callgraph.KindSerialization, "deserialization calls readExternal of Externalizable objects")
+	validateReason     = serialReason(callgraph.KindSerialization, "deserialization calls validateObject of registered ObjectInputValidation objects")
+	writeHookReason    = serialReason(callgraph.KindSerialization, "serialization calls the private writeObject methods of the serializable classes of each object's class chain")
+	writeReplaceReason = serialReason(callgraph.KindSerialization, "serialization calls writeReplace of each object whose class declares or inherits one")
+	writeExtReason     = serialReason(callgraph.KindSerialization, "serialization calls writeExternal of Externalizable objects")
+)
+
+// readSets builds, once per run, the targets of deserialization.
+func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
+	if ss.read != nil {
+		return ss.read
+	}
+	type list struct {
+		r    callgraph.Reason
+		ids  []int32
+		seen map[int32]bool
+	}
+	lists := []*list{{r: readInitReason}, {r: readCtorReason}, {r: readHookReason}, {r: readResolveReason}, {r: readExtReason}, {r: validateReason}}
+	add := func(l *list, m *hierarchy.Method) {
+		if m == nil {
+			return
+		}
+		if l.seen == nil {
+			l.seen = map[int32]bool{}
+		}
+		if !l.seen[m.ID] {
+			l.seen[m.ID] = true
+			l.ids = append(l.ids, m.ID)
+		}
+	}
+	inits, ctors, hooks, resolves, externals, validates := lists[0], lists[1], lists[2], lists[3], lists[4], lists[5]
+	var created []*hierarchy.Class
+	s.h.AllSubtypes(ss.ser, func(c *hierarchy.Class) bool {
+		if !concrete(c) {
+			return true
+		}
+		for _, id := range s.a.initChain(c) {
+			add(inits, s.methods[id])
+		}
+		if ss.enum != nil && s.h.IsSubclass(c, ss.enum) {
+			return true // enum constants are looked up by name (Enum.valueOf)
+		}
+		created = append(created, c)
+		switch {
+		case ss.record != nil && c.Super == ss.record:
+			for _, m := range recordConstructors(c) {
+				add(ctors, m)
+			}
+		case ss.ext != nil && s.h.IsSubtype(c, ss.ext):
+			if m := c.Method("<init>", "()V"); m != nil && m.IsPublic() {
+				add(ctors, m)
+			}
+			if re := ss.ext.Method("readExternal", "(Ljava/io/ObjectInput;)V"); re != nil {
+				add(externals, s.h.Select(c, re))
+			}
+		default:
+			k := c
+			for ; k != nil && s.h.IsSubtype(k, ss.ser); k = k.Super {
+				add(hooks, privateHook(k, "readObject", oisDesc))
+				add(hooks, privateHook(k, "readObjectNoData", "()V"))
+			}
+			if k != nil {
+				add(ctors, k.Method("<init>", "()V"))
+			}
+		}
+		add(resolves, inheritableHook(s.h, c, "readResolve"))
+		if ss.validation != nil && s.h.IsSubtype(c, ss.validation) {
+			if v := ss.validation.Method("validateObject", "()V"); v != nil {
+				add(validates, s.h.Select(c, v))
+			}
+		}
+		return true
+	})
+	ss.read = []serialBundle{}
+	for _, l := range lists {
+		if len(l.ids) == 0 {
+			continue
+		}
+		slices.Sort(l.ids)
+		ss.read = append(ss.read, serialBundle{set: s.addSet(l.ids), reason: s.reason(l.r)})
+	}
+	// Deserialization creates these objects; under CHA this changes nothing.
+	if _, isCHA := s.oracle.(chaOracle); !isCHA {
+		for _, c := range created {
+			s.oracle.Instantiated(at.caller, c)
+		}
+	}
+	return ss.read
+}
+
+// writeSets builds, once per run, the growing sets of serialization targets, fed by
+// the serializable classes the oracle reports.
+func (ss *serialSets) writeSets(s *solver) []serialBundle {
+	if ss.write != nil {
+		return ss.write
+	}
+	hooks, replaces, externals := s.newSet(), s.newSet(), s.newSet()
+	ss.write = []serialBundle{
+		{set: hooks, reason: s.reason(writeHookReason)},
+		{set: replaces, reason: s.reason(writeReplaceReason)},
+		{set: externals, reason: s.reason(writeExtReason)},
+	}
+	seen := map[int32]bool{}
+	add := func(set int32, m *hierarchy.Method) {
+		if m != nil && !seen[m.ID] {
+			seen[m.ID] = true
+			s.grow(set, m.ID)
+		}
+	}
+	var writeExternal *hierarchy.Method
+	if ss.ext != nil {
+		writeExternal = ss.ext.Method("writeExternal", "(Ljava/io/ObjectOutput;)V")
+	}
+	s.oracle.Types(nil, ss.ser, func(c *hierarchy.Class) {
+		if ss.enum != nil && s.h.IsSubclass(c, ss.enum) {
+			return // enum constants are written by name
+		}
+		add(replaces, inheritableHook(s.h, c, "writeReplace"))
+		switch {
+		case ss.record != nil && c.Super == ss.record:
+		case ss.ext != nil && s.h.IsSubtype(c, ss.ext):
+			if writeExternal != nil {
+				add(externals, s.h.Select(c, writeExternal))
+			}
+		default:
+			for k := c; k != nil && s.h.IsSubtype(k, ss.ser); k = k.Super {
+				add(hooks, privateHook(k, "writeObject", oosDesc))
+			}
+		}
+	})
+	return ss.write
+}
+
+// privateHook returns k's private instance method name desc, the form in which the
+// streams look up readObject, readObjectNoData and writeObject.
+func privateHook(k *hierarchy.Class, name, desc string) *hierarchy.Method {
+	m := k.Method(name, desc)
+	if m == nil || !m.IsPrivate() || m.IsStatic() {
+		return nil
+	}
+	return m
+}
+
+// inheritableHook returns the readResolve or writeReplace method (returning Object,
+// no parameters) that the streams use for objects of class c: declared in c or a
+// superclass, not static or abstract, and accessible to c (private only in c itself,
+// package-private only in c's package).
+func inheritableHook(h *hierarchy.Hierarchy, c *hierarchy.Class, name string) *hierarchy.Method {
+	for k := c; k != nil; k = k.Super {
+		m := k.Method(name, "()Ljava/lang/Object;")
+		if m == nil {
+			continue
+		}
+		switch {
+		case m.IsStatic() || m.IsAbstract():
+			return nil
+		case m.IsPublic() || m.IsProtected():
+			return m
+		case m.IsPrivate():
+			if k == c {
+				return m
+			}
+			return nil
+		case hierarchy.SamePackage(k, c):
+			return m
+		}
+		return nil
+	}
+	return nil
+}
+
+// recordConstructors returns a record's canonical constructor, found from its Record
+// attribute, or all its constructors when that fails.
+func recordConstructors(c *hierarchy.Class) []*hierarchy.Method {
+	if c.File != nil && c.File.Record != nil {
+		var b strings.Builder
+		b.WriteByte('(')
+		for _, rc := range c.File.Record {
+			b.WriteString(rc.Desc)
+		}
+		b.WriteString(")V")
+		if m := c.Method("<init>", b.String()); m != nil {
+			return []*hierarchy.Method{m}
+		}
+	}
+	var out []*hierarchy.Method
+	for _, m := range c.Methods {
+		if m.Name == "<init>" {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,479 @@
+package values
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Classes is what the analyses know about the classes a site may load or create.
+type Classes struct {
+	Set      []*hierarchy.Class // sorted by name
+	Complete bool               // Set is all of them: the site is resolved
+	Evidence string             // how Set was found
+	Points   []Point            // where unknown values enter
+	Env      bool               // depends on configured environment values
+}
+
+// Names resolves the string operand k of a loading site (Class.forName(name), ...)
+// to classes under Correct-String: finite names that are classes, or the classes
+// matching a prefix/suffix shape. Names that are not classes are dropped: under the
+// level's assumption the site never throws ClassNotFoundException.
+func (a *Analyzer) Names(m *hierarchy.Method, pc int32, k int) Classes {
+	if a.level < callgraph.CorrectString {
+		return Classes{}
+	}
+	s := a.StringOperand(m, pc, k)
+	return a.namesToClasses(s)
+}
+
+func (a *Analyzer) namesToClasses(s Str) Classes {
+	out := Classes{Points: s.Points, Env: s.Env}
+	set := map[*hierarchy.Class]bool{}
+	if vs := s.Values(); vs != nil || s.empty() {
+		for _, n := range vs {
+			if c := a.h.Class(strings.ReplaceAll(n, ".", "/")); c != nil && !c.Phantom {
+				set[c] = true
+			}
+		}
+		out.Set, out.Complete = sortedClasses(set), true
+		switch {
+		case len(vs) == 1:
+			out.Evidence = `string "` + vs[0] + `"`
+		default:
+			out.Evidence = "string analysis: " + itoa(int32(len(vs))) + " possible names"
+		}
+		if s.Env {
+			out.Evidence += " (from the configured environment)"
+		}
+		return out
+	}
+	shapes, ok := s.Shapes()
+	if !ok {
+		return out
+	}
+	for _, c := range a.h.Classes() {
+		if c.Phantom {
+			continue
+		}
+		bin := strings.ReplaceAll(c.Name, "/", ".")
+		for _, sh := range shapes {
+			if strings.HasPrefix(bin, sh[0]) && strings.HasSuffix(bin, sh[1]) && len(bin) >= len(sh[0])+len(sh[1]) {
+				set[c] = true
+				break
+			}
+		}
+	}
+	out.Set, out.Complete = sortedClasses(set), true
+	var descs []string
+	for _, sh := range shapes {
+		descs = append(descs, `"`+sh[0]+`" + … + "`+sh[1]+`"`)
+	}
+	out.Evidence = "string shape " + strings.Join(descs, " | ") + " matched against the program's classes"
+	return out
+}
+
+// ClassOperand evaluates the Class object of operand k at pc (the receiver of
+// newInstance, getMethod, ...): class constants, loading sites resolved by strings,
+// and Class objects passed through returns, private parameters and private fields.
+func (a *Analyzer) ClassOperand(m *hierarchy.Method, pc int32, k int) Classes {
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return Classes{}
+	}
+	return a.classDefs(mi, mi.operand(pc, k), 0)
+}
+
+func (a *Analyzer) classDefs(mi *method, defs []facts.Def, depth int) Classes {
+	out := Classes{Complete: len(defs) > 0}
+	set := map[*hierarchy.Class]bool{}
+	var ev []string
+	for _, d := range defs {
+		c := a.classDef(mi, d, depth)
+		for _, x := range c.Set {
+			set[x] = true
+		}
+		out.Complete = out.Complete && c.Complete
+		out.Points = append(out.Points, c.Points...)
+		out.Env = out.Env || c.Env
+		if c.Evidence != "" && !contains(ev, c.Evidence) {
+			ev = append(ev, c.Evidence)
+		}
+	}
+	out.Set = sortedClasses(set)
+	out.Evidence = strings.Join(ev, "; ")
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
+	unknown := func(kind string) Classes {
+		return Classes{Points: []Point{a.point(mi, int32(d.N), kind)}}
+	}
+	if depth > maxDepth {
+		return unknown("Class object from a deep call chain")
+	}
+	switch d.Kind {
+	case facts.DefParam:
+		return a.classParam(mi, d.N, depth)
+	case facts.DefInstr:
+	default:
+		return unknown("unknown Class object")
+	}
+	pc := int32(d.N)
+	if n, ok := mi.cls[pc]; ok {
+		if c := a.h.Class(n); c != nil && !c.Phantom {
+			return Classes{Set: []*hierarchy.Class{c}, Complete: true, Evidence: "class constant " + strings.ReplaceAll(n, "/", ".")}
+		}
+		return Classes{Complete: true}
+	}
+	if _, ok := mi.casts[pc]; ok {
+		return a.classDefs(mi, mi.operand(pc, 0), depth)
+	}
+	if c, ok := mi.calls[pc]; ok {
+		if LoadingAPI(c) != "" {
+			return a.Loaded(mi.m, c)
+		}
+		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
+			return unknown("Object.getClass")
+		}
+		if callee := a.boundTarget(mi, c); callee != nil {
+			cmi := a.methodInfo(callee)
+			if cmi == nil {
+				return unknown("Class object returned by " + callee.Name)
+			}
+			out := Classes{Complete: true}
+			set := map[*hierarchy.Class]bool{}
+			for _, r := range cmi.returns() {
+				v := a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1)
+				for _, x := range v.Set {
+					set[x] = true
+				}
+				out.Complete = out.Complete && v.Complete
+				out.Points = append(out.Points, v.Points...)
+				out.Evidence = v.Evidence
+			}
+			out.Set = sortedClasses(set)
+			return out
+		}
+		return unknown("Class object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
+	}
+	return unknown("Class object computed here")
+}
+
+// classParam follows a Class-typed parameter of a non-public method to its callers.
+func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
+	m := mi.m
+	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
+		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name}}}
+	}
+	out := Classes{Complete: true}
+	set := map[*hierarchy.Class]bool{}
+	for _, cr := range a.ix.callers(m) {
+		cmi := a.methodInfo(cr.Caller)
+		if cmi == nil {
+			out.Complete = false
+			continue
+		}
+		v := a.classDefs(cmi, cmi.operand(cmi.f.Calls[cr.Call].PC, n), depth+1)
+		for _, x := range v.Set {
+			set[x] = true
+		}
+		out.Complete = out.Complete && v.Complete
+		out.Points = append(out.Points, v.Points...)
+		out.Evidence = v.Evidence
+	}
+	out.Set = sortedClasses(set)
+	return out
+}
+
+// LoadingAPI names the loading API a call uses, or "".
+func LoadingAPI(c *facts.Call) string {
+	switch {
+	case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "forName":
+		return "Class.forName"
+	case c.Ref.Name == "loadClass" && (c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/Class;" || c.Ref.Desc == "(Ljava/lang/String;Z)Ljava/lang/Class;"):
+		return "ClassLoader.loadClass"
+	case c.Ref.Class == "java/lang/invoke/MethodHandles$Lookup" && c.Ref.Name == "findClass":
+		return "Lookup.findClass"
+	}
+	return ""
+}
+
+// loadingNameOperand is the operand index of the class name of a loading call: after
+// the receiver of loadClass/findClass, after the Module of forName(Module, String).
+func loadingNameOperand(c *facts.Call) int {
+	if c.Op != bytecode.Invokestatic {
+		return 1
+	}
+	if strings.HasPrefix(c.Ref.Desc, "(Ljava/lang/Module;") {
+		return 1
+	}
+	return 0
+}
+
+// Cast finds the cast that an object created at pc (a newInstance call) meets under
+// Correct-Cast: a checkcast that post-dominates the creation with the creation as the
+// only reaching definition of its operand, in the method or, when the object is
+// returned, in every caller. It returns the cast types.
+func (a *Analyzer) Cast(m *hierarchy.Method, pc int32) (types []*hierarchy.Class, evidence string, ok bool) {
+	if a.level < callgraph.CorrectCast {
+		return nil, "", false
+	}
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return nil, "", false
+	}
+	set := map[*hierarchy.Class]bool{}
+	var ev []string
+	if !a.castOf(mi, pc, 0, set, &ev) {
+		return nil, "", false
+	}
+	return sortedClasses(set), strings.Join(ev, "; "), true
+}
+
+func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Class]bool, ev *[]string) bool {
+	if depth > 3 {
+		return false
+	}
+	only := func(defs []facts.Def) bool {
+		return len(defs) == 1 && defs[0].Kind == facts.DefInstr && int32(defs[0].N) == pc
+	}
+	for cpc, t := range mi.casts {
+		if only(mi.operand(cpc, 0)) && mi.flow.PostDominates(int(cpc), int(pc)) {
+			c := a.h.Class(t)
+			if c == nil {
+				return false
+			}
+			set[c] = true
+			*ev = append(*ev, "cast to "+strings.ReplaceAll(t, "/", ".")+" in "+shortName(mi.m.Class.Name)+"."+mi.m.Name+" line "+itoa(mi.line(cpc)))
+			return true
+		}
+	}
+	// Returned: every caller must cast the call's result.
+	for _, r := range mi.returns() {
+		if !only(mi.operand(int32(r), 0)) || !mi.flow.PostDominates(r, int(pc)) {
+			continue
+		}
+		callers := a.ix.callers(mi.m)
+		if len(callers) == 0 {
+			return false
+		}
+		for _, cr := range callers {
+			cmi := a.methodInfo(cr.Caller)
+			if cmi == nil || !a.castOf(cmi, cmi.f.Calls[cr.Call].PC, depth+1, set, ev) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// InstantiationsOf finds the newInstance sites that create objects of the classes a
+// loading site at pc loads, under Correct-Cast: Class.newInstance on the loaded class
+// or Constructor.newInstance on a constructor obtained from it, post-dominating the
+// loading site with it as the only definition; following the Class object through
+// returns to callers and into private and package-private methods as an argument.
+func (a *Analyzer) InstantiationsOf(m *hierarchy.Method, pc int32) []CallRef {
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return nil
+	}
+	var out []CallRef
+	a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(pc)}, int(pc), 0, &out)
+	return out
+}
+
+func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[]CallRef) {
+	if depth > 3 {
+		return
+	}
+	only := func(defs []facts.Def, d facts.Def) bool { return len(defs) == 1 && defs[0] == d }
+	for i := range mi.f.Calls {
+		c := &mi.f.Calls[i]
+		switch {
+		case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "newInstance":
+			if only(mi.operand(c.PC, 0), def) && mi.flow.PostDominates(int(c.PC), from) {
+				*out = append(*out, CallRef{mi.m, int32(i)})
+			}
+		case c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getConstructor" || c.Ref.Name == "getDeclaredConstructor"):
+			if only(mi.operand(c.PC, 0), def) {
+				a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(c.PC)}, from, depth, out)
+			}
+		case c.Ref.Class == "java/lang/reflect/Constructor" && c.Ref.Name == "newInstance":
+			if only(mi.operand(c.PC, 0), def) && mi.flow.PostDominates(int(c.PC), from) {
+				*out = append(*out, CallRef{mi.m, int32(i)})
+			}
+		default:
+			// The Class object passed to a private or package-private method.
+			callee := a.boundTarget(mi, c)
+			if callee == nil || !nonPublic(callee) || c.Indy != nil {
+				continue
+			}
+			ops := mi.flow.Operands(int(c.PC))
+			for k, o := range ops {
+				if only(o, def) && mi.flow.PostDominates(int(c.PC), from) {
+					if cmi := a.methodInfo(callee); cmi != nil {
+						a.instOf(cmi, facts.Def{Kind: facts.DefParam, N: k}, 0, depth+1, out)
+					}
+				}
+			}
+		}
+	}
+	// Returned to callers.
+	if def.Kind == facts.DefInstr {
+		for _, r := range mi.returns() {
+			if only(mi.operand(int32(r), 0), def) && mi.flow.PostDominates(r, from) {
+				for _, cr := range a.ix.callers(mi.m) {
+					if cmi := a.methodInfo(cr.Caller); cmi != nil {
+						cpc := cmi.f.Calls[cr.Call].PC
+						a.instOf(cmi, facts.Def{Kind: facts.DefInstr, N: int(cpc)}, int(cpc), depth+1, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Subtypes returns the concrete (or, when all is set, every) subtype of the classes.
+func (a *Analyzer) Subtypes(cs []*hierarchy.Class, concreteOnly bool) []*hierarchy.Class {
+	set := map[*hierarchy.Class]bool{}
+	for _, c := range cs {
+		a.h.AllSubtypes(c, func(s *hierarchy.Class) bool {
+			if !s.Phantom && (!concreteOnly || !s.IsInterface() && !s.IsAbstract()) {
+				set[s] = true
+			}
+			return true
+		})
+	}
+	out := sortedClasses(set)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Loaded resolves what a loading call may load at the analyzer's level: from
+// Correct-Cast on, the casts met by the objects instantiated from the loaded class;
+// from Correct-String on, the names reaching it; both intersect.
+func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
+	k := loadKey{m.ID, c.PC}
+	if v, ok := a.loaded[k]; ok {
+		return v
+	}
+	a.loaded[k] = Classes{} // recursion through returns: unknown meanwhile
+	var cast Classes
+	if a.level >= callgraph.CorrectCast {
+		insts := a.InstantiationsOf(m, c.PC)
+		set := map[*hierarchy.Class]bool{}
+		var ev []string
+		ok := len(insts) > 0
+		for _, cr := range insts {
+			types, e, found := a.Cast(cr.Caller, a.prog.Facts(cr.Caller).Calls[cr.Call].PC)
+			if !found {
+				ok = false
+				break
+			}
+			for _, t := range types {
+				set[t] = true
+			}
+			ev = append(ev, e)
+		}
+		if ok {
+			cast = Classes{Set: a.Subtypes(sortedClasses(set), false), Complete: true, Evidence: strings.Join(ev, "; ")}
+		}
+	}
+	names := a.Names(m, c.PC, loadingNameOperand(c))
+	var out Classes
+	switch {
+	case cast.Complete && names.Complete:
+		in := map[*hierarchy.Class]bool{}
+		for _, x := range cast.Set {
+			in[x] = true
+		}
+		keep := map[*hierarchy.Class]bool{}
+		for _, x := range names.Set {
+			if in[x] {
+				keep[x] = true
+			}
+		}
+		out = Classes{Set: sortedClasses(keep), Complete: true, Evidence: names.Evidence + ", within " + cast.Evidence, Env: names.Env}
+	case cast.Complete:
+		out = cast
+		out.Points = names.Points
+	default:
+		out = names
+	}
+	a.loaded[k] = out
+	return out
+}
+
+type loadKey struct {
+	m  int32
+	pc int32
+}
+
+// Invocation resolves the Method objects reaching a Method.invoke site at pc: every
+// definition must be a getMethod/getDeclaredMethod call on resolved classes. It
+// returns the classes, the method names when known (nil: any name), the parameter
+// descriptors when known ("" : any), and whether all of it is known.
+func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (classes []*hierarchy.Class, names []string, params string, evidence string, ok bool) {
+	if a.level < callgraph.CorrectCast {
+		return nil, nil, "", "", false
+	}
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return nil, nil, "", "", false
+	}
+	defs := mi.operand(pc, 0)
+	set := map[*hierarchy.Class]bool{}
+	var ev []string
+	anyName := false
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr {
+			return nil, nil, "", "", false
+		}
+		g, found := mi.calls[int32(d.N)]
+		if !found || g.Ref.Class != "java/lang/Class" || (g.Ref.Name != "getMethod" && g.Ref.Name != "getDeclaredMethod") {
+			return nil, nil, "", "", false
+		}
+		cs := a.ClassOperand(m, g.PC, 0)
+		if !cs.Complete {
+			return nil, nil, "", "", false
+		}
+		for _, c := range cs.Set {
+			set[c] = true
+		}
+		ev = append(ev, cs.Evidence)
+		if a.level >= callgraph.CorrectString {
+			if vs := a.StringOperand(m, g.PC, 1).Values(); vs != nil {
+				for _, v := range vs {
+					if !contains(names, v) {
+						names = append(names, v)
+					}
+				}
+				continue
+			}
+		}
+		anyName = true
+	}
+	if anyName {
+		names = nil
+	}
+	ev2 := strings.Join(ev, "; ")
+	if names != nil {
+		ev2 = "getMethod(\"" + strings.Join(names, "\" | \"") + "\") on " + ev2
+	}
+	return sortedClasses(set), names, "", ev2, len(defs) > 0
+}

@@ -1,0 +1,630 @@
+package values
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Str is an abstract string: a set of alternatives, each a sequence of literal parts
+// and holes (unknown substrings). A Str without holes is a finite set of strings.
+type Str struct {
+	Alts   [][]Part
+	Top    bool // too many alternatives, or nothing known at all
+	Points []Point
+	// Env says the value depends on a configured environment value (Correct-Env).
+	Env bool
+}
+
+// Part is a literal or a hole.
+type Part struct {
+	Lit  string
+	Hole bool
+}
+
+const maxAlts = 64
+
+func lit(s string) Str     { return Str{Alts: [][]Part{{{Lit: s}}}} }
+func hole(p ...Point) Str  { return Str{Alts: [][]Part{{{Hole: true}}}, Points: p} }
+func top(p ...Point) Str   { return Str{Top: true, Points: p} }
+func (s Str) finite() bool { return !s.Top && !s.hasHole() }
+func (s Str) empty() bool  { return !s.Top && len(s.Alts) == 0 }
+func (s Str) hasHole() bool {
+	for _, a := range s.Alts {
+		for _, p := range a {
+			if p.Hole {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Values returns the strings of a finite Str.
+func (s Str) Values() []string {
+	if !s.finite() {
+		return nil
+	}
+	out := make([]string, 0, len(s.Alts))
+	for _, a := range s.Alts {
+		var b strings.Builder
+		for _, p := range a {
+			b.WriteString(p.Lit)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// Shapes returns, for every alternative with holes, its literal prefix and suffix
+// ("com.x.plugins." + s gives prefix "com.x.plugins."); ok is false when an
+// alternative has neither, or the value is Top.
+func (s Str) Shapes() (shapes [][2]string, ok bool) {
+	if s.Top {
+		return nil, false
+	}
+	for _, a := range s.Alts {
+		var pre, suf strings.Builder
+		i := 0
+		for ; i < len(a) && !a[i].Hole; i++ {
+			pre.WriteString(a[i].Lit)
+		}
+		j := len(a)
+		for j > i && !a[j-1].Hole {
+			j--
+		}
+		for _, p := range a[j:] {
+			suf.WriteString(p.Lit)
+		}
+		if i < len(a) && pre.Len() == 0 && suf.Len() == 0 {
+			return nil, false
+		}
+		shapes = append(shapes, [2]string{pre.String(), suf.String()})
+	}
+	return shapes, true
+}
+
+func union(a, b Str) Str {
+	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...), Env: a.Env || b.Env}
+	if out.Top {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, alts := range [][][]Part{a.Alts, b.Alts} {
+		for _, alt := range alts {
+			k := altKey(alt)
+			if !seen[k] {
+				seen[k] = true
+				out.Alts = append(out.Alts, alt)
+			}
+		}
+	}
+	if len(out.Alts) > maxAlts {
+		out.Alts, out.Top = nil, true
+	}
+	return out
+}
+
+func altKey(a []Part) string {
+	var b strings.Builder
+	for _, p := range a {
+		if p.Hole {
+			b.WriteString("\x00*\x00")
+		} else {
+			b.WriteString(p.Lit)
+		}
+	}
+	return b.String()
+}
+
+func concat(a, b Str) Str {
+	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...), Env: a.Env || b.Env}
+	if out.Top {
+		return out
+	}
+	if len(a.Alts)*len(b.Alts) > maxAlts {
+		return Str{Top: true, Points: out.Points}
+	}
+	for _, x := range a.Alts {
+		for _, y := range b.Alts {
+			alt := append(append([]Part(nil), x...), y...)
+			out.Alts = append(out.Alts, normalize(alt))
+		}
+	}
+	return union(out, Str{})
+}
+
+// normalize merges adjacent literals and adjacent holes.
+func normalize(a []Part) []Part {
+	out := a[:0:0]
+	for _, p := range a {
+		if n := len(out); n > 0 {
+			if p.Hole && out[n-1].Hole {
+				continue
+			}
+			if !p.Hole && !out[n-1].Hole {
+				out[n-1].Lit += p.Lit
+				continue
+			}
+		}
+		if !p.Hole && p.Lit == "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		out = []Part{{Lit: ""}}
+	}
+	return out
+}
+
+// Analyzer evaluates abstract values for one run (one assumption level and
+// environment). It is not safe for concurrent use.
+type Analyzer struct {
+	prog    Program
+	ix      *Index
+	h       *hierarchy.Hierarchy
+	level   callgraph.Level
+	env     map[string]string
+	methods map[int32]*method
+	memo    map[defKey]Str
+	busy    map[defKey]bool
+	loaded  map[loadKey]Classes
+}
+
+type defKey struct {
+	m   int32
+	def facts.Def
+}
+
+// New returns an analyzer for one run.
+func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) *Analyzer {
+	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
+		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}}
+}
+
+// StringOperand evaluates operand k of the instruction at pc in m.
+func (a *Analyzer) StringOperand(m *hierarchy.Method, pc int32, k int) Str {
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return top(Point{Method: m, PC: pc, Line: -1, Kind: "method without analysable code"})
+	}
+	return a.defsStr(mi, mi.operand(pc, k), 0)
+}
+
+const maxDepth = 6
+
+func (a *Analyzer) defsStr(mi *method, defs []facts.Def, depth int) Str {
+	if len(defs) == 0 {
+		return top(Point{Method: mi.m, PC: -1, Line: -1, Kind: "no reaching definition"})
+	}
+	var out Str
+	for i, d := range defs {
+		v := a.defStr(mi, d, depth)
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	return out
+}
+
+// defStr evaluates one definition, memoised; a definition that depends on itself (a
+// loop, recursion) is unknown.
+func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
+	k := defKey{mi.m.ID, d}
+	if v, ok := a.memo[k]; ok {
+		return v
+	}
+	if a.busy[k] || depth > maxDepth {
+		return hole(Point{Method: mi.m, PC: int32(d.N), Line: mi.line(int32(d.N)), Kind: "value computed in a loop or deep call chain"})
+	}
+	a.busy[k] = true
+	v := a.evalStr(mi, d, depth)
+	delete(a.busy, k)
+	a.memo[k] = v
+	return v
+}
+
+func (a *Analyzer) point(mi *method, pc int32, kind string) Point {
+	return Point{Method: mi.m, PC: pc, Line: mi.line(pc), Kind: kind}
+}
+
+func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
+	switch d.Kind {
+	case facts.DefParam:
+		return a.paramStr(mi, d.N, depth)
+	case facts.DefCaught, facts.DefUnknown:
+		return hole(a.point(mi, int32(d.N), "exception or unknown value"))
+	}
+	pc := int32(d.N)
+	if s, ok := mi.strs[pc]; ok {
+		return lit(s)
+	}
+	if c, ok := mi.calls[pc]; ok {
+		return a.callStr(mi, c, depth)
+	}
+	if fa, ok := mi.fields[pc]; ok && !fa.Write {
+		return a.fieldStr(mi, fa, depth)
+	}
+	if _, ok := mi.casts[pc]; ok {
+		return a.defsStr(mi, mi.operand(pc, 0), depth)
+	}
+	if in, ok := mi.opAt(int(pc)); ok && in.Op == bytecode.AconstNull {
+		return Str{} // null: no string reaches the site along this definition
+	}
+	return hole(a.point(mi, pc, "computed value"))
+}
+
+// paramStr follows a parameter back to the callers, which Correct-String licenses
+// for private and package-private methods only.
+func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
+	m := mi.m
+	what := "parameter " + itoa(int32(n))
+	if !m.IsStatic() {
+		if n == 0 {
+			return hole(a.point(mi, 0, "receiver"))
+		}
+		what = "parameter " + itoa(int32(n-1))
+	}
+	if !nonPublic(m) {
+		kind := "public"
+		if m.Access&0x0004 != 0 {
+			kind = "protected"
+		}
+		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name})
+	}
+	callers := a.ix.callers(m)
+	if len(callers) == 0 {
+		return Str{} // never called: no value
+	}
+	var out Str
+	for i, cr := range callers {
+		cmi := a.methodInfo(cr.Caller)
+		var v Str
+		if cmi == nil {
+			v = hole(Point{Method: cr.Caller, PC: -1, Line: -1, Kind: "caller without analysable code"})
+		} else {
+			c := &cmi.f.Calls[cr.Call]
+			k := n // operand index: the receiver is operand 0 for instance methods too
+			v = a.defsStr(cmi, cmi.operand(c.PC, k), depth+1)
+		}
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	return out
+}
+
+// fieldStr reads a field: a private field (or a static final one) is the union of its
+// constant value and every value written to it in its class's nest; others come from
+// outside.
+func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
+	c := a.h.Class(fa.Ref.Class)
+	if c == nil {
+		return hole(a.point(mi, fa.PC, "field of a missing class"))
+	}
+	fd, err := a.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc)
+	if err != nil || fd == nil {
+		return hole(a.point(mi, fa.PC, "unresolved field"))
+	}
+	private := fd.Access&0x0002 != 0
+	staticFinal := fd.Access&0x0018 == 0x0018
+	if !private && !staticFinal {
+		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" written from outside"))
+	}
+	var out Str
+	first := true
+	add := func(v Str) {
+		if first {
+			out, first = v, false
+		} else {
+			out = union(out, v)
+		}
+	}
+	if cf := fd.Class.File; cf != nil {
+		if idx := cf.Fields[fd.Index].ConstantValue; idx != 0 && cf.Pool.Tag(idx) == 8 {
+			add(lit(cf.Pool.String(idx)))
+		}
+	}
+	for _, w := range a.h.NestClasses(fd.Class) {
+		for _, m := range w.Methods {
+			wmi := a.methodInfo(m)
+			if wmi == nil {
+				continue
+			}
+			for i := range wmi.f.Fields {
+				wf := &wmi.f.Fields[i]
+				if !wf.Write || wf.Ref.Name != fd.Name || wf.Ref.Desc != fd.Desc {
+					continue
+				}
+				if rc := a.h.Class(wf.Ref.Class); rc == nil || !a.h.IsSubtype(rc, fd.Class) {
+					continue
+				}
+				ops := wmi.flow.Operands(int(wf.PC))
+				if len(ops) == 0 {
+					continue
+				}
+				add(a.defsStr(wmi, ops[len(ops)-1], depth+1))
+			}
+		}
+	}
+	if first {
+		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" never written"))
+	}
+	return out
+}
+
+// callStr evaluates the result of a call.
+func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
+	if c.Indy != nil {
+		if c.Indy.Bootstrap.Class == "java/lang/invoke/StringConcatFactory" {
+			return a.concatStr(mi, c, depth)
+		}
+		return hole(a.point(mi, c.PC, "invokedynamic result"))
+	}
+	owner, name := c.Ref.Class, c.Ref.Name
+	arg := func(k int) Str { return a.defsStr(mi, mi.operand(c.PC, k), depth) }
+	switch {
+	case owner == "java/lang/String" && (name == "intern" || name == "toString"):
+		return arg(0)
+	case owner == "java/lang/String" && name == "valueOf" && (c.Ref.Desc == "(Ljava/lang/Object;)Ljava/lang/String;" || c.Ref.Desc == "([C)Ljava/lang/String;"):
+		return arg(0)
+	case owner == "java/lang/String" && name == "concat":
+		return concat(arg(0), arg(1))
+	case owner == "java/lang/Object" && name == "toString":
+		return arg(0)
+	case (owner == "java/lang/StringBuilder" || owner == "java/lang/StringBuffer") && name == "toString":
+		return a.builderStr(mi, mi.operand(c.PC, 0), depth, 0)
+	case owner == "java/lang/System" && name == "getProperty", owner == "java/lang/System" && name == "getenv" && c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/String;",
+		owner == "java/security/Security" && name == "getProperty":
+		return a.envStr(mi, c, depth)
+	}
+	if v, ok := a.returnStr(mi, c, depth); ok {
+		return v
+	}
+	kind := "result of " + shortName(owner) + "." + name
+	switch {
+	case strings.HasSuffix(owner, "Properties") && name == "getProperty":
+		kind = "Properties.getProperty"
+	case name == "readLine" || name == "read" || strings.HasSuffix(owner, "Reader") || strings.HasSuffix(owner, "Stream"):
+		kind = "file or stream read (" + shortName(owner) + "." + name + ")"
+	case strings.HasPrefix(owner, "java/util/") && (name == "get" || name == "next" || name == "remove" || name == "poll" || name == "getOrDefault"):
+		kind = "collection or map (" + shortName(owner) + "." + name + ")"
+	}
+	return hole(a.point(mi, c.PC, kind))
+}
+
+func shortName(internal string) string {
+	return internal[strings.LastIndexByte(internal, '/')+1:]
+}
+
+// envStr evaluates System.getProperty(k[, default]), System.getenv(k) and
+// Security.getProperty(k): known only under Correct-Env, from the configuration.
+func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
+	key := a.defsStr(mi, mi.operand(c.PC, 0), depth)
+	api := shortName(c.Ref.Class) + "." + c.Ref.Name
+	ks := key.Values()
+	if len(ks) != 1 {
+		return hole(a.point(mi, c.PC, api+" with a non-constant key"))
+	}
+	k := ks[0]
+	pt := a.point(mi, c.PC, api+`("`+k+`")`)
+	if a.level < callgraph.CorrectEnv {
+		return hole(pt)
+	}
+	lookup := k
+	if c.Ref.Name == "getenv" {
+		lookup = "env." + k
+	}
+	if v, ok := a.env[lookup]; ok {
+		s := lit(v)
+		s.Env = true
+		return s
+	}
+	if v, ok := a.env[k]; ok {
+		s := lit(v)
+		s.Env = true
+		return s
+	}
+	if c.Ref.Desc == "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;" {
+		// With no configured value, the default applies.
+		d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
+		d.Env = true
+		return d
+	}
+	return hole(pt)
+}
+
+// returnStr follows a statically bound call into its callee's returns.
+func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
+	callee := a.boundTarget(mi, c)
+	if callee == nil {
+		return Str{}, false
+	}
+	cmi := a.methodInfo(callee)
+	if cmi == nil {
+		return Str{}, false
+	}
+	rets := cmi.returns()
+	if len(rets) == 0 {
+		return Str{}, true
+	}
+	var out Str
+	for i, pc := range rets {
+		v := a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1)
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	return out, true
+}
+
+// boundTarget returns the one method a call can reach without dispatch: static,
+// special, private or final methods, or methods of final classes.
+func (a *Analyzer) boundTarget(mi *method, c *facts.Call) *hierarchy.Method {
+	owner := a.h.Class(c.Ref.Class)
+	if owner == nil {
+		return nil
+	}
+	rm, err := a.h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+	if err != nil || rm == nil || rm.IsAbstract() || rm.IsNative() {
+		return nil
+	}
+	switch c.Op {
+	case bytecode.Invokestatic, bytecode.Invokespecial:
+		return rm
+	}
+	if rm.IsPrivate() || rm.IsFinal() || owner.IsFinal() && rm.Class == owner {
+		return rm
+	}
+	return nil
+}
+
+// concatStr evaluates an invokedynamic StringConcatFactory call: the recipe's \1
+// marks a dynamic argument and \2 a constant from the bootstrap arguments.
+func (a *Analyzer) concatStr(mi *method, c *facts.Call, depth int) Str {
+	in := c.Indy
+	nargs := len(mi.flow.Operands(int(c.PC)))
+	if in.Bootstrap.Name != "makeConcatWithConstants" || len(in.Args) == 0 || in.Args[0].Kind != facts.ConstString {
+		// makeConcat: the arguments in order.
+		out := lit("")
+		for k := 0; k < nargs; k++ {
+			out = concat(out, a.defsStr(mi, mi.operand(c.PC, k), depth))
+		}
+		return out
+	}
+	recipe := in.Args[0].Str
+	consts := in.Args[1:]
+	out := lit("")
+	arg, ci := 0, 0
+	var run strings.Builder
+	flush := func() {
+		if run.Len() > 0 {
+			out = concat(out, lit(run.String()))
+			run.Reset()
+		}
+	}
+	for _, r := range recipe {
+		switch r {
+		case '\x01':
+			flush()
+			out = concat(out, a.defsStr(mi, mi.operand(c.PC, arg), depth))
+			arg++
+		case '\x02':
+			if ci < len(consts) && consts[ci].Kind == facts.ConstString {
+				run.WriteString(consts[ci].Str)
+			} else {
+				flush()
+				out = concat(out, hole(a.point(mi, c.PC, "non-string concatenation constant")))
+			}
+			ci++
+		default:
+			run.WriteRune(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// builderStr evaluates the content of a StringBuilder/StringBuffer from its
+// definitions: append chains back to the allocation and its constructor.
+// consumed is 1 when the builder is the receiver of an append of the chain being
+// evaluated, so that append is not mistaken for a separate statement.
+func (a *Analyzer) builderStr(mi *method, defs []facts.Def, depth, consumed int) Str {
+	var out Str
+	for i, d := range defs {
+		v := a.builderDef(mi, d, depth, consumed)
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	if len(defs) == 0 {
+		return hole(a.point(mi, -1, "unknown builder"))
+	}
+	return out
+}
+
+func (a *Analyzer) builderDef(mi *method, d facts.Def, depth, consumed int) Str {
+	if d.Kind != facts.DefInstr {
+		return hole(a.point(mi, int32(d.N), "builder from a parameter"))
+	}
+	pc := int32(d.N)
+	if c, ok := mi.calls[pc]; ok && c.Ref.Name == "append" && isBuilder(c.Ref.Class) {
+		prefix := a.builderStr(mi, mi.operand(pc, 0), depth, 1)
+		return concat(prefix, a.appendArg(mi, c, depth))
+	}
+	if t, ok := mi.allocs[pc]; ok && isBuilder(t) {
+		return a.builderInit(mi, pc, t, depth, consumed)
+	}
+	return hole(a.point(mi, pc, "builder from elsewhere"))
+}
+
+func isBuilder(c string) bool {
+	return c == "java/lang/StringBuilder" || c == "java/lang/StringBuffer"
+}
+
+// appendArg evaluates the argument of an append call.
+func (a *Analyzer) appendArg(mi *method, c *facts.Call, depth int) Str {
+	ops := mi.flow.Operands(int(c.PC))
+	if len(ops) < 2 {
+		return hole(a.point(mi, c.PC, "append"))
+	}
+	switch c.Ref.Desc[1] {
+	case 'L':
+		return a.defsStr(mi, ops[1], depth)
+	case 'I', 'J', 'C', 'Z':
+		if len(ops[1]) == 1 && ops[1][0].Kind == facts.DefInstr {
+			if v, ok := mi.intConst(ops[1][0].N); ok {
+				switch c.Ref.Desc[1] {
+				case 'C':
+					return lit(string(rune(v)))
+				case 'Z':
+					return lit(map[bool]string{true: "true", false: "false"}[v != 0])
+				}
+				return lit(itoa(v))
+			}
+		}
+	}
+	return hole(a.point(mi, c.PC, "appended value"))
+}
+
+// builderInit evaluates a builder's allocation: its constructor argument, and any
+// appends on the builder that are not part of the chain (statements like
+// sb.append(x)), which make the tail unknown since their order is not traced.
+func (a *Analyzer) builderInit(mi *method, newPC int32, t string, depth, consumed int) Str {
+	init := lit("")
+	chained := 0
+	for i := range mi.f.Calls {
+		c := &mi.f.Calls[i]
+		if c.Ref.Class != t {
+			continue
+		}
+		recv := mi.operand(c.PC, 0)
+		if len(recv) != 1 || recv[0].Kind != facts.DefInstr || int32(recv[0].N) != newPC {
+			continue
+		}
+		switch c.Ref.Name {
+		case "<init>":
+			if c.Ref.Desc == "(Ljava/lang/String;)V" || c.Ref.Desc == "(Ljava/lang/CharSequence;)V" {
+				init = a.defsStr(mi, mi.operand(c.PC, 1), depth)
+			}
+		case "append":
+			chained++
+		}
+	}
+	if chained > consumed {
+		return concat(init, hole(a.point(mi, newPC, "builder appended in several statements")))
+	}
+	return init
+}

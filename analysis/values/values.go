@@ -1,0 +1,234 @@
+// Package values answers the questions that resolve dynamic sites beyond the
+// conservative fallbacks: which strings can reach a loading site (Correct-String),
+// which classes a Class object can denote, and which cast an instantiated object meets
+// (Correct-Cast). The analyses are demand-driven over the def-use facts of
+// index/facts, and interprocedural where the assumption level licenses it: through
+// returns of statically bound calls, through parameters of private and package-private
+// methods (whose callers are all in the class or package) and through private fields.
+// Where a value comes from outside that reach, the place is recorded as a
+// specification point.
+package values
+
+import (
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Program is what the analyses read; analysis.Program satisfies it.
+type Program interface {
+	Hierarchy() *hierarchy.Hierarchy
+	Facts(m *hierarchy.Method) *facts.Method
+	Flow(m *hierarchy.Method) (*facts.Flow, error)
+}
+
+// Point is a specification point: a place where an unknown value enters the flow that
+// reaches a site, so that a value given there by the user would resolve it.
+type Point struct {
+	Method *hierarchy.Method
+	PC     int32
+	Line   int32
+	Kind   string
+}
+
+// Index holds what every run over one program shares: the call instructions of every
+// method by their declared target, for finding the callers of a method.
+type Index struct {
+	prog Program
+	once sync.Once
+	refs map[refKey][]CallRef
+}
+
+type refKey struct{ name, desc string }
+
+// CallRef is one call instruction.
+type CallRef struct {
+	Caller *hierarchy.Method
+	Call   int32 // index into the caller's facts.Calls
+}
+
+// NewIndex returns a shared index over prog; it is built on first use.
+func NewIndex(prog Program) *Index { return &Index{prog: prog} }
+
+// callsNamed returns the call instructions naming a method with this name and
+// descriptor, in any class.
+func (ix *Index) callsNamed(name, desc string) []CallRef {
+	ix.once.Do(func() {
+		ix.refs = map[refKey][]CallRef{}
+		for _, m := range ix.prog.Hierarchy().Methods() {
+			f := ix.prog.Facts(m)
+			if f == nil {
+				continue
+			}
+			for i := range f.Calls {
+				c := &f.Calls[i]
+				if c.Indy == nil {
+					k := refKey{c.Ref.Name, c.Ref.Desc}
+					ix.refs[k] = append(ix.refs[k], CallRef{m, int32(i)})
+				}
+			}
+		}
+	})
+	return ix.refs[refKey{name, desc}]
+}
+
+// callers returns the call instructions that may invoke m: those naming m's name
+// and descriptor whose declared class resolves to m, or to a method m overrides.
+func (ix *Index) callers(m *hierarchy.Method) []CallRef {
+	h := ix.prog.Hierarchy()
+	var out []CallRef
+	for _, cr := range ix.callsNamed(m.Name, m.Desc) {
+		c := &ix.prog.Facts(cr.Caller).Calls[cr.Call]
+		owner := h.Class(c.Ref.Class)
+		if owner == nil {
+			continue
+		}
+		rm, err := h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+		if err != nil || rm == nil {
+			continue
+		}
+		if rm == m || (c.Op == bytecode.Invokevirtual || c.Op == bytecode.Invokeinterface) && h.IsSubtype(m.Class, rm.Class) {
+			out = append(out, cr)
+		}
+	}
+	return out
+}
+
+// method is per-method information the analyses look up by bytecode offset.
+type method struct {
+	m      *hierarchy.Method
+	f      *facts.Method
+	flow   *facts.Flow
+	code   []byte
+	calls  map[int32]*facts.Call
+	strs   map[int32]string
+	cls    map[int32]string
+	fields map[int32]*facts.FieldAccess
+	casts  map[int32]string
+	allocs map[int32]string
+}
+
+// methodInfo gathers the facts of m by offset; nil when m has no analysable code.
+func (a *Analyzer) methodInfo(m *hierarchy.Method) *method {
+	if mi, ok := a.methods[m.ID]; ok {
+		return mi
+	}
+	var mi *method
+	defer func() { a.methods[m.ID] = mi }()
+	f := a.prog.Facts(m)
+	if f == nil || m.Class.File == nil {
+		return nil
+	}
+	fl, err := a.prog.Flow(m)
+	if err != nil || fl == nil {
+		return nil
+	}
+	code, err := m.Info().Code()
+	if err != nil || code == nil {
+		return nil
+	}
+	mi = &method{m: m, f: f, flow: fl, code: code.Bytecode,
+		calls: map[int32]*facts.Call{}, strs: map[int32]string{}, cls: map[int32]string{},
+		fields: map[int32]*facts.FieldAccess{}, casts: map[int32]string{}, allocs: map[int32]string{}}
+	for i := range f.Calls {
+		mi.calls[f.Calls[i].PC] = &f.Calls[i]
+	}
+	for _, c := range f.StringConsts {
+		mi.strs[c.PC] = c.Value
+	}
+	for _, c := range f.ClassConsts {
+		mi.cls[c.PC] = c.Value
+	}
+	for i := range f.Fields {
+		mi.fields[f.Fields[i].PC] = &f.Fields[i]
+	}
+	for _, t := range f.TypeChecks {
+		if !t.Instanceof {
+			mi.casts[t.PC] = t.Type
+		}
+	}
+	for _, al := range f.Allocs {
+		mi.allocs[al.PC] = al.Type
+	}
+	return mi
+}
+
+// opAt returns the opcode at pc, or 0xff when pc is not an instruction.
+func (mi *method) opAt(pc int) (bytecode.Instr, bool) {
+	in, err := bytecode.Decode(mi.code, pc)
+	return in, err == nil
+}
+
+// line returns the source line of pc.
+func (mi *method) line(pc int32) int32 {
+	best := int32(-1)
+	for i := range mi.f.Calls {
+		if mi.f.Calls[i].PC <= pc {
+			best = mi.f.Calls[i].Line
+		}
+	}
+	return best
+}
+
+// returns lists the offsets of the areturn instructions of the method.
+func (mi *method) returns() []int {
+	var out []int
+	bytecode.Walk(mi.code, func(in bytecode.Instr) error {
+		if in.Op == bytecode.Areturn {
+			out = append(out, in.PC)
+		}
+		return nil
+	})
+	return out
+}
+
+// operand returns the reaching definitions of operand k of the instruction at pc.
+func (mi *method) operand(pc int32, k int) []facts.Def {
+	ops := mi.flow.Operands(int(pc))
+	if k < 0 || k >= len(ops) {
+		return nil
+	}
+	return ops[k]
+}
+
+// intConst returns the value of an int constant pushed at pc.
+func (mi *method) intConst(pc int) (int32, bool) {
+	in, ok := mi.opAt(pc)
+	if !ok {
+		return 0, false
+	}
+	switch in.Op {
+	case bytecode.IconstM1, bytecode.Iconst0, bytecode.Iconst1, bytecode.Iconst2, bytecode.Iconst3,
+		bytecode.Iconst4, bytecode.Iconst5, bytecode.Bipush, bytecode.Sipush:
+		return in.Value, true
+	case bytecode.Ldc, bytecode.LdcW:
+		p := mi.m.Class.File.Pool
+		if p.Tag(in.Index) == classfile.TagInteger {
+			return p.Int(in.Index), true
+		}
+	}
+	return 0, false
+}
+
+// nonPublic reports whether all callers of m are in its class or package, so its
+// parameters may be followed back to them under Correct-String.
+func nonPublic(m *hierarchy.Method) bool {
+	return m.Access&(classfile.AccPublic|classfile.AccProtected) == 0
+}
+
+// sortedClasses orders classes by name for stable output.
+func sortedClasses(cs map[*hierarchy.Class]bool) []*hierarchy.Class {
+	out := make([]*hierarchy.Class, 0, len(cs))
+	for c := range cs {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func itoa(i int32) string { return strconv.Itoa(int(i)) }

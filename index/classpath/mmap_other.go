@@ -1,0 +1,7 @@
+//go:build !unix
+
+package classpath
+
+import "os"
+
+func mapFile(f *os.File, size int64) ([]byte, func() error, error) { return readAll(f, size) }

@@ -1,0 +1,30 @@
+/*
+ * Targets for unresolved method-handle invocations.
+ */
+package mh.q;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+public class Secret {
+    public static void pub() {
+    }
+
+    private static void priv() {
+    }
+
+    // An unresolved lookup in Secret: at Encap-Respect the members Secret may access
+    // (priv included) join the targets of unresolved invocations.
+    public static void lookedUp() throws Exception {
+        MethodHandles.lookup().findStatic(Secret.class, nameOf(), MethodType.methodType(void.class)); // @site(unresolved, methodHandle)
+    }
+
+    static String nameOf() {
+        return System.getenv("X");
+    }
+}
+
+class Locked {
+    private static void locked() {
+    }
+}

@@ -1,0 +1,86 @@
+/*
+ * Reflection at Behaved-CLs (1) and Encap-Respect (2): every reflective site is
+ * unresolved and falls back to the level's conservative set (assumption-levels.md),
+ * even when the class or name is a literal: literals are the string analysis's
+ * business (Correct-String). Each reflective call is alone on its line, so the
+ * expectations on the line are about that site.
+ *
+ *  - loading: Class.forName(String) may initialise any class (every <clinit>);
+ *    forName(name, false, loader), ClassLoader.loadClass and Lookup.findClass load
+ *    without initialising, so they are sites without edges;
+ *  - Class.newInstance: no-argument constructors, any at level 1, public or
+ *    accessible from Main at level 2 (and every <clinit>);
+ *  - Constructor.newInstance: any constructor, likewise;
+ *  - Method.invoke: any concrete method at level 1; at level 2 public ones, those of
+ *    package refl, and those of Main's nest (Main$Inner's private method);
+ *  - Field.get: a site, no call edges.
+ */
+package refl;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+
+public class Main {
+    public static void main(String[] args) throws Exception {
+        String name = args.length > 0 ? args[0] : "refl.Plugin";
+        loading(name);
+        Object p = instantiate(name);
+        invoke(p, args.length > 1 ? args[1] : "run");
+        fields(name);
+        Object made = Plugin.make(args.length);
+        made.toString(); // @calls[rta](refl.PkgOnly.toString) @!calls[rta,level=2](refl.other.NotMade.toString) @calls[cha](refl.other.NotMade.toString)
+    }
+
+    static Class<?> loading(String name) throws Exception {
+        Class<?> c = Class.forName(name); // @site(unresolved, loading) @calls(refl.Plugin.<clinit>, refl.other.Hidden.<clinit>, refl.other.NotMade.<clinit>)
+        ClassLoader cl = Main.class.getClassLoader();
+        Class.forName(name, false, cl); // @site(unresolved, loading) @!calls(refl.Plugin.<clinit>, refl.other.Hidden.<clinit>)
+        Class.forName(name, args(), cl); // @site(unresolved, loading) @calls(refl.Plugin.<clinit>) initialize is not a constant
+        cl.loadClass(name); // @site(unresolved, loading) @!calls(refl.Plugin.<clinit>) loadClass never initialises
+        new Loader().loadClass(name); // @site(unresolved, loading) @calls(refl.Loader.loadClass) an overriding loader is a loading site too
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        lookup.findClass(name); // @site(unresolved, loading) @!calls(refl.Plugin.<clinit>)
+        lookup.ensureInitialized(Plugin.class); // @site(resolved, loading) @calls(refl.Plugin.<clinit>) @!calls(refl.other.Hidden.<clinit>) a class literal
+        return c;
+    }
+
+    static boolean args() {
+        return System.nanoTime() > 0;
+    }
+
+    static Object instantiate(String name) throws Exception {
+        Class<?> c = Class.forName(name);
+        Object o = c.newInstance(); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>()V, refl.PkgOnly.<init>, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>(I)V)
+        // Hidden's no-argument constructor is private, in another package:
+        // @calls[level=1](refl.other.Hidden.<init>()V) @!calls[level=2](refl.other.Hidden.<init>()V)
+        Constructor<?> k = c.getDeclaredConstructor(int.class); // @!site
+        Object o2 = k.newInstance(42); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>(I)V, refl.Plugin.<init>()V, refl.Main$Inner.<init>)
+        // A private constructor of another package's class, then a package-private one:
+        // @calls[level=1](refl.other.Hidden.<init>(I)V, refl.other.NotMade.<init>) @!calls[level=2](refl.other.Hidden.<init>(I)V, refl.other.NotMade.<init>)
+        return o2 != null ? o2 : o;
+    }
+
+    static Object invoke(Object target, String method) throws Exception {
+        Method m = target.getClass().getMethod(method); // @!site(invoke) getMethod is not a site; getClass is (native)
+        Object r = m.invoke(target); // @site(unresolved, invoke) @calls(refl.Plugin.run, refl.other.Hidden.open, refl.PkgOnly.internal, refl.Main$Inner.secret, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>()V)
+        // Private and protected methods of refl.other's classes are level 1 only;
+        // Main is no subclass of Hidden:
+        // @calls[level=1](refl.other.Hidden.secret, refl.other.Hidden.guarded) @!calls[level=2](refl.other.Hidden.secret, refl.other.Hidden.guarded)
+        return r;
+    }
+
+    static Object fields(String name) throws Exception {
+        Field f = Class.forName(name).getField("COUNT");
+        return f.get(null); // @site(unresolved, field) @!calls(refl.Plugin.<clinit>) field access has no call edges
+    }
+
+    static class Inner {
+        Inner() {
+        }
+
+        private void secret() {
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/*
+ * Resolution of reflective sites by the Correct-Cast (3), Correct-String (4) and
+ * Correct-Env (5) analyses, including the interprocedural cases the published
+ * intraprocedural analyses missed: a newInstance wrapper whose callers cast, names
+ * passed through private methods and private fields, and negative cases (a cast
+ * that does not post-dominate; a name from a public parameter).
+ *
+ * Expected edges are written on the call lines. Levels 1-2 fall back to the
+ * conservative sets, so the positive expectations below hold at every level
+ * (the fallback contains them) and the negative ones only where resolution narrows.
+ */
+package res;
+
+public class Main {
+    private String configured; // private field: written only in this class
+
+    Main() {
+        configured = "res.Square";
+    }
+
+    public static void main(String[] args) throws Exception {
+        constantName();
+        castOnly(args[0]);
+        castInBranch(args[0], args.length > 1);
+        Shape w = (Shape) make("res.Circle");
+        System.out.println(w.area());
+        concatenated(args.length > 2);
+        shaped(args[0]);
+        builder();
+        new Main().fromField();
+        property();
+        invoked(args[0]);
+    }
+
+    // A constant name: Correct-String resolves the site to Circle.
+    static void constantName() throws Exception {
+        Class.forName("res.Circle"); // @calls(res.Circle.<clinit>) @!calls[level>=4](res.Square.<clinit>) @site[level>=4](resolved)
+    }
+
+    // The name is a public parameter (unknown), but the created object is cast to
+    // Shape, and the cast post-dominates: Correct-Cast resolves to Shape's classes,
+    // Hidden included, and nothing else.
+    public static Shape castOnly(String name) throws Exception {
+        Class<?> c = Class.forName(name); // @calls(res.Hidden.<clinit>) @!calls[level>=3](res.plugins.AlphaPlugin.<clinit>) @site[level>=3](resolved)
+        Object o = c.getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
+        return (Shape) o;
+    }
+
+    // The cast is in one branch only: it does not post-dominate the creation, so the
+    // site stays unresolved (the level 2 fallback), with the public parameter as its
+    // specification point.
+    public static Object castInBranch(String name, boolean cast) throws Exception {
+        Object o = Class.forName(name).getDeclaredConstructor().newInstance(); // @site[level>=3](unresolved) @calls(res.plugins.AlphaPlugin.<init>)
+        if (cast) {
+            return (Shape) o;
+        }
+        return o;
+    }
+
+    // A newInstance wrapper: it returns the object, and its only caller casts it.
+    private static Object make(String name) throws Exception {
+        return Class.forName(name).getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>) @!calls[level>=3](res.plugins.BetaPlugin.<init>) @!calls[level>=4](res.Hidden.<init>)
+    }
+
+    // Two names built by concatenation through a private helper.
+    static void concatenated(boolean b) throws Exception {
+        Class.forName(pluginName(b ? "Alpha" : "Beta")); // @calls(res.plugins.AlphaPlugin.<clinit>, res.plugins.BetaPlugin.<clinit>) @!calls[level>=4](res.Circle.<clinit>) @site[level>=4](resolved)
+    }
+
+    private static String pluginName(String kind) {
+        return "res.plugins." + kind + "Plugin";
+    }
+
+    // A prefix shape: any class of res.plugins.
+    public static void shaped(String suffix) throws Exception {
+        Class.forName("res.plugins." + suffix); // @calls(res.plugins.AlphaPlugin.<clinit>, res.plugins.BetaPlugin.<clinit>) @!calls[level>=4](res.Circle.<clinit>)
+    }
+
+    // A StringBuilder chain.
+    static void builder() throws Exception {
+        String n = new StringBuilder().append("res.").append("Squ").append("are").toString();
+        Class.forName(n); // @calls(res.Square.<clinit>) @!calls[level>=4](res.Circle.<clinit>) @site[level>=4](resolved)
+    }
+
+    // A private field written only in the constructor.
+    void fromField() throws Exception {
+        Class.forName(configured); // @calls(res.Square.<clinit>) @!calls[level>=4](res.Circle.<clinit>)
+    }
+
+    // A system property: known only to Correct-Env with a configured value.
+    static void property() throws Exception {
+        Class.forName(System.getProperty("res.impl", "res.Circle")); // @calls(res.Circle.<clinit>) @site[level=4](unresolved) @site[level=5](resolved)
+    }
+
+    // getMethod with a constant name on a resolved class: only area() of Circle.
+    public static void invoked(String ignored) throws Exception {
+        Class<?> c = Class.forName("res.Circle");
+        Object s = c.getDeclaredConstructor().newInstance();
+        c.getMethod("area").invoke(s); // @calls(res.Circle.area) @!calls[level>=4](res.Circle.name, res.Square.area)
+    }
+}
