@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -41,8 +43,11 @@ type Options struct {
 	LibraryMode bool
 	// Entries are explicit entry methods, "pkg.Class.name" or "pkg.Class.name(desc)".
 	Entries []string
-	// Env holds system properties and environment values for Correct-Env.
+	// Env holds system properties and environment values for Correct-Env; a key
+	// "env.NAME" gives System.getenv("NAME") when it differs from the property.
 	Env map[string]string
+	// Spec holds the user's specification entries; nil for none.
+	Spec *spec.File
 }
 
 // ErrNoEntryPoints is returned when a run has nothing to start from.
@@ -59,6 +64,8 @@ type Analyzer struct {
 	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
 	fallbacks   map[fallbackKey][]int32 // conservative target sets
 	apiCache    map[int32][]CallResolver
+	valuesOnce  sync.Once
+	vindex      *values.Index
 }
 
 // New returns an analyzer for prog.

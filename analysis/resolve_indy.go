@@ -119,7 +119,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 func (s *solver) addLambdaTarget(l *lambda, id int32) {
 	l.targets = append(l.targets, id)
 	for _, g := range s.byName[l.name] {
-		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) {
+		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) && (g.keep == nil || g.keep(s.methods[id])) {
 			s.grow(g.lambdaSet, id)
 		}
 	}
@@ -152,7 +152,9 @@ func (s *solver) matchLambda(g *group, l *lambda) {
 		}
 	}
 	for _, id := range l.targets {
-		s.grow(g.lambdaSet, id)
+		if g.keep == nil || g.keep(s.methods[id]) {
+			s.grow(g.lambdaSet, id)
+		}
 	}
 }
 

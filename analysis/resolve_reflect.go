@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -52,10 +53,12 @@ type siteResult struct {
 	virtual  []virtualCall       // methods the site calls by dispatch on a receiver
 }
 
-// virtualCall is a dispatch of method on receivers of type declared.
+// virtualCall is a dispatch of method on receivers of type declared; when encap is
+// set, only targets public or encapsulation-safe from class encap.
 type virtualCall struct {
 	declared *hierarchy.Class
 	method   *hierarchy.Method
+	encap    *hierarchy.Class
 }
 
 // merge adds o's targets to r.
@@ -81,7 +84,7 @@ type siteResolver interface {
 // Levels 1 and 2 have none: their reflective sites are fully conservative. Cast
 // resolution (level 3), the string analysis (level 4), the environment (level 5) and
 // user specifications (every level) add theirs here.
-func siteResolvers() []siteResolver { return nil }
+func siteResolvers() []siteResolver { return []siteResolver{specResolver{}, valuesResolver{}} }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,
 // proxies, Unsafe, serialization).
@@ -90,6 +93,8 @@ type apiState struct {
 	serial      *serialSets          // serialization targets: see resolve_serial.go
 	unsafeAlloc map[fallbackKey]bool // fallback sets whose classes Unsafe.allocateInstance instantiated
 	locals      map[int32]*localFlow // by method ID
+	values      *values.Analyzer     // levels 3-5: see resolve_values.go
+	spec        *specIndex           // the specification entries: see resolve_spec.go
 }
 
 // fallbackLevel is the level whose conservative sets unresolved sites use: levels 3 to
@@ -171,10 +176,11 @@ func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 
 		slices.Sort(ids)
 		s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(r), false)
 	}
+	// No finalizer edges: the fallback sets of reflective instantiation add none
+	// either, and a resolved site must stay a subgraph of its fallback.
 	for _, c := range res.allocs {
 		if concrete(c) {
 			s.oracle.Instantiated(at.caller, c)
-			s.finalizer(at, c)
 		}
 	}
 	for _, c := range res.inits {
@@ -184,7 +190,7 @@ func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 
 		if v.method.IsPrivate() || v.method.IsStatic() || (v.method.IsFinal() && !v.method.Class.IsInterface()) {
 			s.edge(at, v.method, r)
 		} else {
-			s.dispatch(at, v.declared, v.method, r)
+			s.dispatchFrom(at, v.declared, v.method, r, v.encap)
 		}
 	}
 	return s.targetSet(at, res)
@@ -227,7 +233,7 @@ func (s *solver) collectTargets(at site, res siteResult, add func(int32)) {
 		}
 		m := v.method
 		s.oracle.Types(at.caller, v.declared, func(c *hierarchy.Class) {
-			if t := s.h.Select(c, m); t != nil {
+			if t := s.h.Select(c, m); t != nil && (v.encap == nil || t.IsPublic() || s.h.EncapsulationSafe(v.encap, t)) {
 				once(t.ID)
 			}
 		})

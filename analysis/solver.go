@@ -19,8 +19,9 @@ type site struct {
 	call   int32 // index into the caller's facts.Calls, or -1
 }
 
-// dispatchKey identifies a virtual dispatch: a resolved method on a declared type.
-type dispatchKey struct{ method, declared int32 }
+// dispatchKey identifies a virtual dispatch: a resolved method on a declared type,
+// restricted (encap > 0) to the targets encapsulation-safe from class encap-1.
+type dispatchKey struct{ method, declared, encap int32 }
 
 // group gathers the call sites of one virtual dispatch so the targets are computed
 // once and shared by every site through one target set.
@@ -31,7 +32,8 @@ type group struct {
 	set       int32 // target set, grows with the oracle's answers
 	members   map[int32]bool
 	sites     []site
-	lambdaSet int32 // targets through lambdas, -1 until a lambda matches
+	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
+	keep      func(*hierarchy.Method) bool // nil, or the targets the group may have
 }
 
 // solver is the working state of one run.
@@ -63,6 +65,8 @@ type solver struct {
 	byName  map[string][]*group // groups by method name, for lambdas
 	lambdas map[string][]*lambda
 	steps   int
+	// problems are reported on the graph: bad specification entries.
+	problems []string
 
 	api apiState // per-run state of the API resolvers (resolve_reflect.go)
 }
@@ -180,10 +184,23 @@ func (s *solver) edge(at site, m *hierarchy.Method, r callgraph.Reason) {
 // dispatch adds the edges of a virtual call of rm on a receiver of declared type t,
 // through the algorithm's TypeOracle.
 func (s *solver) dispatch(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason) {
-	key := dispatchKey{rm.ID, t.ID}
+	s.dispatchFrom(at, t, rm, r, nil)
+}
+
+// dispatchFrom is dispatch restricted, when from is not nil, to the targets that are
+// public or encapsulation-safe from class from: reflective calls resolved at levels
+// 3 to 5 keep Encap-Respect's assumption, so their targets stay within its sets.
+func (s *solver) dispatchFrom(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason, from *hierarchy.Class) {
+	key := dispatchKey{rm.ID, t.ID, 0}
+	if from != nil {
+		key.encap = from.ID + 1
+	}
 	g := s.groups[key]
 	if g == nil {
 		g = &group{key: key, rm: rm, declared: t, members: map[int32]bool{}, lambdaSet: -1}
+		if from != nil {
+			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
+		}
 		s.groups[key] = g
 		s.byName[rm.Name] = append(s.byName[rm.Name], g)
 		g.set = s.newSet()
@@ -202,7 +219,7 @@ func (s *solver) dispatch(at site, t *hierarchy.Class, rm *hierarchy.Method, r c
 
 func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
 	add := func(c *hierarchy.Class) {
-		if t := s.h.Select(c, g.rm); t != nil && !g.members[t.ID] {
+		if t := s.h.Select(c, g.rm); t != nil && !g.members[t.ID] && (g.keep == nil || g.keep(t)) {
 			g.members[t.ID] = true
 			s.grow(g.set, t.ID)
 		}
@@ -381,5 +398,6 @@ func (s *solver) graph() *callgraph.Graph {
 		Sets:      s.sets,
 		Reasons:   s.reasons,
 		Sites:     s.sites,
+		Problems:  s.problems,
 	}
 }

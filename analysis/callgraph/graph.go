@@ -82,7 +82,8 @@ type Graph struct {
 	Bundles   []Bundle  // sorted by (Caller, PC)
 	Sets      [][]int32 // sorted, duplicate-free callee sets
 	Reasons   []Reason
-	Sites     []Site // dynamic sites of reachable methods, sorted by (Caller, PC)
+	Sites     []Site   // dynamic sites of reachable methods, sorted by (Caller, PC)
+	Problems  []string // bad specification entries, each with file:line:col
 
 	callersOnce sync.Once
 	callers     [][]int32 // callee -> bundle indices; built on first use

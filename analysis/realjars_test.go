@@ -1,0 +1,214 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// realJar is a real application shipped by Debian, analysed with the JDK: the
+// analysis must complete at every level with both algorithms, the subgraph
+// invariants must hold, and methods and edges found by reading the jar with javap
+// must be there.
+type realJar struct {
+	name  string
+	path  string
+	apt   string // the Debian package that installs it
+	main  string
+	heavy bool // only levels 1-2 under -short
+	// reachable methods and edges (from, to) that every graph must have: direct
+	// calls on the way from main, read from `javap -c`.
+	reachable []string
+	edges     [][2]string
+}
+
+var realJars = []realJar{
+	{
+		name: "javacc", path: "/usr/share/java/javacc.jar", apt: "javacc",
+		// No Main-Class in the manifest; /usr/bin/javacc runs the class `javacc`.
+		main: "javacc",
+		reachable: []string{
+			"org.javacc.parser.Main.mainProgram",
+			"org.javacc.parser.JavaCCParser.javacc_input",
+			"org.javacc.parser.Semanticize.start",
+		},
+		edges: [][2]string{
+			{"javacc.main", "org.javacc.parser.Main.main"},
+			{"org.javacc.parser.Main.mainProgram", "org.javacc.parser.JavaCCParser.javacc_input"},
+			{"org.javacc.parser.Main.mainProgram", "org.javacc.parser.LexGen.start"},
+		},
+	},
+	{
+		name: "sablecc", path: "/usr/share/java/sablecc.jar", apt: "sablecc",
+		main: "org.sablecc.sablecc.SableCC", heavy: true, // Main-Class
+		reachable: []string{
+			"org.sablecc.sablecc.SableCC.processGrammar(Ljava/io/File;Ljava/io/File;)V",
+			"org.sablecc.sablecc.parser.Parser.parse",
+		},
+		edges: [][2]string{
+			{"org.sablecc.sablecc.SableCC.main", "org.sablecc.sablecc.SableCC.processGrammar(Ljava/lang/String;Ljava/lang/String;)V"},
+			{"org.sablecc.sablecc.SableCC.processGrammar(Ljava/io/File;Ljava/io/File;)V", "org.sablecc.sablecc.parser.Parser.parse"},
+		},
+	},
+	{
+		name: "proguard", path: "/usr/share/java/proguard.jar", apt: "libproguard-java (pulled in by proguard-cli)",
+		main: "proguard.ProGuard", heavy: true, // Main-Class; its Class-Path gson jar is not loaded (phantoms)
+		reachable: []string{
+			"proguard.ProGuard.execute",
+			"proguard.ConfigurationChecker.check",
+		},
+		edges: [][2]string{
+			{"proguard.ProGuard.main", "proguard.ProGuard.execute"},
+			{"proguard.ProGuard.execute", "proguard.ProGuard.shrink"},
+		},
+	},
+}
+
+// TestRealJars analyses real applications at every assumption level with CHA and
+// RTA. Under -short the heavy ones (sablecc, proguard) run at levels 1-2 only.
+func TestRealJars(t *testing.T) {
+	for _, j := range realJars {
+		t.Run(j.name, func(t *testing.T) {
+			if _, err := os.Stat(j.path); err != nil {
+				t.Skipf("%s is not installed (Debian package %s; .ci/run installs it): %v", j.path, j.apt, err)
+			}
+			levels := callgraph.Levels
+			if testing.Short() && j.heavy {
+				levels = levels[:2]
+				t.Logf("-short: levels 1-2 only")
+			}
+			checkRealJar(t, j, levels)
+		})
+	}
+}
+
+func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
+	ctx := context.Background()
+	t0 := time.Now()
+	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: j.path, Origin: classpath.Application}}}, expFactsCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	app, phantoms := 0, 0
+	for _, c := range h.Classes() {
+		switch {
+		case c.Phantom:
+			phantoms++
+		case c.Origin == hierarchy.Application:
+			app++
+		}
+	}
+	t.Logf("index: %d application classes, %d phantoms, %d warnings, %v", app, phantoms, len(ix.Warnings), time.Since(t0).Round(time.Millisecond))
+	if app == 0 {
+		t.Fatalf("no application classes in %s", j.path)
+	}
+
+	resolve := func(name string) []int32 {
+		ids, err := resolveMethods(h, name)
+		if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		return ids
+	}
+	mainIDs := resolve(j.main + ".main([Ljava/lang/String;)V")
+	type named struct {
+		name string
+		ids  []int32
+	}
+	var reach []named
+	for _, n := range j.reachable {
+		reach = append(reach, named{n, resolve(n)})
+	}
+	type edge struct{ from, to named }
+	var edges []edge
+	for _, e := range j.edges {
+		edges = append(edges, edge{named{e[0], resolve(e[0])}, named{e[1], resolve(e[1])}})
+	}
+
+	a := New(ix)
+	algos := []string{CHA, RTA}
+	var prev []*callgraph.Graph
+	for _, l := range levels {
+		// The two algorithms run concurrently (runs may proceed concurrently).
+		cur := make([]*callgraph.Graph, len(algos))
+		errs := make([]error, len(algos))
+		durs := make([]time.Duration, len(algos))
+		var wg sync.WaitGroup
+		for i, algo := range algos {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				t1 := time.Now()
+				cur[i], errs[i] = a.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{j.main}})
+				durs[i] = time.Since(t1)
+			}()
+		}
+		wg.Wait()
+		for i, algo := range algos {
+			if errs[i] != nil {
+				t.Fatalf("%s level %d: %v", algo, l, errs[i])
+			}
+			g := cur[i]
+			appReach := 0
+			g.Reachable.ForEach(func(id int32) {
+				if id != g.Native && h.Methods()[id].Class.Origin == hierarchy.Application {
+					appReach++
+				}
+			})
+			t.Logf("%s/%d: %d reachable (%d of the jar), %d edges, %d dynamic sites, %v", strings.ToUpper(algo), l,
+				g.NumReachable(), appReach, g.NumEdges(), len(g.Sites), durs[i].Round(time.Millisecond))
+			run := fmt.Sprintf("%s/%d", strings.ToUpper(algo), l)
+			if !anyReachable(g, mainIDs) {
+				t.Errorf("%s: %s.main is not reachable", run, j.main)
+			}
+			for _, r := range reach {
+				if !anyReachable(g, r.ids) {
+					t.Errorf("%s: %s is not reachable", run, r.name)
+				}
+			}
+			for _, e := range edges {
+				if !anyEdge(g, e.from.ids, e.to.ids) {
+					t.Errorf("%s: no edge %s -> %s", run, e.from.name, e.to.name)
+				}
+			}
+		}
+		checkSubgraphNamed(t, cur, h) // RTA within CHA
+		if prev != nil {
+			for i := range algos {
+				checkSubgraphNamed(t, []*callgraph.Graph{prev[i], cur[i]}, h)
+			}
+		}
+		prev = cur
+	}
+}
+
+func anyReachable(g *callgraph.Graph, ids []int32) bool {
+	for _, id := range ids {
+		if g.Reachable.Has(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyEdge(g *callgraph.Graph, from, to []int32) bool {
+	for _, f := range from {
+		for _, c := range to {
+			if g.HasEdge(f, c) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,202 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// valuesResolver resolves reflective sites with the cast analysis (Correct-Cast) and
+// the string analysis (Correct-String, Correct-Env) of package values: loading sites
+// to the classes they load, instantiation sites to the constructors of the classes
+// they create, and Method.invoke sites to the methods of resolved classes.
+type valuesResolver struct{}
+
+func (valuesResolver) level() callgraph.Level { return callgraph.CorrectCast }
+
+// values returns the run's value analyzer.
+func (s *solver) values() *values.Analyzer {
+	if s.api.values == nil {
+		s.api.values = values.New(s.a.prog, s.a.valuesIndex(), s.opts.Level, s.opts.Env)
+	}
+	return s.api.values
+}
+
+func (a *Analyzer) valuesIndex() *values.Index {
+	a.valuesOnce.Do(func() { a.vindex = values.NewIndex(a.prog) })
+	return a.vindex
+}
+
+func specPoints(ps []values.Point) []callgraph.SpecPoint {
+	var out []callgraph.SpecPoint
+	seen := map[callgraph.SpecPoint]bool{}
+	for _, p := range ps {
+		if p.Method == nil {
+			continue
+		}
+		sp := callgraph.SpecPoint{Method: p.Method.ID, PC: p.PC, Line: p.Line, Kind: p.Kind}
+		if !seen[sp] {
+			seen[sp] = true
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	m, c := d.at.caller, d.call
+	if m == nil || c == nil {
+		return siteResult{}
+	}
+	va := s.values()
+	switch d.feature {
+	case callgraph.FeatLoading:
+		if values.LoadingAPI(c) == "" {
+			return siteResult{}
+		}
+		cls := va.Loaded(m, c)
+		if !cls.Complete {
+			return siteResult{points: specPoints(cls.Points)}
+		}
+		res := siteResult{status: callgraph.Resolved, evidence: envNote(cls.Evidence, cls.Env)}
+		if d.inits {
+			res.inits = cls.Set
+		}
+		return res
+	case callgraph.FeatInstantiation:
+		return s.resolveInstantiation(va, d)
+	case callgraph.FeatInvocation:
+		classes, names, _, ev, ok := va.Invocation(m, c.PC)
+		if !ok {
+			return siteResult{}
+		}
+		res := siteResult{status: callgraph.Resolved, evidence: "Method.invoke: " + ev}
+		for _, cl := range classes {
+			res.virtual = append(res.virtual, s.invocable(m.Class, cl, names)...)
+		}
+		return res
+	}
+	return siteResult{}
+}
+
+func envNote(ev string, env bool) string {
+	if env {
+		return ev + " — sound only for the configured environment (Correct-Env)"
+	}
+	return ev
+}
+
+// resolveInstantiation resolves Class.newInstance and Constructor.newInstance: the
+// classes of the Class object (constants, resolved loading sites) intersected with
+// the cast the created object meets.
+func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteResult {
+	m, c := d.at.caller, d.call
+	var cls values.Classes
+	if c.Ref.Class == "java/lang/Class" {
+		cls = va.ClassOperand(m, c.PC, 0)
+	} else if lf := s.localFlow(m); lf != nil {
+		// The Constructor comes from getConstructor/getDeclaredConstructor on a Class.
+		ops := lf.operands(c.PC)
+		if len(ops) > 0 {
+			cls.Complete = len(ops[0]) > 0
+			set := map[*hierarchy.Class]bool{}
+			for _, def := range ops[0] {
+				g := (*facts.Call)(nil)
+				if def.Kind == facts.DefInstr {
+					g = lf.callAt(def.N)
+				}
+				if g == nil || g.Ref.Class != "java/lang/Class" || !strings.Contains(g.Ref.Name, "Constructor") {
+					cls.Complete = false
+					break
+				}
+				v := va.ClassOperand(m, g.PC, 0)
+				cls.Complete = cls.Complete && v.Complete
+				cls.Points = append(cls.Points, v.Points...)
+				cls.Evidence = v.Evidence
+				cls.Env = cls.Env || v.Env
+				for _, x := range v.Set {
+					set[x] = true
+				}
+			}
+			for x := range set {
+				cls.Set = append(cls.Set, x)
+			}
+		}
+	}
+	types, castEv, castOK := va.Cast(m, c.PC)
+	var set []*hierarchy.Class
+	var ev string
+	switch {
+	case cls.Complete && castOK:
+		in := map[*hierarchy.Class]bool{}
+		for _, t := range va.Subtypes(types, true) {
+			in[t] = true
+		}
+		for _, x := range cls.Set {
+			if in[x] {
+				set = append(set, x)
+			}
+		}
+		ev = cls.Evidence + ", within " + castEv
+	case cls.Complete:
+		set, ev = cls.Set, cls.Evidence
+	case castOK:
+		set, ev = va.Subtypes(types, true), castEv
+	default:
+		return siteResult{points: specPoints(cls.Points)}
+	}
+	res := siteResult{status: callgraph.Resolved, evidence: d.name + ": " + envNote(ev, cls.Env)}
+	for _, x := range set {
+		if !concrete(x) {
+			continue
+		}
+		res.allocs = append(res.allocs, x)
+		res.inits = append(res.inits, x)
+		for _, ctor := range x.Methods {
+			// Encap-Respect still holds: only constructors its sets allow.
+			safe := ctor.IsPublic() || (s.opts.Level > callgraph.BehavedCLs && s.h.EncapsulationSafeConstructor(m.Class, ctor))
+			if ctor.Name == "<init>" && (!d.noArg || ctor.Desc == "()V") && safe {
+				res.methods = append(res.methods, ctor)
+			}
+		}
+	}
+	return res
+}
+
+// invocable returns the dispatches of the methods that Method.invoke may call on a
+// method obtained from class c: those declared in or inherited by c, concrete or not
+// (the receiver's class selects the implementation), encapsulation-safe from the
+// calling class, and named in names when names is not nil.
+func (s *solver) invocable(from, c *hierarchy.Class, names []string) []virtualCall {
+	var out []virtualCall
+	seen := map[string]bool{}
+	s.h.Supertypes(c, func(sc *hierarchy.Class) bool {
+		for _, m := range sc.Methods {
+			if m.Name == "<init>" || m.Name == "<clinit>" || seen[m.Name+m.Desc] {
+				continue
+			}
+			if names != nil && !containsString(names, m.Name) {
+				continue
+			}
+			if !s.h.EncapsulationSafe(from, m) {
+				continue
+			}
+			seen[m.Name+m.Desc] = true
+			out = append(out, virtualCall{declared: c, method: m, encap: from})
+		}
+		return true
+	})
+	return out
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
