@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
@@ -64,6 +65,7 @@ type Analyzer struct {
 	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
 	fallbacks   map[fallbackKey][]int32 // conservative target sets
 	apiCache    map[int32][]CallResolver
+	plans       []atomic.Pointer[methodPlan] // by method ID
 	valuesOnce  sync.Once
 	vindex      *values.Index
 }
@@ -79,6 +81,7 @@ func New(prog Program) *Analyzer {
 		initChains:  map[int32][]int32{},
 		fallbacks:   map[fallbackKey][]int32{},
 		apiCache:    map[int32][]CallResolver{},
+		plans:       make([]atomic.Pointer[methodPlan], len(h.Methods())),
 	}
 	return a
 }
@@ -101,6 +104,7 @@ func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, err
 		opts.Algorithm = CHA
 	}
 	s := newSolver(ctx, a, opts)
+	s.internStd()
 	switch opts.Algorithm {
 	case CHA:
 		s.oracle = chaOracle{a.h}

@@ -50,6 +50,9 @@ package analysis
 // Qualifiers restrict the runs a directive applies to: @calls[rta,level>=2](...).
 // Every expectation must apply to at least one run, and every method it names must
 // exist, so that a typo cannot make a negative expectation pass.
+//
+// testdata/java/README.md ("Call-graph expectations") has the full description and
+// the list of programs. One program: go test ./analysis -run TestCallGraphs -cg=virtual.
 
 import (
 	"context"

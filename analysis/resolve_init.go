@@ -23,7 +23,7 @@ func (s *solver) initialize(at site, c *hierarchy.Class) {
 	if len(chain) == 0 {
 		return
 	}
-	s.bundle(at, s.initSet(c, chain), s.reason(initReason), false)
+	s.bundle(at, s.initSet(c, chain), s.std.init, false)
 }
 
 // initSet returns this run's set for an initialisation chain.

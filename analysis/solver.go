@@ -1,9 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"slices"
-	"sort"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
@@ -65,6 +65,7 @@ type solver struct {
 	byName  map[string][]*group // groups by method name, for lambdas
 	lambdas map[string][]*lambda
 	steps   int
+	std     stdReasons
 	// problems are reported on the graph: bad specification entries.
 	problems []string
 
@@ -89,6 +90,20 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		groups:    map[dispatchKey]*group{},
 		byName:    map[string][]*group{},
 		lambdas:   map[string][]*lambda{},
+	}
+}
+
+// stdReasons are the indices of the reasons the hot paths use, interned once per run
+// so they are not hashed per edge.
+type stdReasons struct {
+	static, special, virtual, iface, init, native int32
+}
+
+func (s *solver) internStd() {
+	s.std = stdReasons{
+		static: s.reason(staticReason), special: s.reason(specialReason),
+		virtual: s.reason(virtualReason), iface: s.reason(interfaceReason),
+		init: s.reason(initReason), native: s.reason(nativeReason),
 	}
 }
 
@@ -267,95 +282,149 @@ func (s *solver) solve() error {
 // accesses.
 func (s *solver) visit(m *hierarchy.Method) {
 	if m.IsNative() {
-		s.bundle(site{caller: m, pc: -1, line: -1, call: -1}, s.singleton(s.native), s.reason(nativeReason), false)
+		s.bundle(site{caller: m, pc: -1, line: -1, call: -1}, s.singleton(s.native), s.std.native, false)
 		return
 	}
 	f := s.a.prog.Facts(m)
 	if f == nil {
 		return
 	}
+	p := s.a.plan(m, f)
 	for i := range f.Calls {
-		c := &f.Calls[i]
-		s.call(m, int32(i), c)
+		s.call(m, int32(i), &f.Calls[i], &p.calls[i])
 	}
 	for i := range f.Allocs {
+		c := p.allocs[i]
+		if c == nil {
+			continue
+		}
 		al := &f.Allocs[i]
-		if al.Op != bytecode.New {
-			continue
-		}
-		c := s.h.Class(al.Type)
-		if c == nil || c.Phantom {
-			continue
-		}
 		at := site{caller: m, pc: al.PC, line: al.Line, call: -1}
 		s.oracle.Instantiated(m, c)
 		s.initialize(at, c)
 		s.finalizer(at, c)
 	}
 	for i := range f.Fields {
-		fa := &f.Fields[i]
-		if !fa.Static {
-			continue
-		}
-		if c := s.h.Class(fa.Ref.Class); c != nil {
-			if fd, err := s.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); err == nil && fd != nil {
-				s.initialize(site{caller: m, pc: fa.PC, line: fa.Line, call: -1}, fd.Class)
-			}
+		if c := p.statics[i]; c != nil {
+			fa := &f.Fields[i]
+			s.initialize(site{caller: m, pc: fa.PC, line: fa.Line, call: -1}, c)
 		}
 	}
 }
 
 // call resolves one call instruction with the standard resolvers and hands it to the
 // API resolvers registered for its target.
-func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call) {
+func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) {
 	at := site{caller: m, pc: c.PC, line: c.Line, call: i}
 	if c.Op == bytecode.Invokedynamic {
 		s.invokedynamic(at, c)
 		return
 	}
-	owner := s.h.Class(c.Ref.Class)
-	// An array's methods are Object's (JLS 10.7; clone is special-cased by the JVM), and
-	// an array class overrides none of them: the resolved method is the only target.
-	array := c.Ref.Class != "" && c.Ref.Class[0] == '['
-	if array {
-		owner = s.h.Class("java/lang/Object")
-	}
-	if owner == nil {
-		return // phantom: counted by the hierarchy
-	}
-	rm, err := s.h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
-	if err != nil || rm == nil {
-		return
+	rm := p.resolved
+	if rm == nil {
+		return // a phantom or unresolvable target: counted by the hierarchy
 	}
 	switch c.Op {
 	case bytecode.Invokestatic:
-		s.edge(at, rm, staticReason)
+		s.bundle(at, s.singleton(rm.ID), s.std.static, false)
 		s.initialize(at, rm.Class)
 	case bytecode.Invokespecial:
-		t := rm
-		if rm.Name != "<init>" {
-			if sel := s.h.SpecialTarget(m.Class, rm, owner); sel != nil {
-				t = sel
-			}
-		}
-		s.edge(at, t, specialReason)
+		s.bundle(at, s.singleton(p.special.ID), s.std.special, false)
 	case bytecode.Invokevirtual, bytecode.Invokeinterface:
-		r := virtualReason
+		r, ri := virtualReason, s.std.virtual
 		if c.Op == bytecode.Invokeinterface {
-			r = interfaceReason
+			r, ri = interfaceReason, s.std.iface
 		}
-		if array || rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic() {
-			s.edge(at, rm, r)
+		if p.direct {
+			s.bundle(at, s.singleton(rm.ID), ri, false)
 		} else {
-			s.dispatch(at, owner, rm, r)
+			s.dispatch(at, p.owner, rm, r)
 		}
 	}
 	if rm.IsNative() && !rm.IsSignaturePolymorphic() {
 		s.nativeSite(at, rm)
 	}
-	for _, r := range s.a.apiResolvers(rm) {
+	for _, r := range p.apis {
 		r.Resolve(s, at, c, rm)
 	}
+}
+
+// methodPlan is what visiting a method needs from the hierarchy, resolved once and
+// shared by every run: the same at every level and with every algorithm.
+type methodPlan struct {
+	calls   []callPlan
+	allocs  []*hierarchy.Class // by facts.Allocs index: the class of a new, else nil
+	statics []*hierarchy.Class // by facts.Fields index: the class a static access initialises
+}
+
+type callPlan struct {
+	owner    *hierarchy.Class  // the class named by the instruction (Object for arrays)
+	resolved *hierarchy.Method // nil when unresolvable
+	special  *hierarchy.Method // invokespecial: the selected method
+	direct   bool              // invokevirtual/interface with a single possible target
+	apis     []CallResolver
+}
+
+// plan returns m's plan, building it on first use. Concurrent runs may build it
+// twice; both results are equal and either is kept.
+func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
+	if p := a.plans[m.ID].Load(); p != nil {
+		return p
+	}
+	h := a.h
+	p := &methodPlan{calls: make([]callPlan, len(f.Calls)), allocs: make([]*hierarchy.Class, len(f.Allocs)), statics: make([]*hierarchy.Class, len(f.Fields))}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Op == bytecode.Invokedynamic {
+			continue
+		}
+		cp := &p.calls[i]
+		// An array's methods are Object's (JLS 10.7; clone is special-cased by the
+		// JVM), and an array class overrides none of them: the resolved method is the
+		// only target.
+		array := c.Ref.Class != "" && c.Ref.Class[0] == '['
+		if array {
+			cp.owner = h.Object()
+		} else {
+			cp.owner = h.Class(c.Ref.Class)
+		}
+		if cp.owner == nil {
+			continue
+		}
+		rm, err := h.ResolveMethod(cp.owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+		if err != nil || rm == nil {
+			continue
+		}
+		cp.resolved = rm
+		cp.special = rm
+		if c.Op == bytecode.Invokespecial && rm.Name != "<init>" {
+			if sel := h.SpecialTarget(m.Class, rm, cp.owner); sel != nil {
+				cp.special = sel
+			}
+		}
+		cp.direct = array || rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic()
+		cp.apis = a.apiResolvers(rm)
+	}
+	for i := range f.Allocs {
+		if al := &f.Allocs[i]; al.Op == bytecode.New {
+			if c := h.Class(al.Type); c != nil && !c.Phantom {
+				p.allocs[i] = c
+			}
+		}
+	}
+	for i := range f.Fields {
+		fa := &f.Fields[i]
+		if !fa.Static {
+			continue
+		}
+		if c := h.Class(fa.Ref.Class); c != nil {
+			if fd, err := h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); err == nil && fd != nil {
+				p.statics[i] = fd.Class
+			}
+		}
+	}
+	a.plans[m.ID].Store(p)
+	return p
 }
 
 const accFinal = 0x0010
@@ -369,19 +438,9 @@ func (s *solver) graph() *callgraph.Graph {
 			s.sets[i] = slices.Compact(set)
 		}
 	}
-	sort.SliceStable(s.bundles, func(i, j int) bool {
-		a, b := &s.bundles[i], &s.bundles[j]
-		if a.Caller != b.Caller {
-			return a.Caller < b.Caller
-		}
-		return a.PC < b.PC
-	})
-	sort.SliceStable(s.sites, func(i, j int) bool {
-		a, b := &s.sites[i], &s.sites[j]
-		if a.Caller != b.Caller {
-			return a.Caller < b.Caller
-		}
-		return a.PC < b.PC
+	s.bundles = sortBundles(s.bundles, len(s.methods)+1)
+	slices.SortStableFunc(s.sites, func(a, b callgraph.Site) int {
+		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
 	})
 	name := "CHA"
 	if s.opts.Algorithm == RTA {
@@ -400,4 +459,38 @@ func (s *solver) graph() *callgraph.Graph {
 		Sites:     s.sites,
 		Problems:  s.problems,
 	}
+}
+
+// sortBundles orders bundles by caller (a counting sort: there are ~10^6 of them) and
+// within a caller by a total order on the other fields, dropping duplicates, so the
+// graph is deterministic.
+func sortBundles(bs []callgraph.Bundle, nodes int) []callgraph.Bundle {
+	start := make([]int32, nodes+1)
+	for i := range bs {
+		start[bs[i].Caller+1]++
+	}
+	for i := 1; i <= nodes; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]callgraph.Bundle, len(bs))
+	next := slices.Clone(start[:nodes])
+	for _, b := range bs {
+		out[next[b.Caller]] = b
+		next[b.Caller]++
+	}
+	w := 0
+	for n := 0; n < nodes; n++ {
+		group := out[start[n]:start[n+1]]
+		slices.SortFunc(group, func(a, b callgraph.Bundle) int {
+			return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.Call, b.Call), cmp.Compare(a.Set, b.Set), cmp.Compare(a.Reason, b.Reason))
+		})
+		for i, b := range group {
+			if i > 0 && b == group[i-1] {
+				continue
+			}
+			out[w] = b
+			w++
+		}
+	}
+	return out[:w]
 }

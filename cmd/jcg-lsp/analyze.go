@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -87,15 +89,30 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		g   *callgraph.Graph
 		dur time.Duration
 	}
-	var results []result
-	for _, l := range callgraph.Levels {
-		opts, _ := af.options(l)
-		t0 := time.Now()
-		g, err := a.Run(ctx, opts)
-		if err != nil {
-			return fmt.Errorf("level %s: %w", l.Title(), err)
-		}
-		results = append(results, result{g, time.Since(t0)})
+	// The levels run concurrently: they share the analyzer's level-independent caches.
+	results := make([]result, len(callgraph.Levels))
+	errs := make([]error, len(callgraph.Levels))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, l := range callgraph.Levels {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			opts, _ := af.options(l)
+			t0 := time.Now()
+			g, err := a.Run(ctx, opts)
+			if err != nil {
+				errs[i] = fmt.Errorf("level %s: %w", l.Title(), err)
+				return
+			}
+			results[i] = result{g, time.Since(t0)}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "%s call graph of %s (+ JDK %s); index %v\n", strings.ToUpper(af.algo), strings.Join(fs.Args(), " "), ix.ClassPath.JDKHome, indexTime.Round(time.Millisecond))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -1,5 +1,6 @@
 // Command jcg-lsp is the jcg-lsp language server and its command-line jobs.
 //
+//	jcg-lsp [serve] [--stdio]               the language server, over stdin/stdout
 //	jcg-lsp index [flags] CLASSPATH...      read a class path and report what it holds
 //	jcg-lsp analyze [flags] CLASSPATH...    per-level call-graph statistics
 //	jcg-lsp callgraph [flags] CLASSPATH...  write a call graph (JCG JSON, DOT, JSON)
@@ -31,6 +32,7 @@ func main() {
 const usage = `usage: jcg-lsp <command> [flags] [CLASSPATH...]
 
 commands:
+  serve      the language server over standard input and output (also: no command, --stdio)
   index      read a class path (and the JDK) and report classes, methods and bytes per origin
   analyze    build the call graph at every assumption level and print one table
   callgraph  write the call graph at one level (--format jcg|dot|json)
@@ -39,11 +41,12 @@ Run 'jcg-lsp <command> -h' for the flags of a command.
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return errors.New("no command")
+	if len(args) == 0 || args[0] == "--stdio" {
+		return runServe(ctx, args, stderr)
 	}
 	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], stderr)
 	case "index":
 		return runIndex(ctx, args[1:], stdout, stderr)
 	case "analyze":

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/server"
+)
+
+// runServe speaks LSP over standard input and output. It is what `jcg-lsp`, `jcg-lsp
+// serve` and `jcg-lsp --stdio` run (VS Code's client appends --stdio).
+func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "speak LSP over standard input and output (the only transport; accepted because VS Code passes it)")
+	logFile := fs.String("log", "", "also append the log to this file (the log always goes to standard error)")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: jcg-lsp [serve] [--stdio] [--log FILE] [--log-level LEVEL]\n\nRuns the language server over standard input and output.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("serve takes no arguments, got %q", fs.Args())
+	}
+	log, err := server.NewLogger(*logLevel, *logFile)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }() // Sync on a pipe fails with "invalid argument": nothing to do about it
+	out, err := guardStdout()
+	if err != nil {
+		return fmt.Errorf("redirecting standard output: %w", err)
+	}
+	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
+	return server.Serve(ctx, stdio{os.Stdin, out}, server.Options{Logger: log, Version: version()})
+}
+
+// stdio is the LSP stream: standard input and the guarded standard output.
+type stdio struct {
+	in  *os.File
+	out *os.File
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+func (s stdio) Close() error {
+	err := s.in.Close()
+	if e := s.out.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
