@@ -34,11 +34,18 @@ func (s *solver) invokedynamic(at site, c *facts.Call) {
 	case "java/lang/invoke/LambdaMetafactory.metafactory", "java/lang/invoke/LambdaMetafactory.altMetafactory":
 		s.lambdaSite(at, in)
 	case "java/lang/runtime/ObjectMethods.bootstrap":
-		// Records' toString/equals/hashCode read the components through the accessor
-		// handles given as static arguments (after the record class and the names).
+		// Records' toString/equals/hashCode read the components through the getter
+		// handles given as static arguments (javac passes REF_getField handles, so no
+		// accessor runs), and call toString (String.valueOf), equals (Objects.equals)
+		// or hashCode (Objects.hashCode) on each component of a reference type.
+		r := callgraph.Reason{Kind: callgraph.KindIndy, Resolver: "record", Evidence: "record component (ObjectMethods)"}
 		for _, a := range in.Args {
-			if a.Kind == facts.ConstMethodHandle {
-				s.handleTarget(at, a.RefKind, a.Ref, callgraph.Reason{Kind: callgraph.KindIndy, Resolver: "record", Evidence: "record component accessor (ObjectMethods)"})
+			if a.Kind != facts.ConstMethodHandle {
+				continue
+			}
+			s.handleTarget(at, a.RefKind, a.Ref, r)
+			if a.RefKind == classfile.RefGetField {
+				s.recordComponent(at, in.Name, a.Ref.Desc, r)
 			}
 		}
 	case "java/lang/runtime/SwitchBootstraps.enumSwitch":
@@ -89,7 +96,13 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	}
 	switch impl.RefKind {
 	case classfile.RefNewInvokeSpecial:
+		// Calling the lambda creates an instance (new), which initialises the class:
+		// the edge is put on the invokedynamic, which runs before any such call.
 		s.oracle.Instantiated(at.caller, ic)
+		s.initialize(at, ic)
+		l.targets = []int32{m.ID}
+	case classfile.RefInvokeStatic:
+		s.initialize(at, m.Class) // as an invokestatic would
 		l.targets = []int32{m.ID}
 	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface:
 		if m.IsPrivate() || m.Access&accFinal != 0 {
@@ -111,6 +124,13 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {
 		s.matchLambda(g, l)
+	}
+	if !s.lambdaIfaceSeen[iface.ID] {
+		s.lambdaIfaceSeen[iface.ID] = true
+		s.lambdaIfaces = append(s.lambdaIfaces, iface)
+		for i := 0; i < len(s.ifaceGroups); i++ {
+			s.matchDefault(s.ifaceGroups[i], iface)
+		}
 	}
 }
 
@@ -190,6 +210,68 @@ func (s *solver) handleTarget(at site, kind uint8, ref classfile.Ref, r callgrap
 		s.initialize(at, m.Class)
 	}
 	s.edge(at, m, r)
+}
+
+// recordComponent adds the call that a record's generated toString, equals or
+// hashCode (name) makes on a component of field descriptor desc.
+func (s *solver) recordComponent(at site, name, desc string, r callgraph.Reason) {
+	var mdesc string
+	switch name {
+	case "toString":
+		mdesc = "()Ljava/lang/String;"
+	case "equals":
+		mdesc = "(Ljava/lang/Object;)Z"
+	case "hashCode":
+		mdesc = "()I"
+	default:
+		return
+	}
+	var c *hierarchy.Class
+	switch {
+	case strings.HasPrefix(desc, "L") && strings.HasSuffix(desc, ";"):
+		c = s.h.Class(desc[1 : len(desc)-1])
+	case strings.HasPrefix(desc, "["):
+		c = s.h.Object() // an array's methods are Object's
+	}
+	if c == nil || c.Phantom {
+		return
+	}
+	m, err := s.h.ResolveMethod(c, name, mdesc, c.IsInterface())
+	if err != nil || m == nil {
+		return
+	}
+	if desc[0] == '[' || m.Access&accFinal != 0 || c.IsFinal() && m.Class == c {
+		s.edge(at, m, r)
+		return
+	}
+	s.dispatch(at, c, m, r)
+}
+
+// matchDefault connects a dispatch group on an interface and a lambda whose class
+// inherits a default method the group's calls select: a default method of the
+// lambda's interface or of its superinterfaces, including the bridges javac
+// generates in an interface that redeclares a generic method.
+func (s *solver) matchDefault(g *group, iface *hierarchy.Class) {
+	if g.defaults[iface.ID] || !s.h.IsSubtype(iface, g.declared) {
+		return
+	}
+	if g.defaults == nil {
+		g.defaults = map[int32]bool{}
+	}
+	g.defaults[iface.ID] = true
+	m, err := s.h.ResolveMethod(iface, g.rm.Name, g.rm.Desc, true)
+	if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
+		return
+	}
+	if g.lambdaSet < 0 {
+		g.lambdaSet = s.newSet()
+		s.live[g.lambdaSet] = true
+		lr := s.reason(lambdaReason)
+		for _, at := range g.sites {
+			s.bundle(at, g.lambdaSet, lr, false)
+		}
+	}
+	s.grow(g.lambdaSet, m.ID)
 }
 
 // returnClass returns the internal class name of a method descriptor's return type,

@@ -34,6 +34,7 @@ type group struct {
 	sites     []site
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
 	keep      func(*hierarchy.Method) bool // nil, or the targets the group may have
+	defaults  map[int32]bool               // lambda interfaces already matched for inherited default methods
 }
 
 // solver is the working state of one run.
@@ -64,8 +65,13 @@ type solver struct {
 	groups  map[dispatchKey]*group
 	byName  map[string][]*group // groups by method name, for lambdas
 	lambdas map[string][]*lambda
-	steps   int
-	std     stdReasons
+	// Lambda interfaces seen, and dispatch groups on interfaces: a lambda's class
+	// inherits its interfaces' default methods (matchDefault).
+	lambdaIfaces    []*hierarchy.Class
+	lambdaIfaceSeen map[int32]bool
+	ifaceGroups     []*group
+	steps           int
+	std             stdReasons
 	// problems are reported on the graph: bad specification entries.
 	problems []string
 
@@ -90,6 +96,8 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		groups:    map[dispatchKey]*group{},
 		byName:    map[string][]*group{},
 		lambdas:   map[string][]*lambda{},
+
+		lambdaIfaceSeen: map[int32]bool{},
 	}
 }
 
@@ -223,6 +231,12 @@ func (s *solver) dispatchFrom(at site, t *hierarchy.Class, rm *hierarchy.Method,
 		s.fillGroup(g, at.caller)
 		for _, l := range s.lambdas[rm.Name] {
 			s.matchLambda(g, l)
+		}
+		if g.declared.IsInterface() {
+			s.ifaceGroups = append(s.ifaceGroups, g)
+			for _, iface := range s.lambdaIfaces {
+				s.matchDefault(g, iface)
+			}
 		}
 	}
 	g.sites = append(g.sites, at)

@@ -9,6 +9,7 @@
  * conservative sets, so the positive expectations below hold at every level
  * (the fallback contains them) and the negative ones only where resolution narrows.
  */
+// @levels(all) @algos(cha)
 package res;
 
 public class Main {

@@ -1,0 +1,6 @@
+/* The plugins' interface. */
+package app.plugins;
+
+public interface Plugin {
+    String greet();
+}
