@@ -8,12 +8,20 @@ type FeatureStats struct {
 // SiteStats counts the dynamic sites of g by feature. Resolved includes specified
 // sites; Unresolved includes partially resolved ones (they still use a fallback).
 func SiteStats(g *Graph) map[Feature]*FeatureStats {
+	return SiteStatsWhere(g, func(*Site) bool { return true })
+}
+
+// SiteStatsWhere is SiteStats over the sites keep accepts.
+func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 	out := map[Feature]*FeatureStats{}
 	for _, f := range Features {
 		out[f] = &FeatureStats{}
 	}
 	for i := range g.Sites {
 		s := &g.Sites[i]
+		if !keep(s) {
+			continue
+		}
 		st := out[s.Feature]
 		st.Total++
 		switch s.Status {

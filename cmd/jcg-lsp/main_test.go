@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/java/main-example/example.jar from its sources")
+
+const exampleJar = "../../testdata/java/main-example/example.jar"
+
+// signatures lists "class.method desc" of every class in a jar or class directory.
+func signatures(t *testing.T, path string) []string {
+	t.Helper()
+	cp, err := classpath.Open(context.Background(), classpath.Config{NoJDK: true, Sources: []classpath.Source{{Path: path}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	var out []string
+	for _, c := range cp.Classes {
+		f, err := classfile.Parse(c.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range f.Methods {
+			out = append(out, f.Name+"."+m.Name+m.Desc)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestExampleJarUpToDate checks that the bundled example jar, which the README's
+// main command analyses, holds the classes and methods its sources compile to.
+func TestExampleJarUpToDate(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "main-example"), javatest.Release(17))
+	if *update {
+		javatest.Jar(t, classes, exampleJar)
+	}
+	got, want := signatures(t, exampleJar), signatures(t, classes)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s is stale: run go test ./cmd/jcg-lsp -run TestExampleJarUpToDate -update\njar:     %v\nsources: %v", exampleJar, got, want)
+	}
+}
+
+// TestAnalyzeExample runs the README's main command and checks its table: one row
+// per level, main's class reached, and the reflective sites of the example resolved
+// at the levels that can resolve them.
+func TestAnalyzeExample(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"analyze", exampleJar}, &out, &errb); err != nil {
+		t.Fatalf("analyze: %v\n%s", err, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"Behaved-CLs", "Encap-Respect", "Correct-Cast", "Correct-String", "Correct-Env", "loading t/r/u"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"analyze"}, "empty class path"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"analyze", "--algo", "xta", exampleJar}, "unknown algorithm"},
+		{[]string{"analyze", "--main", "no.Such", exampleJar}, "not on the class path"},
+		{[]string{"callgraph", "--level", "9", "--out", "-", exampleJar}, "unknown assumption level"},
+		{[]string{"callgraph", "--format", "svg", "--out", "-", exampleJar}, "unknown format"},
+		{[]string{"index", "--jdk", "/nonexistent/jdk"}, "/nonexistent/jdk"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), tc.args, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: got %v, want an error containing %q", tc.args, err, tc.msg)
+		}
+	}
+}
+
+func TestCallgraphJCG(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cg.json")
+	var so, se bytes.Buffer
+	if err := run(context.Background(), []string{"callgraph", "--format", "jcg", "--level", "correct-string", "--app-only", "--out", out, exampleJar}, &so, &se); err != nil {
+		t.Fatalf("%v\n%s", err, se.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// main is reachable and calls PluginLoader.loadBuiltin (Main.java line 44).
+	for _, want := range []string{`"name":"main","declaringClass":"Lexample/Main;"`, `"name":"loadBuiltin","declaringClass":"Lexample/plugin/PluginLoader;"`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("JCG output lacks %s", want)
+		}
+	}
+}
