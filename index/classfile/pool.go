@@ -301,7 +301,7 @@ func parsePool(r *reader, data []byte) *Pool {
 			off += l
 			if isASCII(s) {
 				e.b = 1
-			} else if _, ok := decodeModifiedUTF8(s); !ok {
+			} else if !validModifiedUTF8(s) {
 				r.err = &FormatError{Offset: r.base + int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
 				return nil
 			}
@@ -413,6 +413,31 @@ func isASCII(b []byte) bool {
 	}
 	for _, c := range b {
 		if c == 0 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// validModifiedUTF8 reports whether b is well-formed modified UTF-8, without
+// decoding it (the parser checks every constant; few are ever decoded).
+func validModifiedUTF8(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c != 0 && c < 0x80:
+			i++
+		case c&0xE0 == 0xC0:
+			if i+1 >= len(b) || b[i+1]&0xC0 != 0x80 {
+				return false
+			}
+			i += 2
+		case c&0xF0 == 0xE0:
+			if i+2 >= len(b) || b[i+1]&0xC0 != 0x80 || b[i+2]&0xC0 != 0x80 {
+				return false
+			}
+			i += 3
+		default:
 			return false
 		}
 	}
