@@ -252,7 +252,7 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 		return len(defs) == 1 && defs[0].Kind == facts.DefInstr && int32(defs[0].N) == pc
 	}
 	for cpc, t := range mi.casts {
-		if only(mi.operand(cpc, 0)) && mi.flow.PostDominates(int(cpc), int(pc)) {
+		if only(mi.operand(cpc, 0)) && mi.postDominatesNormal(int(cpc), int(pc)) {
 			c := a.h.Class(t)
 			if c == nil {
 				return false
@@ -264,7 +264,7 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 	}
 	// Returned: every caller must cast the call's result.
 	for _, r := range mi.returns() {
-		if !only(mi.operand(int32(r), 0)) || !mi.flow.PostDominates(r, int(pc)) {
+		if !only(mi.operand(int32(r), 0)) || !mi.postDominatesNormal(r, int(pc)) {
 			continue
 		}
 		callers := a.ix.callers(mi.m)
@@ -306,7 +306,7 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 		c := &mi.f.Calls[i]
 		switch {
 		case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "newInstance":
-			if only(mi.operand(c.PC, 0), def) && mi.flow.PostDominates(int(c.PC), from) {
+			if only(mi.operand(c.PC, 0), def) && mi.postDominatesNormal(int(c.PC), from) {
 				*out = append(*out, CallRef{mi.m, int32(i)})
 			}
 		case c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getConstructor" || c.Ref.Name == "getDeclaredConstructor"):
@@ -314,7 +314,7 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 				a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(c.PC)}, from, depth, out)
 			}
 		case c.Ref.Class == "java/lang/reflect/Constructor" && c.Ref.Name == "newInstance":
-			if only(mi.operand(c.PC, 0), def) && mi.flow.PostDominates(int(c.PC), from) {
+			if only(mi.operand(c.PC, 0), def) && mi.postDominatesNormal(int(c.PC), from) {
 				*out = append(*out, CallRef{mi.m, int32(i)})
 			}
 		default:
@@ -325,7 +325,7 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 			}
 			ops := mi.flow.Operands(int(c.PC))
 			for k, o := range ops {
-				if only(o, def) && mi.flow.PostDominates(int(c.PC), from) {
+				if only(o, def) && mi.postDominatesNormal(int(c.PC), from) {
 					if cmi := a.methodInfo(callee); cmi != nil {
 						a.instOf(cmi, facts.Def{Kind: facts.DefParam, N: k}, 0, depth+1, out)
 					}
@@ -336,7 +336,7 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 	// Returned to callers.
 	if def.Kind == facts.DefInstr {
 		for _, r := range mi.returns() {
-			if only(mi.operand(int32(r), 0), def) && mi.flow.PostDominates(r, from) {
+			if only(mi.operand(int32(r), 0), def) && mi.postDominatesNormal(r, from) {
 				for _, cr := range a.ix.callers(mi.m) {
 					if cmi := a.methodInfo(cr.Caller); cmi != nil {
 						cpc := cmi.f.Calls[cr.Call].PC

@@ -187,6 +187,28 @@ func (mi *method) returns() []int {
 	return out
 }
 
+// postDominatesNormal reports whether the instruction at a is on every path from the
+// normal completion of the instruction at b to a method exit: it post-dominates b's
+// fall-through successor (or b itself when a == b's successor's predecessor chain
+// starts there). Correct-Cast constrains the objects a newInstance creates, so the
+// paths that matter are those on which b produced its value; a b that throws creates
+// nothing. Exception edges of the instructions after b still count, so a cast that an
+// exception can bypass does not post-dominate.
+func (mi *method) postDominatesNormal(a, b int) bool {
+	in, ok := mi.opAt(b)
+	if !ok {
+		return false
+	}
+	next := b + in.Len
+	if a == next {
+		return true
+	}
+	if next >= len(mi.code) {
+		return false
+	}
+	return mi.flow.PostDominates(a, next)
+}
+
 // operand returns the reaching definitions of operand k of the instruction at pc.
 func (mi *method) operand(pc int32, k int) []facts.Def {
 	ops := mi.flow.Operands(int(pc))

@@ -11,7 +11,9 @@
  *   - Factory.call: Method.invoke of a method named by a parameter;
  *   - calls of native JDK methods (System.currentTimeMillis, getClass);
  *   - overloads, a static initialiser and text with characters outside the BMP
- *     before a call on the same line (LSP columns count UTF-16 units).
+ *     before a call on the same line (LSP columns count UTF-16 units);
+ *   - a private method nothing calls (package-private, it would be reachable: the
+ *     unresolved Method.invoke in Factory.call may call it at Encap-Respect).
  */
 package app;
 
@@ -53,7 +55,7 @@ public final class Main {
         }
     }
 
-    static void unused() {
+    private static void unused() {
         record("never");
     }
 }

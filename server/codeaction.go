@@ -1,0 +1,238 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Limits on the "Add specification" quick fixes: one action per candidate when there
+// are few, one action with all of them when a reviewer can still read the entry.
+const (
+	maxSingleCandidates = 8
+	maxAllCandidates    = 50
+)
+
+func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
+	snap, release := s.current()
+	defer release()
+	if snap == nil || snap.Graph == nil {
+		return nil, nil
+	}
+	var out []protocol.CommandOrCodeAction
+	ours := false
+	for i := range p.Context.Diagnostics {
+		d := &p.Context.Diagnostics[i]
+		src, _ := d.Source.Get()
+		if src != diagnosticSource || len(d.Data) == 0 {
+			continue
+		}
+		ours = true
+		var sd siteData
+		if err := json.Unmarshal(d.Data, &sd); err != nil {
+			continue
+		}
+		m, site := siteOf(snap, sd)
+		if site == nil {
+			continue
+		}
+		for _, a := range s.specActions(snap, m, site) {
+			a.Diagnostics = []protocol.Diagnostic{*d}
+			out = append(out, a)
+		}
+	}
+	if ours {
+		title := "Open specification file"
+		kind := protocol.CodeActionKindQuickFix
+		out = append(out, &protocol.CodeAction{
+			Title: title, Kind: &kind,
+			Command: protocol.Command{Title: title, Command: cmdOpenSpecFile},
+		})
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// specActions returns the "Add specification" quick fixes of a site.
+func (s *Server) specActions(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) []*protocol.CodeAction {
+	if site.Feature == callgraph.FeatNative {
+		return nil // native code is not specified by entries
+	}
+	cands := specCandidates(snap, site)
+	if len(cands) == 0 || len(cands) > maxAllCandidates {
+		return nil
+	}
+	ss := specSiteOf(snap, m, site)
+	var out []*protocol.CodeAction
+	add := func(ts []specTarget, label string) {
+		edit, err := s.specEdit(snap, ss, formatSpecEntry(ss, ts))
+		if err != nil {
+			s.bug("spec edit: %v", err)
+			return
+		}
+		kind := protocol.CodeActionKindQuickFix
+		out = append(out, &protocol.CodeAction{
+			Title: fmt.Sprintf("Add specification: this site ⇒ %s", label),
+			Kind:  &kind,
+			Edit:  edit,
+		})
+	}
+	if len(cands) <= maxSingleCandidates {
+		for _, c := range cands {
+			add([]specTarget{c}, "{"+shortTarget(c)+"}")
+		}
+	}
+	if len(cands) > 1 {
+		add(cands, fmt.Sprintf("all %d candidates", len(cands)))
+	}
+	return out
+}
+
+func shortTarget(t specTarget) string {
+	n := t.Class[strings.LastIndexByte(t.Class, '.')+1:]
+	if t.Member != "" {
+		n += "." + t.Member
+	}
+	return n
+}
+
+// specSiteOf names a site the way specification entries do.
+func specSiteOf(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) specSite {
+	ord := 1
+	if f := snap.w.ix.Facts(m); f != nil {
+		for k := 0; k < int(site.Call) && k < len(f.Calls); k++ {
+			if f.Calls[k].Line == site.Line {
+				ord++
+			}
+		}
+	}
+	return newSpecSite(javaName(m.Class.Name), m.Name, m.Desc, int(site.Line), ord, int(site.PC))
+}
+
+// specCandidates returns what a specification entry for the site could name: the
+// targets already known for a partially resolved site, else the application and
+// library members among the fallback targets (JDK members are left out: a
+// specification names the program's plugins, not the platform). Loading and
+// instantiation sites name classes; invocation sites name methods.
+func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
+	g := snap.Graph
+	bundles := bundlesAt(g, site.Caller, site.Call)
+	var known, fallback []int32
+	for _, b := range bundles {
+		r := g.Reasons[b.Reason]
+		if !r.Kind.Dynamic() {
+			continue
+		}
+		if r.Fallback != 0 {
+			fallback = append(fallback, g.Sets[b.Set]...)
+		} else {
+			known = append(known, g.Sets[b.Set]...)
+		}
+	}
+	ids := fallback
+	if site.Status == callgraph.Partial && len(known) > 0 {
+		ids = known
+	}
+	var out []specTarget
+	seen := map[specTarget]bool{}
+	for _, id := range ids {
+		m := snap.method(id)
+		if m == nil || m.Class.Origin == hierarchy.JDK {
+			continue
+		}
+		t := specTarget{Class: javaName(m.Class.Name)}
+		if site.Feature == callgraph.FeatInvocation || site.Feature == callgraph.FeatMethodHandle {
+			if m.Name == "<init>" || m.Name == "<clinit>" {
+				continue
+			}
+			t.Member, t.Desc = m.Name, m.Desc
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+			if len(out) > maxAllCandidates {
+				return out
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b specTarget) int { return strings.Compare(targetString(a), targetString(b)) })
+	return out
+}
+
+// specEdit returns the workspace edit that adds an entry to the specification file:
+// it creates the file when it does not exist, and otherwise inserts the entry where it
+// keeps the file sorted, at the version the editor has (the client rejects the edit
+// rather than clobber text changed since).
+func (s *Server) specEdit(snap *Snapshot, site specSite, entry string) (*protocol.WorkspaceEdit, error) {
+	path := snap.Workspace.SpecFile
+	u := uri.File(path)
+	text, version, open, err := s.docs.text(path)
+	exists := err == nil
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+
+	var pos protocol.Position
+	insert := entry + "\n"
+	switch {
+	case !exists:
+		insert = specHeader + insert
+	default:
+		line := insertionLine(text, site)
+		if end := endPosition(text); line >= int(end.Line) && (end.Character > 0 || line > int(end.Line)) {
+			// After the last line: append, ending an unterminated last line first.
+			pos = end
+			if end.Character > 0 {
+				insert = "\n" + insert
+			}
+		} else {
+			pos = protocol.Position{Line: uint32(line)}
+		}
+	}
+	edit := protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: insert}
+	if !caps.docChanges {
+		return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}, nil
+	}
+	var changes []protocol.DocumentChange
+	if !exists {
+		yes := true
+		changes = append(changes, &protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}})
+	}
+	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
+	if open {
+		id.Version = &version
+	}
+	changes = append(changes, &protocol.TextDocumentEdit{TextDocument: id, Edits: []protocol.TextDocumentEditElement{&edit}})
+	return &protocol.WorkspaceEdit{DocumentChanges: changes}, nil
+}
+
+// endPosition returns the position after the last character of a text.
+func endPosition(text []byte) protocol.Position {
+	line, col := 0, 0
+	for _, r := range string(text) {
+		switch {
+		case r == '\n':
+			line++
+			col = 0
+		case r >= 0x10000:
+			col += 2
+		default:
+			col++
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}

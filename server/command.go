@@ -1,0 +1,264 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/export"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Commands of workspace/executeCommand.
+const (
+	cmdSetLevel          = "jcg.setLevel"          // [level]: switch the assumption level; returns the new summary
+	cmdStatistics        = "jcg.statistics"        // per-level statistics table (text)
+	cmdExport            = "jcg.exportCallGraph"   // [{format, path, appOnly}]: write the graph
+	cmdShowClassPath     = "jcg.showClassPath"     // the discovered class path and source roots (text)
+	cmdReanalyze         = "jcg.reanalyze"         // re-read the class path and analyse again
+	cmdOpenSpecFile      = "jcg.openSpecFile"      // open (creating it if needed) the specification file
+	cmdShowSpecification = "jcg.showSpecification" // the specification entries read (text)
+)
+
+func commandNames() []string {
+	return []string{cmdSetLevel, cmdStatistics, cmdExport, cmdShowClassPath, cmdReanalyze, cmdOpenSpecFile, cmdShowSpecification}
+}
+
+func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	switch p.Command {
+	case cmdSetLevel:
+		return s.setLevel(ctx, p.Arguments)
+	case cmdReanalyze:
+		snap, err := s.Rebuild(ctx, ReasonCommand).Wait(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return summary(snap), nil
+	}
+	snap, release := s.current()
+	defer release()
+	if snap == nil {
+		return nil, errNoSnapshot
+	}
+	switch p.Command {
+	case cmdStatistics:
+		return statistics(ctx, snap)
+	case cmdExport:
+		return s.export(ctx, snap, p.Arguments)
+	case cmdShowClassPath:
+		return showClassPath(snap), nil
+	case cmdOpenSpecFile:
+		return s.openSpecFile(ctx, snap)
+	case cmdShowSpecification:
+		var probs []string
+		if snap.Graph != nil {
+			probs = snap.Graph.Problems
+		}
+		return snap.Spec.describe(probs), nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commandNames(), ", "))
+}
+
+// setLevel overrides the assumption level and waits for the new snapshot.
+func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, error) {
+	if len(args) != 1 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants one argument: a level name or number 1-5", cmdSetLevel)
+	}
+	changed, problems := s.override("level", args[0])
+	if len(problems) > 0 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s", strings.Join(problems, "; "))
+	}
+	if !changed {
+		snap, release := s.current()
+		defer release()
+		if snap != nil {
+			return summary(snap), nil
+		}
+	}
+	snap, err := s.Rebuild(ctx, ReasonConfig).Wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Settings.Level.Title() + ": " + summary(snap), nil
+}
+
+// statistics renders the per-level table of `jcg-lsp analyze` for the snapshot's
+// program, computing (and caching) the graph of every level.
+func statistics(ctx context.Context, snap *Snapshot) (string, error) {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "level\tmethods\tedges\t"
+	for _, f := range callgraph.Features {
+		header += f.String() + " t/r/u\t"
+	}
+	fmt.Fprintln(tw, header+"time\t")
+	for _, l := range callgraph.Levels {
+		st := snap.Settings
+		st.Level = l
+		t0 := time.Now()
+		g, err := snap.w.graph(ctx, &st, snap.Spec)
+		if err != nil {
+			return "", err
+		}
+		stats := callgraph.SiteStats(g)
+		row := fmt.Sprintf("%s\t%d\t%d\t", l.Title(), g.NumReachable(), g.NumEdges())
+		for _, f := range callgraph.Features {
+			s := stats[f]
+			row += fmt.Sprintf("%d/%d/%d\t", s.Total, s.Resolved, s.Unresolved)
+		}
+		fmt.Fprintln(tw, row+time.Since(t0).Round(time.Millisecond).String()+"\t")
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "%s call graphs; t/r/u: dynamic sites in reachable methods: total / resolved (incl. specified) / unresolved (incl. partially resolved); time 0s: cached.\n", strings.ToUpper(snap.Settings.Algorithm))
+	if len(snap.Settings.Env) > 0 {
+		fmt.Fprintln(&b, "Correct-Env is sound only for the environment configured in jcg.env.")
+	}
+	return b.String(), nil
+}
+
+type exportArgs struct {
+	Format  string `json:"format"`
+	Path    string `json:"path"`
+	AppOnly bool   `json:"appOnly"`
+}
+
+type exportResult struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+}
+
+func (s *Server) export(ctx context.Context, snap *Snapshot, args []protocol.LSPAny) (any, error) {
+	var a exportArgs
+	if len(args) != 1 || json.Unmarshal(args[0], &a) != nil || a.Path == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s wants one argument {"format": "jcg"|"dot"|"json", "path": "...", "appOnly": false}`, cmdExport)
+	}
+	var write func(io.Writer, *callgraph.Graph, analysis.Program, export.Options) error
+	switch a.Format {
+	case "jcg", "":
+		write = export.WriteJCG
+	case "dot":
+		write = export.WriteDOT
+	case "json":
+		write = export.WriteJSON
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown format %q (want jcg, dot or json)", a.Format)
+	}
+	if snap.Graph == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "no call graph: %v", snap.Err)
+	}
+	path := a.Path
+	if !filepath.IsAbs(path) && len(snap.Workspace.Folders) > 0 {
+		path = filepath.Join(snap.Workspace.Folders[0], path)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
+	}
+	werr := write(f, snap.Graph, snap.w.ix, export.Options{AppOnly: a.AppOnly})
+	fi, _ := f.Stat()
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "writing %s: %v", path, werr)
+	}
+	return &exportResult{Path: path, Bytes: fi.Size()}, nil
+}
+
+func showClassPath(snap *Snapshot) string {
+	var b strings.Builder
+	b.WriteString(snap.Workspace.describe())
+	ix := snap.w.ix
+	if ix.ClassPath.JDKHome != "" {
+		fmt.Fprintf(&b, "JDK in use: %s (release %d)\n", ix.ClassPath.JDKHome, ix.ClassPath.Release)
+	}
+	counts := map[hierarchy.Origin]int{}
+	phantoms := 0
+	for _, c := range snap.w.h.Classes() {
+		if c.Phantom {
+			phantoms++
+		} else {
+			counts[c.Origin]++
+		}
+	}
+	fmt.Fprintf(&b, "Classes: %d application, %d library, %d JDK; %d phantom (referenced, missing)\n",
+		counts[hierarchy.Application], counts[hierarchy.Library], counts[hierarchy.JDK], phantoms)
+	fmt.Fprintf(&b, "Source files mapped to classes: %d\n", len(snap.w.src.classes))
+	fmt.Fprintf(&b, "Index warnings: %d\n", len(ix.Warnings))
+	for i, w := range ix.Warnings {
+		if i == 20 {
+			fmt.Fprintf(&b, "  ... %d more (see the log)\n", len(ix.Warnings)-i)
+			break
+		}
+		fmt.Fprintf(&b, "  %s\n", w)
+	}
+	return b.String()
+}
+
+// openSpecFile asks the client to show the specification file, creating it with its
+// header first when it does not exist.
+func (s *Server) openSpecFile(ctx context.Context, snap *Snapshot) (any, error) {
+	path := snap.Workspace.SpecFile
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		if err := os.WriteFile(path, []byte(specHeader), 0o666); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "creating %s: %v", path, err)
+		}
+	}
+	u := uri.File(path)
+	s.mu.Lock()
+	show := s.caps.showDocument
+	s.mu.Unlock()
+	if show {
+		// Requests run released from the read loop, so waiting for the client's
+		// answer here cannot deadlock.
+		yes := true
+		if _, err := s.client.ShowDocument(ctx, &protocol.ShowDocumentParams{URI: u, TakeFocus: &yes}); err != nil {
+			return nil, err
+		}
+	}
+	return string(u), nil
+}
+
+// classContentParams and classContentResult are the jcg/classContent request's.
+type classContentParams struct {
+	URI string `json:"uri"`
+}
+
+type classContentResult struct {
+	Text string `json:"text"`
+}
+
+// classContent returns the listing of a jcg-class: URI (for the VS Code extension's
+// TextDocumentContentProvider and for other clients).
+func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, error) {
+	name, ok := classOfURI(uri.URI(p.URI))
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "not a %s: URI: %q", ClassScheme, p.URI)
+	}
+	if name == nativeNodeName {
+		return &classContentResult{Text: nativeListing}, nil
+	}
+	snap, release := s.current()
+	defer release()
+	if snap == nil {
+		return nil, errNoSnapshot
+	}
+	c := snap.w.h.Class(name)
+	if c == nil || c.Phantom {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "class %s is not on the class path", javaName(name))
+	}
+	return &classContentResult{Text: snap.w.listingOf(c).Text()}, nil
+}

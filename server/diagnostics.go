@@ -1,0 +1,227 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/cespare/xxhash/v2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// diagnosticSource is the source of the server's diagnostics.
+const diagnosticSource = "jcg-lsp"
+
+// siteData is the data of a diagnostic: enough to find its site again in a later
+// snapshot, for the code actions.
+type siteData struct {
+	Caller methodRef `json:"caller"`
+	Call   int32     `json:"call"`
+	PC     int32     `json:"pc"`
+	Line   int32     `json:"line"`
+}
+
+// diagnosable reports whether a site gets a diagnostic, and its severity.
+func diagnosable(st *Settings, site *callgraph.Site) (protocol.DiagnosticSeverity, bool) {
+	if site.Status != callgraph.Unresolved && site.Status != callgraph.Partial {
+		return 0, false
+	}
+	sev := st.Severity
+	if site.Feature == callgraph.FeatNative {
+		sev = st.NativeSeverity
+	}
+	return sev, sev != 0
+}
+
+// sitesByFile groups the diagnosable sites of a snapshot by the source file of their
+// caller.
+func sitesByFile(snap *Snapshot) map[string][]*callgraph.Site {
+	out := map[string][]*callgraph.Site{}
+	g := snap.Graph
+	if g == nil {
+		return out
+	}
+	for i := range g.Sites {
+		site := &g.Sites[i]
+		if _, ok := diagnosable(&snap.Settings, site); !ok {
+			continue
+		}
+		m := snap.method(site.Caller)
+		if m == nil {
+			continue
+		}
+		if path, ok := snap.w.src.pathOf[m.Class.ID]; ok {
+			out[path] = append(out[path], site)
+		}
+	}
+	return out
+}
+
+// fileDiagnostics returns the diagnostics of one source file.
+func fileDiagnostics(s *Server, snap *Snapshot, path string, sites []*callgraph.Site) []protocol.Diagnostic {
+	fm := s.fileMap(snap, path)
+	if fm == nil {
+		return nil
+	}
+	ds := make([]protocol.Diagnostic, 0, len(sites))
+	for _, site := range sites {
+		m := snap.method(site.Caller)
+		sev, _ := diagnosable(&snap.Settings, site)
+		d := protocol.Diagnostic{
+			Range:    s.siteRange(snap, m, int(site.Call), site.Line),
+			Severity: sev,
+			Code:     protocol.String(site.Feature.String()),
+			Source:   protocol.NewOptional(diagnosticSource),
+			Message:  protocol.String(siteMessage(snap, site)),
+			Data:     mustJSON(siteData{Caller: refOf(m), Call: site.Call, PC: site.PC, Line: site.Line}),
+		}
+		for _, p := range site.Points {
+			pm := snap.method(p.Method)
+			if pm == nil {
+				continue
+			}
+			loc := location{}
+			if fm2 := s.sourceOf(snap, pm.Class); fm2 != nil {
+				loc.uri, loc.rng = fm2.uri, s.siteRange(snap, pm, -1, p.Line)
+			} else {
+				loc = s.methodLocation(snap, pm)
+			}
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: loc.uri, Range: loc.rng},
+				Message:  "specification point: " + p.Kind,
+			})
+		}
+		ds = append(ds, d)
+	}
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Range.Start, ds[j].Range.Start
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	})
+	return ds
+}
+
+// siteMessage says what is unresolved about a site and how many targets its fallback
+// adds.
+func siteMessage(snap *Snapshot, site *callgraph.Site) string {
+	g := snap.Graph
+	level := snap.Settings.Level.Title()
+	if site.Feature == callgraph.FeatNative {
+		n := nativeFanout(g)
+		return fmt.Sprintf("reachable native method %s: native code may call back into Java (NativeMethod fallback of level %d, %s: %d targets)",
+			javaName(site.API), site.Fallback, site.Fallback.Title(), n)
+	}
+	known, fallback := 0, 0
+	for _, b := range bundlesAt(g, site.Caller, site.Call) {
+		r := g.Reasons[b.Reason]
+		if !r.Kind.Dynamic() {
+			continue
+		}
+		if r.Fallback != 0 {
+			fallback += len(g.Sets[b.Set])
+		} else {
+			known += len(g.Sets[b.Set])
+		}
+	}
+	switch site.Status {
+	case callgraph.Partial:
+		return fmt.Sprintf("%s: partially resolved at %s: %d known targets, plus the level %d (%s) fallback of %d targets",
+			javaName(site.API), level, known, site.Fallback, site.Fallback.Title(), fallback)
+	default:
+		return fmt.Sprintf("%s: unresolved at %s: falls back to the level %d (%s) set of %d targets",
+			javaName(site.API), level, site.Fallback, site.Fallback.Title(), fallback)
+	}
+}
+
+// nativeFanout counts the targets of the synthetic NativeMethod node.
+func nativeFanout(g *callgraph.Graph) int {
+	n := 0
+	for _, b := range g.Callees(g.Native) {
+		n += len(g.Sets[b.Set])
+	}
+	return n
+}
+
+// publishDiagnostics publishes the diagnostics of a new snapshot for every file whose
+// diagnostics changed, clearing those of files that have none any more.
+func (s *Server) publishDiagnostics(ctx context.Context, snap *Snapshot) {
+	byFile := sitesByFile(snap)
+	next := map[uri.URI][]protocol.Diagnostic{}
+	for path, sites := range byFile {
+		if ctx.Err() != nil {
+			return
+		}
+		next[uri.File(path)] = fileDiagnostics(s, snap, path, sites)
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	for u := range s.published {
+		if _, ok := next[u]; !ok {
+			next[u] = nil
+		}
+	}
+	us := make([]uri.URI, 0, len(next))
+	for u := range next {
+		us = append(us, u)
+	}
+	sort.Slice(us, func(i, j int) bool { return us[i] < us[j] })
+	for _, u := range us {
+		s.publishLocked(ctx, u, next[u])
+	}
+}
+
+// publishFileDiagnostics republishes one file's diagnostics (its text changed).
+func (s *Server) publishFileDiagnostics(ctx context.Context, snap *Snapshot, path string) {
+	sites := sitesByFile(snap)[path]
+	ds := fileDiagnostics(s, snap, path, sites)
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.publishLocked(ctx, uri.File(path), ds)
+}
+
+func (s *Server) publishLocked(ctx context.Context, u uri.URI, ds []protocol.Diagnostic) {
+	raw, err := protocol.Marshal(ds)
+	if err != nil {
+		s.bug("marshal diagnostics: %v", err)
+		return
+	}
+	fp := fmt.Sprintf("%x", xxhash.Sum64(raw))
+	if len(ds) == 0 {
+		fp = ""
+	}
+	if s.published[u] == fp {
+		return
+	}
+	if ds == nil {
+		ds = []protocol.Diagnostic{}
+	}
+	if err := s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: ds}); err != nil {
+		s.log.Debug("publishDiagnostics", zap.Error(err))
+		return
+	}
+	if fp == "" {
+		delete(s.published, u)
+	} else {
+		s.published[u] = fp
+	}
+}
+
+// siteOf finds the site a diagnostic's data names in a snapshot.
+func siteOf(snap *Snapshot, d siteData) (*hierarchy.Method, *callgraph.Site) {
+	n := d.Caller.node(snap)
+	m := snap.method(n)
+	if m == nil || snap.Graph == nil {
+		return nil, nil
+	}
+	sites := snap.Graph.SitesOf(n)
+	for i := range sites {
+		if sites[i].Call == d.Call || sites[i].PC == d.PC {
+			return m, &sites[i]
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,294 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (any, error) {
+	snap, release := s.current()
+	defer release()
+	if snap == nil {
+		return nil, nil
+	}
+	t := s.resolve(snap, p.TextDocument.URI, p.Position)
+	var md string
+	var rng *protocol.Range
+	switch {
+	case t.call >= 0:
+		md = callHover(s, snap, t.caller, t.call)
+		rng = &t.tok
+	case t.decl && len(t.methods) > 0:
+		md = methodHover(s, snap, t.methods[0])
+	default:
+		return nil, nil
+	}
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: rng}, nil
+}
+
+// graphLine names the graph a hover describes, and says when it is sound only for
+// the configured environment.
+func graphLine(snap *Snapshot) string {
+	st := &snap.Settings
+	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level, strings.ToUpper(st.Algorithm))
+	if st.Level == callgraph.CorrectEnv {
+		s += "\n\n_Correct-Env: sound only for the environment configured in `jcg.env`._"
+	}
+	return s
+}
+
+// callHover describes a call instruction: its dynamic sites (status, targets,
+// evidence, fallback, specification points) or, for an ordinary call, its targets.
+func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
+	var b strings.Builder
+	f := snap.w.ix.Facts(m)
+	if f == nil || k >= len(f.Calls) {
+		return ""
+	}
+	c := &f.Calls[k]
+	fmt.Fprintf(&b, "`%s` in `%s`", strings.TrimSpace(callTarget(c)), qualifiedName(m))
+	if c.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", c.Line)
+	}
+	b.WriteString("\n\n")
+	g := snap.Graph
+	if g == nil {
+		fmt.Fprintf(&b, "No call graph: %v\n", snap.Err)
+		return b.String()
+	}
+	if !g.Reachable.Has(m.ID) {
+		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", qualifiedName(m), snap.Settings.Level.Title(), graphLine(snap))
+		return b.String()
+	}
+	limit := max(snap.Settings.HoverTargets, 1)
+	var sites []*callgraph.Site
+	for i, st := range g.SitesOf(m.ID) {
+		if int(st.Call) == k {
+			sites = append(sites, &g.SitesOf(m.ID)[i])
+		}
+	}
+	bundles := bundlesAt(g, m.ID, int32(k))
+	for _, site := range sites {
+		siteHover(&b, s, snap, site, bundles, limit)
+	}
+	if len(sites) == 0 {
+		b.WriteString(edgesHover(snap, bundles, limit))
+	}
+	b.WriteString("\n")
+	b.WriteString(graphLine(snap))
+	return b.String()
+}
+
+// bundlesAt returns the bundles of call k of node n.
+func bundlesAt(g *callgraph.Graph, n, k int32) []callgraph.Bundle {
+	var out []callgraph.Bundle
+	for _, b := range g.Callees(n) {
+		if b.Call == k {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func siteHover(b *strings.Builder, s *Server, snap *Snapshot, site *callgraph.Site, bundles []callgraph.Bundle, limit int) {
+	g := snap.Graph
+	fmt.Fprintf(b, "**%s** (%s): **%s**", site.API, site.Feature, site.Status)
+	if site.Fallback != 0 {
+		fmt.Fprintf(b, ", falls back to the level %d (%s) set", site.Fallback, site.Fallback.Title())
+	}
+	b.WriteString("\n\n")
+	if site.Evidence != "" {
+		fmt.Fprintf(b, "Evidence: %s\n\n", site.Evidence)
+	}
+	sets := siteSets(g, site, bundles)
+	total := 0
+	for _, si := range sets {
+		total += len(g.Sets[si])
+	}
+	if total > 0 {
+		var all []int32
+		for _, si := range sets {
+			all = append(all, g.Sets[si]...)
+		}
+		shown := pickTargets(snap, all, limit)
+		fmt.Fprintf(b, "Targets: %d", total)
+		if len(shown) < total {
+			fmt.Fprintf(b, " (first %d, application code first)", len(shown))
+		}
+		b.WriteString("\n")
+		for _, t := range shown {
+			fmt.Fprintf(b, "- `%s`\n", nodeName(snap, t))
+		}
+		b.WriteString("\n")
+	}
+	if len(site.Points) > 0 {
+		b.WriteString("Specification points (where a value from outside reaches this site):\n")
+		for _, p := range site.Points {
+			where := "?"
+			if pm := snap.method(p.Method); pm != nil {
+				where = qualifiedName(pm)
+			}
+			if p.Line > 0 {
+				where += fmt.Sprintf(", line %d", p.Line)
+			}
+			fmt.Fprintf(b, "- %s: `%s`\n", p.Kind, where)
+		}
+		b.WriteString("\n")
+	}
+	if site.Status == callgraph.Unresolved || site.Status == callgraph.Partial {
+		if site.Feature != callgraph.FeatNative {
+			b.WriteString("A specification entry would resolve it: use the quick fix on its diagnostic.\n\n")
+		}
+	}
+}
+
+// siteSets returns the target sets of a dynamic site: its own set and those of the
+// dynamic bundles of its instruction (fallback sets come as several bundles).
+func siteSets(g *callgraph.Graph, site *callgraph.Site, bundles []callgraph.Bundle) []int32 {
+	var sets []int32
+	if site.Targets >= 0 {
+		sets = append(sets, site.Targets)
+	}
+	for _, bd := range bundles {
+		if g.Reasons[bd.Reason].Kind.Dynamic() && !slices.Contains(sets, bd.Set) {
+			sets = append(sets, bd.Set)
+		}
+	}
+	return sets
+}
+
+// edgesHover lists the targets of an ordinary call, by reason.
+func edgesHover(snap *Snapshot, bundles []callgraph.Bundle, limit int) string {
+	g := snap.Graph
+	var b strings.Builder
+	for _, bd := range bundles {
+		r := g.Reasons[bd.Reason]
+		set := g.Sets[bd.Set]
+		fmt.Fprintf(&b, "**%s** call: %d target%s", r.Kind, len(set), plural(len(set)))
+		if r.Evidence != "" {
+			fmt.Fprintf(&b, " (%s)", r.Evidence)
+		}
+		if r.Fallback != 0 {
+			fmt.Fprintf(&b, ", level %d (%s) fallback", r.Fallback, r.Fallback.Title())
+		}
+		b.WriteString("\n")
+		for _, t := range pickTargets(snap, set, limit) {
+			fmt.Fprintf(&b, "- `%s`\n", nodeName(snap, t))
+		}
+		if len(set) > limit {
+			fmt.Fprintf(&b, "- … %d more\n", len(set)-limit)
+		}
+		b.WriteString("\n")
+	}
+	if len(bundles) == 0 {
+		b.WriteString("No targets in the call graph (the callee cannot be resolved on the class path).\n")
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// nodeName renders a graph node for a hover.
+func nodeName(snap *Snapshot, n int32) string {
+	m := snap.method(n)
+	if m == nil {
+		return "NativeMethod (synthetic)"
+	}
+	if m.Name == "<clinit>" {
+		return javaName(m.Class.Name) + ".<clinit>"
+	}
+	return javaName(m.Class.Name) + "." + shortSignature(m)
+}
+
+// methodHover describes a method declaration: whether it is reachable at the current
+// level and, if so, one shortest path to it from an entry point.
+func methodHover(s *Server, snap *Snapshot, m *hierarchy.Method) string {
+	var b strings.Builder
+	sig, _ := methodSignature(m)
+	fmt.Fprintf(&b, "```java\n%s\n```\n`%s` · `%s`\n\n", sig, javaName(m.Class.Name), m.Desc)
+	g := snap.Graph
+	if g == nil {
+		fmt.Fprintf(&b, "No call graph: %v\n", snap.Err)
+		return b.String()
+	}
+	if !g.Reachable.Has(m.ID) {
+		fmt.Fprintf(&b, "**Not reachable** at %s from the %d entry point%s.\n\n%s", snap.Settings.Level.Title(), len(g.Entries), plural(len(g.Entries)), graphLine(snap))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**Reachable** at %s", snap.Settings.Level.Title())
+	path := pathTo(snap, m.ID)
+	if len(path) == 1 {
+		b.WriteString(": it is an entry point.\n\n")
+	} else {
+		b.WriteString(". A shortest path from an entry point:\n\n")
+		for i, st := range path {
+			fmt.Fprintf(&b, "%d. `%s`", i+1, nodeName(snap, st.node))
+			switch {
+			case i == 0:
+				b.WriteString(" (entry point)")
+			case st.via != "":
+				fmt.Fprintf(&b, " — %s", st.via)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	callers, sites := len(g.Callers(m.ID)), g.SitesOf(m.ID)
+	unresolved := 0
+	for _, st := range sites {
+		if st.Status == callgraph.Unresolved || st.Status == callgraph.Partial {
+			unresolved++
+		}
+	}
+	fmt.Fprintf(&b, "Incoming edges: %d. Dynamic sites in this method: %d (%d unresolved or partially resolved).\n\n", callers, len(sites), unresolved)
+	b.WriteString(graphLine(snap))
+	return b.String()
+}
+
+type pathStep struct {
+	node int32
+	via  string // how the previous step reaches this one
+}
+
+// pathTo returns a shortest path from an entry point to n, from the snapshot's BFS
+// tree (at most 50 steps are shown).
+func pathTo(snap *Snapshot, n int32) []pathStep {
+	tree := snap.pathTree()
+	g := snap.Graph
+	var rev []pathStep
+	for cur := n; len(rev) < 50; {
+		if cur < 0 || int(cur) >= len(tree) {
+			break
+		}
+		bi := tree[cur]
+		if bi < 0 {
+			rev = append(rev, pathStep{node: cur})
+			break
+		}
+		b := &g.Bundles[bi]
+		caller := snap.method(b.Caller)
+		via := g.Reasons[b.Reason].Kind.String() + " call"
+		if d := edgeDetail(snap, caller, b); d != "" {
+			via = d
+		}
+		if b.Line > 0 {
+			via += fmt.Sprintf(" (line %d)", b.Line)
+		}
+		rev = append(rev, pathStep{node: cur, via: via})
+		cur = b.Caller
+	}
+	slices.Reverse(rev)
+	return rev
+}

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+)
+
+func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.folders = workspaceFolders(p)
+	if c := p.Capabilities.Window; c != nil {
+		s.caps.progress = c.WorkDoneProgress != nil && *c.WorkDoneProgress
+		s.caps.showDocument = c.ShowDocument != nil && c.ShowDocument.Support
+	}
+	if c := p.Capabilities.Workspace; c != nil {
+		s.caps.configuration = c.Configuration != nil && *c.Configuration
+		if e := c.WorkspaceEdit; e != nil {
+			s.caps.docChanges = e.DocumentChanges != nil && *e.DocumentChanges
+			s.caps.createFiles = slices.Contains(e.ResourceOperations, protocol.ResourceOperationKindCreate)
+		}
+	}
+	layer, err := parseLayer(p.InitializationOptions)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
+	}
+	s.layers[0] = layer
+	s.state = stateRunning
+	s.log.Info("initialize", zap.Strings("folders", s.folders), zap.String("client", p.ClientInfo.Name),
+		zap.Bool("progress", s.caps.progress), zap.Bool("configuration", s.caps.configuration))
+
+	yes := true
+	full := protocol.TextDocumentSyncKindFull
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: protocol.PositionEncodingKindUTF16,
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: &yes,
+				Change:    &full,
+				Save:      &protocol.SaveOptions{},
+			},
+			HoverProvider:         protocol.Boolean(true),
+			CallHierarchyProvider: protocol.Boolean(true),
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+			},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commandNames()},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "jcg-lsp", Version: protocol.NewOptional(s.version)},
+	}, nil
+}
+
+// workspaceFolders returns the paths of the workspace folders, falling back to the
+// deprecated rootUri and rootPath.
+func workspaceFolders(p *protocol.InitializeParams) []string {
+	var out []string
+	if fs, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range fs {
+			if f.URI.IsFile() {
+				out = append(out, filepath.Clean(f.URI.FsPath()))
+			}
+		}
+	}
+	if len(out) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
+		out = append(out, filepath.Clean(p.RootURI.FsPath()))
+	}
+	if len(out) == 0 {
+		if rp, ok := p.RootPath.Get(); ok && rp != "" {
+			out = append(out, filepath.Clean(rp))
+		}
+	}
+	return out
+}
+
+func (s *Server) initializedNote(ctx context.Context, _ *protocol.InitializedParams) error {
+	s.mu.Lock()
+	select {
+	case <-s.initialized:
+		s.mu.Unlock()
+		return nil // sent twice
+	default:
+	}
+	close(s.initialized)
+	pull := s.caps.configuration
+	s.mu.Unlock()
+	// The first build waits for the client's configuration (one round trip) rather
+	// than indexing with the initialization options and starting over when the
+	// configuration differs.
+	s.goBackground(func(ctx context.Context) {
+		if pull {
+			s.pullConfiguration(ctx)
+		}
+		s.Rebuild(ctx, ReasonInitial)
+	})
+	return nil
+}
+
+func (s *Server) shutdown(ctx context.Context, _ *struct{}) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.shutdownAsked = true
+	s.mu.Unlock()
+	s.cancelBuild()
+	return nil, nil
+}
+
+func (s *Server) exit(ctx context.Context, _ *struct{}) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.exited:
+	default:
+		close(s.exited)
+	}
+	return nil
+}
+
+// settings returns the effective settings: the defaults overlaid with every layer.
+func (s *Server) settings() (Settings, []string) {
+	s.mu.Lock()
+	layers := s.layers
+	s.mu.Unlock()
+	st := DefaultSettings()
+	var problems []string
+	for _, l := range layers {
+		problems = append(problems, st.apply(l)...)
+	}
+	return st, problems
+}
+
+// pullConfiguration asks the client for the "jcg" section and makes it the
+// configuration layer. It reports whether the effective settings changed.
+func (s *Server) pullConfiguration(ctx context.Context) bool {
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	before, _ := s.settings()
+	section := ConfigSection
+	var scope *uri.URI
+	if fs := s.folderList(); len(fs) > 0 {
+		u := uri.File(fs[0])
+		scope = &u
+	}
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{
+		Items: []protocol.ConfigurationItem{{ScopeURI: scope, Section: &section}},
+	})
+	if err != nil {
+		s.log.Warn("workspace/configuration failed", zap.Error(err))
+		return false
+	}
+	if len(res) == 0 {
+		return false
+	}
+	layer, err := parseLayer(res[0])
+	if err != nil {
+		s.log.Warn("workspace/configuration", zap.Error(err))
+		return false
+	}
+	s.mu.Lock()
+	s.layers[1] = layer
+	s.mu.Unlock()
+	after, _ := s.settings()
+	return !before.equal(&after)
+}
+
+func (s *Server) folderList() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.folders)
+}
+
+func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	pull := s.caps.configuration
+	s.mu.Unlock()
+	settings := p.Settings
+	// A client that supports pulling sends null (VS Code) or a stale copy: pull. One
+	// that does not sends the settings themselves.
+	s.goBackground(func(ctx context.Context) {
+		changed := false
+		if pull {
+			changed = s.pullConfiguration(ctx)
+		} else {
+			layer, err := parseLayer(settings)
+			if err != nil {
+				s.log.Warn("didChangeConfiguration", zap.Error(err))
+				return
+			}
+			s.configMu.Lock()
+			before, _ := s.settings()
+			s.mu.Lock()
+			s.layers[1] = layer
+			s.mu.Unlock()
+			after, _ := s.settings()
+			s.configMu.Unlock()
+			changed = !before.equal(&after)
+		}
+		if changed {
+			s.Rebuild(ctx, ReasonConfig)
+		}
+	})
+	return nil
+}
+
+// override sets a command's override of one setting (layer 2) and reports whether the
+// effective settings changed.
+func (s *Server) override(key string, raw []byte) (bool, []string) {
+	scratch := DefaultSettings()
+	if problems := scratch.apply(settingsLayer{key: raw}); len(problems) > 0 {
+		return false, problems
+	}
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	before, _ := s.settings()
+	s.mu.Lock()
+	if s.layers[2] == nil {
+		s.layers[2] = settingsLayer{}
+	}
+	s.layers[2][key] = raw
+	s.mu.Unlock()
+	after, _ := s.settings()
+	return !before.equal(&after), nil
+}

@@ -1,0 +1,306 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+)
+
+// Reason says why a build runs.
+type Reason string
+
+// Build reasons.
+const (
+	ReasonInitial    Reason = "initial"
+	ReasonConfig     Reason = "configuration"
+	ReasonSpec       Reason = "specification"
+	ReasonCommand    Reason = "command"     // jcg.reanalyze: re-reads the class path
+	ReasonClassFiles Reason = "class files" // class files changed on disk (the watcher)
+)
+
+// reindexes reports whether a build for this reason re-reads the class path even
+// when the workspace's class path settings did not change.
+func (r Reason) reindexes() bool {
+	return r == ReasonInitial || r == ReasonCommand || r == ReasonClassFiles
+}
+
+type buildState struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the latest build's goroutine ends
+}
+
+// Build is a build started by Rebuild.
+type Build struct {
+	done chan struct{}
+	snap *Snapshot
+	err  error
+}
+
+// Wait waits for the build and returns the snapshot it published. The error is
+// context.Canceled when a newer build (or the server's end) cancelled it.
+func (b *Build) Wait(ctx context.Context) (*Snapshot, error) {
+	select {
+	case <-b.done:
+		return b.snap, b.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Rebuild is the single entry point for re-analysing the workspace. It cancels the
+// build in progress, starts a new one in the background and returns at once.
+// Requests keep being answered from the latest snapshot until the new one is
+// published. The index is reused when the class path did not change and the reason
+// does not ask for re-reading it; graphs are reused per analysis settings.
+//
+// ctx does not bound the build: a build outlives the request or notification that
+// asked for it and ends only when it finishes, a newer build starts or the server
+// stops.
+func (s *Server) Rebuild(ctx context.Context, reason Reason) *Build {
+	b := &Build{done: make(chan struct{})}
+	s.build.mu.Lock()
+	defer s.build.mu.Unlock()
+	if s.bg.Err() != nil {
+		b.err = s.bg.Err()
+		close(b.done)
+		return b
+	}
+	if s.build.cancel != nil {
+		s.build.cancel()
+	}
+	bctx, cancel := context.WithCancel(s.bg)
+	prev := s.build.done
+	s.build.cancel, s.build.done = cancel, b.done
+	s.goBackground(func(context.Context) {
+		defer close(b.done)
+		defer cancel()
+		if prev != nil {
+			<-prev // one build at a time: they would compete for the same cores
+		}
+		b.snap, b.err = s.runBuild(bctx, reason)
+		if b.err != nil && !errors.Is(b.err, context.Canceled) {
+			s.log.Warn("build failed", zap.String("reason", string(reason)), zap.Error(b.err))
+		}
+	})
+	return b
+}
+
+func (s *Server) cancelBuild() {
+	s.build.mu.Lock()
+	defer s.build.mu.Unlock()
+	if s.build.cancel != nil {
+		s.build.cancel()
+	}
+}
+
+func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, err error) {
+	select {
+	case <-s.initialized:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	start := time.Now()
+	st, problems := s.settings()
+	for _, p := range problems {
+		s.log.Warn(p)
+	}
+	if len(problems) > 0 && reason != ReasonSpec {
+		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: "+strings.Join(problems, "; "))
+	}
+	ws := discover(s.folderList(), &st)
+	prog := s.startProgress(ctx, "jcg-lsp")
+	defer func() {
+		switch {
+		case ctx.Err() != nil:
+			prog.end("cancelled")
+			s.sendStatus(statusParams{State: "cancelled", Reason: string(reason)})
+		case snap == nil:
+			prog.end("failed")
+			msg := fmt.Sprint(err)
+			s.sendStatus(statusParams{State: "failed", Reason: string(reason), Message: msg})
+			s.showMessage(protocol.MessageTypeError, "jcg-lsp: "+msg)
+		}
+	}()
+
+	prev, release := s.current()
+	defer release()
+	var w *world
+	fresh := false
+	if key := ws.indexKey(); prev != nil && prev.w.key == key && !reason.reindexes() {
+		w = prev.w
+	} else {
+		prog.report(0, "indexing the class path")
+		for _, line := range strings.Split(strings.TrimSpace(ws.describe()), "\n") {
+			s.log.Info("workspace: " + line)
+		}
+		ix, err := index.Build(ctx, ws.config(), s.facts)
+		if err != nil {
+			return nil, fmt.Errorf("indexing: %w", err)
+		}
+		prog.report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
+		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
+		w = newWorld(key, ix, src, s.log)
+		fresh = true
+		s.log.Info("indexed", zap.Int("classes", len(ix.Hierarchy().Classes())), zap.Int("warnings", len(ix.Warnings)),
+			zap.Int("source files", len(src.classes)), zap.Duration("took", time.Since(start)))
+	}
+	defer func() {
+		if fresh && snap == nil {
+			w.release()
+		}
+	}()
+
+	spec := readSpecFile(ws.SpecFile)
+	switch {
+	case spec.err != nil:
+		s.log.Warn("specification file", zap.String("path", spec.path), zap.Error(spec.err))
+	case spec.exists:
+		s.log.Info("specification file", zap.String("path", spec.path), zap.Int("entries", spec.entries()), zap.Int("problems", len(spec.problems())))
+		for _, p := range spec.problems() {
+			s.log.Warn("specification: " + p)
+		}
+	}
+
+	prog.report(40, "analysing at "+st.Level.Title())
+	t0 := time.Now()
+	g, gerr := w.graph(ctx, &st, spec)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if gerr != nil {
+		s.log.Warn("analysis failed", zap.Error(gerr))
+	} else {
+		s.log.Info("analysed", zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
+	}
+	snap = &Snapshot{
+		ID: s.seq.Add(1), Reason: reason, Settings: st, Workspace: ws, Graph: g, Err: gerr, Spec: spec,
+		Built: time.Now(), Took: time.Since(start), w: w,
+	}
+	if old := s.snap.Swap(snap); old != nil && old.w != w {
+		old.w.release()
+	}
+	fresh = false
+
+	prog.report(90, "publishing diagnostics")
+	s.publishDiagnostics(ctx, snap)
+	if g != nil {
+		// Warm what hovers and call hierarchies need, so that the first requests
+		// after a build are as fast as the later ones.
+		g.Callers(0)
+		snap.pathTree()
+	}
+	msg := fmt.Sprintf("%s: %s", st.Level.Title(), summary(snap))
+	prog.end(msg)
+	s.sendStatus(statusParams{
+		State: "ready", Snapshot: snap.ID, Reason: string(reason), Level: st.Level.String(), Message: msg,
+		SpecFile: spec.path, SpecEntries: spec.entries(), SpecProblems: specProblems(spec, g), TookMs: time.Since(start).Milliseconds(),
+	})
+	return snap, nil
+}
+
+// summary describes a snapshot's graph in one line.
+func summary(snap *Snapshot) string {
+	if snap.Graph == nil {
+		return "no call graph: " + snap.Err.Error()
+	}
+	g := snap.Graph
+	unresolved := 0
+	for i := range g.Sites {
+		if st := g.Sites[i].Status; st == callgraph.Unresolved || st == callgraph.Partial {
+			unresolved++
+		}
+	}
+	return fmt.Sprintf("%d reachable methods, %d dynamic sites (%d unresolved or partial)", g.NumReachable(), len(g.Sites), unresolved)
+}
+
+// specProblems lists the problems of a specification: bad lines, and entries the
+// analysis could not match (unknown classes, methods or lines).
+func specProblems(sf *specFile, g *callgraph.Graph) []string {
+	out := sf.problems()
+	if g != nil {
+		out = append(out, g.Problems...)
+	}
+	return out
+}
+
+// statusParams are the parameters of the jcg/status notification.
+type statusParams struct {
+	State        string   `json:"state"` // ready, failed or cancelled
+	Snapshot     uint64   `json:"snapshot,omitempty"`
+	Reason       string   `json:"reason"`
+	Level        string   `json:"level,omitempty"`
+	Message      string   `json:"message,omitempty"`
+	SpecFile     string   `json:"specFile,omitempty"`
+	SpecEntries  int      `json:"specEntries"`
+	SpecProblems []string `json:"specProblems,omitempty"`
+	TookMs       int64    `json:"tookMs,omitempty"`
+}
+
+func (s *Server) sendStatus(p statusParams) {
+	if err := s.conn.Notify(s.bg, MethodStatus, &p); err != nil {
+		s.log.Debug("jcg/status", zap.Error(err))
+	}
+}
+
+func (s *Server) showMessage(t protocol.MessageType, msg string) {
+	if err := s.client.ShowMessage(s.bg, &protocol.ShowMessageParams{Type: t, Message: msg}); err != nil {
+		s.log.Debug("showMessage", zap.Error(err))
+	}
+}
+
+// progress reports a build's work-done progress, when the client supports it.
+type progress struct {
+	s     *Server
+	token protocol.ProgressToken
+}
+
+func (s *Server) startProgress(ctx context.Context, title string) *progress {
+	s.mu.Lock()
+	ok := s.caps.progress
+	s.mu.Unlock()
+	if !ok {
+		return &progress{}
+	}
+	token := protocol.String(fmt.Sprintf("jcg-lsp/build/%d", s.progressSeq.Add(1)))
+	if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: token}); err != nil {
+		s.log.Debug("workDoneProgress/create", zap.Error(err))
+		return &progress{}
+	}
+	zero := uint32(0)
+	p := &progress{s: s, token: token}
+	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Percentage: &zero})
+	return p
+}
+
+func (p *progress) send(v any) {
+	if p.s == nil {
+		return
+	}
+	raw, err := protocol.Marshal(v)
+	if err != nil {
+		p.s.bug("marshal progress: %v", err)
+		return
+	}
+	if err := p.s.client.Progress(p.s.bg, &protocol.ProgressParams{Token: p.token, Value: raw}); err != nil {
+		p.s.log.Debug("$/progress", zap.Error(err))
+	}
+}
+
+func (p *progress) report(pct uint32, msg string) {
+	p.send(&protocol.WorkDoneProgressReport{Kind: "report", Percentage: &pct, Message: &msg})
+}
+
+func (p *progress) end(msg string) {
+	p.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
+	p.s = nil
+}

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/index"
+)
+
+// Options configure a server.
+type Options struct {
+	Logger  *zap.Logger // default: no logging
+	Version string
+}
+
+// Server is a jcg-lsp language server for one client connection.
+type Server struct {
+	log     *zap.Logger
+	version string
+	routes  map[string]route
+
+	inflight inflight
+	conn     jsonrpc2.Conn
+	client   protocol.Client
+
+	// bg is the context of the server's background work (builds, client calls); it
+	// ends when the connection does.
+	bg       context.Context
+	bgCancel context.CancelFunc
+	bgWG     sync.WaitGroup
+
+	mu            sync.Mutex
+	state         lifecycle
+	caps          clientCaps
+	folders       []string
+	layers        [3]settingsLayer // initializationOptions, configuration, command overrides
+	initialized   chan struct{}    // closed by the initialized notification
+	exited        chan struct{}    // closed by the exit notification
+	shutdownAsked bool
+
+	configMu sync.Mutex // serialises configuration pulls
+
+	snap        atomic.Pointer[Snapshot]
+	seq         atomic.Uint64 // snapshot IDs
+	progressSeq atomic.Uint64
+	build       buildState
+	facts       *index.FactsCache
+	docs        documents
+
+	pubMu     sync.Mutex
+	published map[uri.URI]string // fingerprint of the diagnostics last published per file
+}
+
+type lifecycle uint8
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	progress      bool // window.workDoneProgress
+	configuration bool // workspace.configuration
+	docChanges    bool // workspace.workspaceEdit.documentChanges
+	createFiles   bool // workspace.workspaceEdit.resourceOperations includes create
+	showDocument  bool
+}
+
+// New returns a server; Serve connects it to a client.
+func New(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	s := &Server{
+		log:         log,
+		version:     opts.Version,
+		initialized: make(chan struct{}),
+		exited:      make(chan struct{}),
+		facts:       index.NewFactsCache(),
+		published:   map[uri.URI]string{},
+	}
+	s.docs.open = map[string]*document{}
+	s.bg, s.bgCancel = context.WithCancel(context.Background())
+	s.routes = s.makeRoutes()
+	return s
+}
+
+// Serve speaks LSP over rwc until the client sends exit, the stream ends or ctx is
+// cancelled. It returns an error when the client exits without asking for shutdown
+// first, or when the connection failed.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	return New(opts).Serve(ctx, rwc)
+}
+
+// Serve serves one connection; see the package-level Serve.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	connCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.conn = jsonrpc2.NewConn(&tolerantStream{Stream: jsonrpc2.NewStream(rwc), log: s.log}, jsonrpc2.WithCodec(lspCodec{}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	s.conn.Go(connCtx, s.handler())
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+	case <-ctx.Done():
+	}
+	// Stop background work and in-flight requests first: Close waits for handlers.
+	s.bgCancel()
+	cancel()
+	closeErr := s.conn.Close()
+	s.bgWG.Wait()
+	if old := s.snap.Swap(nil); old != nil {
+		old.w.release()
+	}
+	s.mu.Lock()
+	clean := s.shutdownAsked
+	s.mu.Unlock()
+	select {
+	case <-s.exited:
+		if !clean {
+			return errors.New("client exited without shutdown")
+		}
+		return nil
+	default:
+	}
+	if err := s.conn.Err(); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	_ = closeErr // the stream's close error after a clean end is noise (closed pipe)
+	return nil
+}
+
+// goBackground runs fn on its own goroutine under the server's background context.
+func (s *Server) goBackground(fn func(ctx context.Context)) {
+	s.bgWG.Add(1)
+	go func() {
+		defer s.bgWG.Done()
+		fn(s.bg)
+	}()
+}
+
+func (s *Server) running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == stateRunning
+}
+
+// checkState rejects requests that the lifecycle does not allow yet or any more.
+func (s *Server) checkState(method string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.state {
+	case stateNew:
+		if method != protocol.MethodInitialize {
+			return errNotInitialized
+		}
+	case stateShutdown:
+		return errShutdown
+	default:
+		if method == protocol.MethodInitialize {
+			return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
+		}
+	}
+	return nil
+}
+
+// Methods of the jcg-lsp extensions.
+const (
+	// MethodClassContent is the request for the text of a jcg-class: URI.
+	MethodClassContent = "jcg/classContent"
+	// MethodStatus is the notification sent when a build ends (ready, failed or
+	// cancelled): the VS Code extension shows it, tests wait for it.
+	MethodStatus = "jcg/status"
+)
+
+func (s *Server) makeRoutes() map[string]route {
+	return map[string]route{
+		protocol.MethodInitialize:                       request(s.initialize),
+		protocol.MethodInitialized:                      notification(s.initializedNote),
+		protocol.MethodShutdown:                         request(s.shutdown),
+		protocol.MethodExit:                             notification(s.exit),
+		protocol.MethodTextDocumentDidOpen:              notification(s.didOpen),
+		protocol.MethodTextDocumentDidChange:            notification(s.didChange),
+		protocol.MethodTextDocumentDidClose:             notification(s.didClose),
+		protocol.MethodTextDocumentDidSave:              notification(s.didSave),
+		protocol.MethodWorkspaceDidChangeConfiguration:  notification(s.didChangeConfiguration),
+		protocol.MethodTextDocumentHover:                request(s.hover),
+		protocol.MethodTextDocumentPrepareCallHierarchy: request(s.prepareCallHierarchy),
+		protocol.MethodCallHierarchyIncomingCalls:       request(s.incomingCalls),
+		protocol.MethodCallHierarchyOutgoingCalls:       request(s.outgoingCalls),
+		protocol.MethodTextDocumentCodeAction:           request(s.codeAction),
+		protocol.MethodWorkspaceExecuteCommand:          request(s.executeCommand),
+		MethodClassContent:                              request(s.classContent),
+		"$/setTrace":                                    notification(func(context.Context, *struct{}) error { return nil }),
+	}
+}
+
+// current returns the latest snapshot with a reference that release drops, or nil
+// before the first build finished.
+func (s *Server) current() (*Snapshot, func()) {
+	for {
+		snap := s.snap.Load()
+		if snap == nil {
+			return nil, func() {}
+		}
+		if snap.w.acquire() {
+			return snap, snap.w.release
+		}
+		// Its world was closed after a newer snapshot replaced it: load again.
+	}
+}
+
+// errNoSnapshot answers requests that arrive before the first analysis ended.
+var errNoSnapshot = jsonrpc2.NewError(protocol.CodeContentModified, "jcg-lsp is still indexing the workspace")

@@ -1,0 +1,266 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+)
+
+// ConfigSection is the section of the client's configuration the server reads
+// ("jcg.level", "jcg.classPath", ...).
+const ConfigSection = "jcg"
+
+// Settings are the user's choices. They come in layers, later ones winning:
+// defaults, initializationOptions, workspace/configuration (or the settings of
+// didChangeConfiguration), then what commands such as jcg.setLevel override.
+type Settings struct {
+	Level     callgraph.Level
+	Algorithm string // analysis.CHA or analysis.RTA
+
+	// ClassPath and Libraries replace class-path discovery when either is set;
+	// relative paths are relative to the first workspace folder.
+	ClassPath   []string // application class directories and jars
+	Libraries   []string
+	SourceRoots []string // replace source-root discovery when set
+	JDKHome     string   // default: $JAVA_HOME, then the java on $PATH
+	NoJDK       bool
+	Release     int
+
+	MainClasses []string // default: every application class with a main method
+	EntryPoints []string // explicit entry methods pkg.Class.name[(desc)]
+	LibraryMode bool
+	// Env holds system properties and environment values for Correct-Env.
+	Env map[string]string
+
+	Severity       protocol.DiagnosticSeverity // of unresolved and partially resolved sites; 0: none
+	NativeSeverity protocol.DiagnosticSeverity // of reachable native calls; 0: none
+	SpecFile       string                      // relative to the first workspace folder
+	HoverTargets   int                         // targets listed in a hover
+	MaxOutgoing    int                         // callees listed per dynamic call in outgoing calls
+}
+
+// DefaultSettings are the settings before any configuration.
+func DefaultSettings() Settings {
+	return Settings{
+		Level:          callgraph.CorrectString,
+		Algorithm:      analysis.CHA,
+		Severity:       protocol.DiagnosticSeverityWarning,
+		NativeSeverity: protocol.DiagnosticSeverityInformation,
+		SpecFile:       "jcg-spec.txt",
+		HoverTargets:   10,
+		MaxOutgoing:    100,
+	}
+}
+
+// settingsLayer is one layer of raw settings: the keys of the "jcg" section.
+type settingsLayer map[string]json.RawMessage
+
+// parseLayer reads a configuration value: either the "jcg" section itself or an
+// object holding it under "jcg" (clients differ in what they send), with dotted
+// keys ("jcg.level") accepted as well.
+func parseLayer(raw []byte) (settingsLayer, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("settings: want a JSON object: %w", err)
+	}
+	if sec, ok := obj[ConfigSection]; ok {
+		var inner map[string]json.RawMessage
+		if err := json.Unmarshal(sec, &inner); err == nil {
+			obj = inner
+		}
+	}
+	out := settingsLayer{}
+	for k, v := range obj {
+		out[strings.TrimPrefix(k, ConfigSection+".")] = v
+	}
+	return out, nil
+}
+
+// apply decodes a layer onto st. Bad values are reported and leave the setting as it
+// was, so one typo does not discard the rest of the configuration.
+func (st *Settings) apply(l settingsLayer) (problems []string) {
+	bad := func(k string, err error) {
+		problems = append(problems, fmt.Sprintf("setting %s.%s: %v", ConfigSection, k, err))
+	}
+	strs := func(k string, raw json.RawMessage, dst *[]string) {
+		var v []string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			var one string
+			if json.Unmarshal(raw, &one) != nil {
+				bad(k, fmt.Errorf("want a list of strings"))
+				return
+			}
+			v = []string{one}
+		}
+		*dst = v
+	}
+	for _, k := range slices.Sorted(maps.Keys(l)) {
+		raw := l[k]
+		if string(bytes.TrimSpace(raw)) == "null" {
+			continue
+		}
+		switch k {
+		case "level", "assumptionLevel":
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				var n int
+				if json.Unmarshal(raw, &n) != nil {
+					bad(k, fmt.Errorf("want a level name or number 1-5"))
+					continue
+				}
+				s = strconv.Itoa(n)
+			}
+			lv, err := callgraph.ParseLevel(s)
+			if err != nil {
+				bad(k, err)
+				continue
+			}
+			st.Level = lv
+		case "algorithm":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil || (strings.ToLower(s) != analysis.CHA && strings.ToLower(s) != analysis.RTA) {
+				bad(k, fmt.Errorf("want %q or %q", analysis.CHA, analysis.RTA))
+				continue
+			}
+			st.Algorithm = strings.ToLower(s)
+		case "classPath":
+			strs(k, raw, &st.ClassPath)
+		case "libraries":
+			strs(k, raw, &st.Libraries)
+		case "sourceRoots":
+			strs(k, raw, &st.SourceRoots)
+		case "mainClasses":
+			strs(k, raw, &st.MainClasses)
+		case "entryPoints":
+			strs(k, raw, &st.EntryPoints)
+		case "jdkHome", "specFile":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				bad(k, fmt.Errorf("want a string"))
+				continue
+			}
+			if k == "jdkHome" {
+				st.JDKHome = s
+			} else if s != "" {
+				st.SpecFile = s
+			}
+		case "noJdk", "libraryMode":
+			var b bool
+			if err := json.Unmarshal(raw, &b); err != nil {
+				bad(k, fmt.Errorf("want true or false"))
+				continue
+			}
+			if k == "noJdk" {
+				st.NoJDK = b
+			} else {
+				st.LibraryMode = b
+			}
+		case "release", "hoverTargets", "maxOutgoingCalls":
+			var n int
+			if err := json.Unmarshal(raw, &n); err != nil || n < 0 {
+				bad(k, fmt.Errorf("want a non-negative number"))
+				continue
+			}
+			switch k {
+			case "release":
+				st.Release = n
+			case "hoverTargets":
+				st.HoverTargets = n
+			default:
+				st.MaxOutgoing = n
+			}
+		case "env":
+			var m map[string]string
+			if err := json.Unmarshal(raw, &m); err != nil {
+				bad(k, fmt.Errorf("want an object of strings"))
+				continue
+			}
+			st.Env = m
+		case "diagnosticSeverity", "nativeDiagnosticSeverity":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				bad(k, fmt.Errorf("want error, warning, information, hint or off"))
+				continue
+			}
+			sev, err := parseSeverity(s)
+			if err != nil {
+				bad(k, err)
+				continue
+			}
+			if k == "diagnosticSeverity" {
+				st.Severity = sev
+			} else {
+				st.NativeSeverity = sev
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("unknown setting %s.%s (ignored)", ConfigSection, k))
+		}
+	}
+	return problems
+}
+
+func parseSeverity(s string) (protocol.DiagnosticSeverity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return protocol.DiagnosticSeverityError, nil
+	case "warning":
+		return protocol.DiagnosticSeverityWarning, nil
+	case "information", "info":
+		return protocol.DiagnosticSeverityInformation, nil
+	case "hint":
+		return protocol.DiagnosticSeverityHint, nil
+	case "off", "none":
+		return 0, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning, information, hint or off)", s)
+}
+
+// options returns the analysis options of the settings with a specification.
+func (st *Settings) options(sf *specFile) analysis.Options {
+	o := analysis.Options{
+		Level:       st.Level,
+		Algorithm:   st.Algorithm,
+		Mains:       st.MainClasses,
+		Entries:     st.EntryPoints,
+		LibraryMode: st.LibraryMode,
+		Env:         st.Env,
+	}
+	if sf != nil {
+		o.Spec = sf.file
+	}
+	return o
+}
+
+// analysisKey identifies the analysis-relevant part of the settings and the
+// specification: graphs are cached per key.
+func (st *Settings) analysisKey(sf *specFile) string {
+	o := st.options(nil)
+	env := slices.Sorted(maps.Keys(o.Env))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%s|%v|%v|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
+	for _, k := range env {
+		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
+	}
+	if sf != nil && sf.file != nil {
+		fmt.Fprintf(&b, "|spec %x", sf.hash)
+	}
+	return b.String()
+}
+
+// equal reports whether two settings are the same.
+func (st *Settings) equal(o *Settings) bool {
+	return fmt.Sprintf("%#v", *st) == fmt.Sprintf("%#v", *o)
+}

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Snapshot is one immutable state of the server: the workspace, its index, the call
+// graph at the configured level and the settings it was computed with. Requests are
+// answered from the latest snapshot; a rebuild publishes a new one atomically, so a
+// request never sees a half-built graph.
+type Snapshot struct {
+	ID        uint64
+	Reason    Reason
+	Settings  Settings
+	Workspace *Workspace
+	Graph     *callgraph.Graph // nil when the analysis failed
+	Err       error            // why Graph is nil
+	Spec      *specFile        // the specification the graph was computed with
+	Built     time.Time
+	Took      time.Duration
+
+	w *world
+
+	pathsOnce sync.Once
+	paths     []int32 // BFS tree from the entry points: bundle index that reached a node, -1 for entries, -2 unreached
+}
+
+// world is what snapshots over the same index share: the index, the analyzer (with
+// its level-independent caches), graphs by analysis settings, the mapping between
+// source files and classes and the class listings. It is reference counted because
+// closing the index unmaps the JDK image: it is closed only when no snapshot a
+// request holds uses it.
+type world struct {
+	key  string
+	ix   *index.Index
+	an   *analysis.Analyzer
+	h    *hierarchy.Hierarchy
+	src  *sourceIndex
+	log  *zap.Logger
+	refs atomic.Int64
+
+	mu     sync.Mutex
+	graphs map[string]*graphCall
+
+	listings sync.Map // class ID -> *listing
+	files    sync.Map // source path -> *fileMap
+}
+
+type graphCall struct {
+	done chan struct{}
+	g    *callgraph.Graph
+	err  error
+}
+
+func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
+	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}}
+	w.refs.Store(1)
+	return w
+}
+
+// acquire takes a reference; it fails once the world is closed.
+func (w *world) acquire() bool {
+	for {
+		n := w.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if w.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release drops a reference and closes the index with the last one.
+func (w *world) release() {
+	if w.refs.Add(-1) == 0 {
+		if err := w.ix.Close(); err != nil {
+			w.log.Warn("closing index", zap.Error(err))
+		}
+	}
+}
+
+// graph returns the call graph for the settings, computing it once per distinct
+// analysis key. A computation cancelled by its caller is forgotten, so that the next
+// caller starts afresh instead of inheriting the cancellation.
+func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgraph.Graph, error) {
+	key := st.analysisKey(sf)
+	for {
+		w.mu.Lock()
+		c := w.graphs[key]
+		if c == nil {
+			c = &graphCall{done: make(chan struct{})}
+			w.graphs[key] = c
+			w.mu.Unlock()
+			c.g, c.err = w.an.Run(ctx, st.options(sf))
+			if c.err != nil && ctx.Err() != nil {
+				w.mu.Lock()
+				delete(w.graphs, key)
+				w.mu.Unlock()
+			}
+			close(c.done)
+			return c.g, c.err
+		}
+		w.mu.Unlock()
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if c.err != nil && (c.err == context.Canceled || c.err == context.DeadlineExceeded) {
+			continue // its caller gave up; try again
+		}
+		return c.g, c.err
+	}
+}
+
+// Hierarchy returns the snapshot's class hierarchy.
+func (s *Snapshot) Hierarchy() *hierarchy.Hierarchy { return s.w.h }
+
+// Index returns the snapshot's index.
+func (s *Snapshot) Index() *index.Index { return s.w.ix }
+
+// method returns the method with the given node ID, or nil for the synthetic
+// NativeMethod node and out-of-range IDs.
+func (s *Snapshot) method(id int32) *hierarchy.Method {
+	ms := s.w.h.Methods()
+	if id < 0 || int(id) >= len(ms) {
+		return nil
+	}
+	return ms[id]
+}
+
+// pathTree returns, for every node, the bundle through which a breadth-first search
+// from the entry points first reached it. Built once per snapshot: hovers then find a
+// shortest path from an entry point by walking it back.
+func (s *Snapshot) pathTree() []int32 {
+	s.pathsOnce.Do(func() {
+		g := s.Graph
+		if g == nil {
+			return
+		}
+		parent := make([]int32, g.NumNodes)
+		for i := range parent {
+			parent[i] = -2
+		}
+		queue := make([]int32, 0, 1024)
+		for _, e := range g.Entries {
+			if parent[e] == -2 {
+				parent[e] = -1
+				queue = append(queue, e)
+			}
+		}
+		// A set shared by many bundles adds nothing after its first expansion.
+		expanded := make([]bool, len(g.Sets))
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			for i := firstBundle(g, n); i < len(g.Bundles) && g.Bundles[i].Caller == n; i++ {
+				b := &g.Bundles[i]
+				if expanded[b.Set] {
+					continue
+				}
+				expanded[b.Set] = true
+				for _, t := range g.Sets[b.Set] {
+					if parent[t] == -2 {
+						parent[t] = int32(i)
+						queue = append(queue, t)
+					}
+				}
+			}
+		}
+		s.paths = parent
+	})
+	return s.paths
+}
+
+// firstBundle returns the index of the first bundle of caller n (bundles are sorted
+// by caller).
+func firstBundle(g *callgraph.Graph, n int32) int {
+	return sort.Search(len(g.Bundles), func(i int) bool { return g.Bundles[i].Caller >= n })
+}

@@ -1,0 +1,286 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/server/javasrc"
+)
+
+// mappedProgram indexes a compiled test program (without the JDK: the mapping needs
+// only the program's own classes) and returns a snapshot-like view over it.
+func mappedProgram(t *testing.T, srcDir string) (*Server, *Snapshot) {
+	t.Helper()
+	classes := javatest.Compile(t, srcDir, javatest.Release(17))
+	ix, err := index.Build(context.Background(), index.Config{NoJDK: true, Sources: []classpath.Source{{Path: classes, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	src := buildSourceIndex(context.Background(), []string{srcDir}, ix.Hierarchy())
+	w := newWorld("test", ix, src, zap.NewNop())
+	return New(Options{}), &Snapshot{w: w}
+}
+
+// TestMapping checks the source/bytecode mapping on every test program: each method
+// with code maps to a declaration, lambda or initialiser in its source file, and each
+// call instruction maps to a token with the called name that maps back to the same
+// instruction. Calls javac adds without a token of their own (autoboxing, for-each
+// iterators, string switches, requireNonNull of method-reference receivers, ...)
+// must find no token rather than a wrong one.
+func TestMapping(t *testing.T) {
+	programs := map[string]string{
+		"features":     javatest.Program(t, "features"),
+		"main-example": javatest.Program(t, "main-example"),
+		"hierarchy":    javatest.Program(t, "hierarchy"),
+		"flow":         javatest.Program(t, "flow"),
+		"plugins":      filepath.Join("..", "testdata", "lsp", "plugins", "src", "main", "java"),
+	}
+	for name, dir := range programs {
+		t.Run(name, func(t *testing.T) {
+			s, snap := mappedProgram(t, dir)
+			var methods, calls, implicit int
+			for path, classes := range snap.w.src.classes {
+				fm := s.fileMap(snap, path)
+				if fm == nil {
+					t.Fatalf("no mapping for %s", path)
+				}
+				for _, c := range classes {
+					for _, m := range c.Methods {
+						mf := snap.w.ix.Facts(m)
+						if mf == nil || mf.FirstLine <= 0 {
+							continue
+						}
+						if code := fm.methodCode[m.ID]; code == nil {
+							if !implicitMethod(m) && !methodRefLambda(fm, mf.FirstLine) {
+								t.Errorf("%s: %s: no source construct", filepath.Base(path), m)
+							}
+							continue
+						}
+						methods++
+						for k := range mf.Calls {
+							cl := &mf.Calls[k]
+							if cl.Line <= 0 || callKey(snap.w.h, cl) == "" {
+								continue
+							}
+							tok, ok := fm.callToken(m, k)
+							if !ok {
+								implicit++
+								if hasCallToken(fm.f, int(cl.Line)-1, cl.Ref.Name) && !implicitCall(cl.Ref.Name) {
+									t.Errorf("%s:%d: %s call %d (%s.%s) found no token", filepath.Base(path), cl.Line, m, k, cl.Ref.Class, cl.Ref.Name)
+								}
+								continue
+							}
+							calls++
+							text := fm.f.Text(tok)
+							if !tokenFits(text, cl.Ref.Name, cl.Ref.Class) {
+								t.Errorf("%s:%d: %s call %d (%s.%s) mapped to %q", filepath.Base(path), cl.Line, m, k, cl.Ref.Class, cl.Ref.Name, text)
+								continue
+							}
+							if bm, bk, _ := fm.callAt(tok.Off); bm != m || bk != k {
+								// Several instructions may share a token (a call javac
+								// duplicates, e.g. in finally blocks): the token must
+								// at least map back to an instruction of the same kind.
+								if bm == nil || callKey(snap.w.h, &snap.w.ix.Facts(bm).Calls[bk]) != callKey(snap.w.h, cl) {
+									t.Errorf("%s:%d: token %q of %s call %d maps back to %v call %d", filepath.Base(path), cl.Line, text, m, k, bm, bk)
+								}
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%d methods, %d calls mapped to tokens, %d calls without a token of their own", methods, calls, implicit)
+			if methods == 0 || calls == 0 {
+				t.Fatal("nothing mapped")
+			}
+		})
+	}
+}
+
+// implicitMethod reports whether javac generates a method without a declaration of
+// its own: bridges, accessors, enum and record members, default constructors.
+func implicitMethod(m *hierarchy.Method) bool {
+	if m.Access&(classfile.AccSynthetic|classfile.AccBridge) != 0 && !strings.HasPrefix(m.Name, "lambda$") {
+		return true
+	}
+	c := m.Class
+	switch {
+	case c.Access&classfile.AccSynthetic != 0:
+		return true // e.g. the $SwitchMap$ holder of an enum switch
+	case c.Access&classfile.AccEnum != 0 && (m.Name == "values" || m.Name == "valueOf" || m.Name == "<clinit>" || m.Name == "<init>"):
+		return true
+	case c.File != nil && c.File.Record != nil:
+		return true // accessors, canonical constructor, toString/equals/hashCode
+	case m.Name == "<init>":
+		return true // the default constructor
+	}
+	return false
+}
+
+// methodRefLambda reports whether a line holds a method reference: javac implements
+// some (String[]::new, super::m) with a lambda$ method that has no lambda in the
+// source.
+func methodRefLambda(fm *fileMap, line int32) bool {
+	for _, c := range fm.f.Calls {
+		if c.Kind == javasrc.CallMethodRef && int32(c.Tok.Line)+1 == line {
+			return true
+		}
+	}
+	return false
+}
+
+// implicitCall names the methods javac calls on its own on lines where the source
+// may also call them (string switches call hashCode and equals, for-each loops
+// call iterator, hasNext and next, ...).
+func implicitCall(name string) bool {
+	return slices.Contains([]string{"hashCode", "equals", "iterator", "hasNext", "next", "close", "addSuppressed",
+		"requireNonNull", "valueOf", "intValue", "longValue", "ordinal", "getClass", "values", "<init>", "append", "toString"}, name)
+}
+
+func hasCallToken(f *javasrc.File, line int, name string) bool {
+	for _, c := range f.Calls {
+		if int(c.Tok.Line) == line && c.Kind == javasrc.CallMethod && c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func tokenFits(text, name, class string) bool {
+	switch {
+	case text == "->" || text == "::":
+		return true // invokedynamic
+	case name == "<init>":
+		return true // T of new T(, this, super, an enum constant
+	}
+	return text == name
+}
+
+// TestParamsScore checks overload resolution against descriptors.
+func TestParamsScore(t *testing.T) {
+	p := func(typ string, dims int) javasrc.Param { return javasrc.Param{Type: typ, Dims: dims, Name: "x"} }
+	tv := map[string]bool{"T": true}
+	for _, tc := range []struct {
+		ps   []javasrc.Param
+		desc string
+		ctor bool
+		ok   bool
+	}{
+		{nil, "()V", false, true},
+		{[]javasrc.Param{p("String", 0)}, "(Ljava/lang/String;)V", false, true},
+		{[]javasrc.Param{p("String", 0)}, "(Ljava/lang/Object;)V", false, false},
+		{[]javasrc.Param{p("int", 1)}, "([I)V", false, true},
+		{[]javasrc.Param{p("Entry", 0)}, "(Ljava/util/Map$Entry;)V", false, true},
+		{[]javasrc.Param{p("T", 0)}, "(Ljava/lang/Comparable;)V", false, true},
+		{[]javasrc.Param{p("T", 0)}, "(I)V", false, false},
+		{[]javasrc.Param{p("String", 0)}, "(Lp/Outer;Ljava/lang/String;)V", true, true}, // inner class constructor
+		{[]javasrc.Param{p("int", 0)}, "(Ljava/lang/String;II)V", true, true},           // enum constructor
+		{[]javasrc.Param{p("String", 0)}, "(Lp/Outer;Ljava/lang/String;)V", false, false},
+	} {
+		if got := paramsScore(tc.ps, tc.desc, tc.ctor, tv) >= 0; got != tc.ok {
+			t.Errorf("paramsScore(%v, %s, ctor=%v) ok = %v, want %v", tc.ps, tc.desc, tc.ctor, got, tc.ok)
+		}
+	}
+	// The inner-class window right after the outer instance wins over a later one.
+	a := paramsScore([]javasrc.Param{p("String", 0)}, "(Lp/O;Ljava/lang/String;Ljava/lang/String;)V", true, nil)
+	if a < 0 {
+		t.Fatal("no match")
+	}
+}
+
+// TestDiscover checks class-path and source-root discovery on the layouts of the
+// usual build tools.
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(rel string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, ".jar") || strings.HasSuffix(rel, ".xml") || strings.HasSuffix(rel, ".gradle") {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{
+		"pom.xml", "target/classes", "target/test-classes", "target/dependency/a.jar", "src/main/java", "src/test/java",
+		"gradle-mod/build.gradle", "gradle-mod/build/classes/java/main", "gradle-mod/build/libs/mod.jar", "gradle-mod/src/main/java",
+		"jarsonly/build.gradle", "jarsonly/build/libs/only.jar",
+		"out/production/core", "lib/dep.jar",
+	} {
+		mk(rel)
+	}
+	st := DefaultSettings()
+	ws := discover([]string{dir}, &st)
+	var got []string
+	for _, e := range ws.ClassPath {
+		rel, _ := filepath.Rel(dir, e.Path)
+		got = append(got, fmt.Sprintf("%s %s", e.Origin, filepath.ToSlash(rel)))
+	}
+	want := []string{
+		"application target/classes", "application target/test-classes", "library target/dependency/a.jar",
+		"application out/production/core", "library lib/dep.jar",
+		"application gradle-mod/build/classes/java/main",
+		"application jarsonly/build/libs/only.jar",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("class path:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var roots []string
+	for _, r := range ws.SourceRoots {
+		rel, _ := filepath.Rel(dir, r)
+		roots = append(roots, filepath.ToSlash(rel))
+	}
+	if want := []string{"gradle-mod/src/main/java", "src/main/java", "src/test/java"}; !slices.Equal(roots, want) {
+		t.Errorf("source roots %v, want %v", roots, want)
+	}
+	if ws.SpecFile != filepath.Join(dir, "jcg-spec.txt") {
+		t.Errorf("spec file %s", ws.SpecFile)
+	}
+
+	// Configured entries replace discovery; globs expand.
+	st.ClassPath = []string{"target/classes"}
+	st.Libraries = []string{"lib/*.jar"}
+	ws = discover([]string{dir}, &st)
+	if len(ws.ClassPath) != 2 || ws.ClassPath[1].Path != filepath.Join(dir, "lib", "dep.jar") || ws.ClassPath[1].Origin != classpath.Library {
+		t.Errorf("configured class path %+v", ws.ClassPath)
+	}
+}
+
+// TestSettings checks the layers of settings and the reporting of bad values.
+func TestSettings(t *testing.T) {
+	st := DefaultSettings()
+	l, err := parseLayer([]byte(`{"jcg": {"level": 2, "algorithm": "RTA", "env": {"k": "v"}, "diagnosticSeverity": "error", "bogus": 1, "classPath": "out"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs := st.apply(l)
+	if st.Level != 2 || st.Algorithm != "rta" || st.Env["k"] != "v" || st.Severity != 1 || !slices.Equal(st.ClassPath, []string{"out"}) {
+		t.Errorf("settings %+v", st)
+	}
+	if len(probs) != 1 || !strings.Contains(probs[0], "bogus") {
+		t.Errorf("problems %v", probs)
+	}
+	l, _ = parseLayer([]byte(`{"jcg.level": "nonsense", "jcg.nativeDiagnosticSeverity": "off"}`))
+	probs = st.apply(l)
+	if st.Level != 2 || st.NativeSeverity != 0 || len(probs) != 1 || !strings.Contains(probs[0], "level") {
+		t.Errorf("after a bad level: %+v %v", st, probs)
+	}
+}

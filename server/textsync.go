@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// filePath returns the path of a file URI, or "" for other schemes.
+func filePath(u uri.URI) string {
+	if !u.IsFile() {
+		return ""
+	}
+	return filepath.Clean(u.FsPath())
+}
+
+func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	path := filePath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.docs.mu.Lock()
+	s.docs.open[path] = &document{version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	s.docs.mu.Unlock()
+	return nil
+}
+
+func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	path := filePath(p.TextDocument.URI)
+	if path == "" || len(p.ContentChanges) == 0 {
+		return nil
+	}
+	// Full synchronisation: the last change holds the whole text.
+	var text string
+	switch c := p.ContentChanges[len(p.ContentChanges)-1].(type) {
+	case *protocol.TextDocumentContentChangeWholeDocument:
+		text = c.Text
+	case *protocol.TextDocumentContentChangePartial:
+		return nil // not negotiated: the server asked for full synchronisation
+	default:
+		return nil
+	}
+	s.docs.mu.Lock()
+	s.docs.open[path] = &document{version: p.TextDocument.Version, text: []byte(text)}
+	s.docs.mu.Unlock()
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	path := filePath(p.TextDocument.URI)
+	s.docs.mu.Lock()
+	delete(s.docs.open, path)
+	s.docs.mu.Unlock()
+	return nil
+}
+
+// didSave re-analyses when the specification file is saved. A saved .java file only
+// moves its diagnostics to the new text: its class files change when the build runs,
+// which the class-file watcher reports.
+func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	path := filePath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	snap, release := s.current()
+	defer release()
+	if snap == nil {
+		return nil
+	}
+	if path == snap.Workspace.SpecFile {
+		s.Rebuild(ctx, ReasonSpec)
+		return nil
+	}
+	if filepath.Ext(path) == ".java" {
+		s.goBackground(func(ctx context.Context) {
+			snap, release := s.current()
+			defer release()
+			if snap != nil {
+				s.publishFileDiagnostics(ctx, snap, path)
+			}
+		})
+	}
+	return nil
+}

@@ -1,0 +1,259 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+)
+
+// Workspace is what the server analyses: the class path and the source roots of the
+// workspace folders, as configured or discovered. It is immutable.
+type Workspace struct {
+	Folders     []string
+	ClassPath   []ClassPathEntry
+	SourceRoots []string
+	JDKHome     string // as configured; "" lets the class path find one
+	NoJDK       bool
+	Release     int
+	SpecFile    string // absolute path of the specification file
+	// Notes say what was discovered or configured and why, for the log and the
+	// jcg.showClassPath command.
+	Notes []string
+}
+
+// ClassPathEntry is one element of the class path.
+type ClassPathEntry struct {
+	Path   string
+	Origin classpath.Origin
+	Why    string // "configured", "Maven target/classes", ...
+}
+
+// config returns the index configuration.
+func (ws *Workspace) config() index.Config {
+	cfg := index.Config{JDKHome: ws.JDKHome, NoJDK: ws.NoJDK, Release: ws.Release}
+	for _, e := range ws.ClassPath {
+		cfg.Sources = append(cfg.Sources, classpath.Source{Path: e.Path, Origin: e.Origin})
+	}
+	return cfg
+}
+
+// indexKey identifies what the index depends on: two workspaces with the same key
+// share an index.
+func (ws *Workspace) indexKey() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "jdk=%q noJdk=%v release=%d\n", ws.JDKHome, ws.NoJDK, ws.Release)
+	for _, e := range ws.ClassPath {
+		fmt.Fprintf(&b, "%d %s\n", e.Origin, e.Path)
+	}
+	for _, r := range ws.SourceRoots {
+		fmt.Fprintf(&b, "src %s\n", r)
+	}
+	return b.String()
+}
+
+// discover works out the workspace's class path and source roots. Configured entries
+// replace discovery; otherwise every folder (and each of its direct sub-directories,
+// for multi-module builds) is searched for the output directories of the usual build
+// tools. All folders form one class path: they are analysed together.
+func discover(folders []string, st *Settings) *Workspace {
+	ws := &Workspace{Folders: folders, JDKHome: st.JDKHome, NoJDK: st.NoJDK, Release: st.Release}
+	base := ""
+	if len(folders) > 0 {
+		base = folders[0]
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) || base == "" {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(base, p)
+	}
+	ws.SpecFile = abs(st.SpecFile)
+	seen := map[string]bool{}
+	add := func(path string, o classpath.Origin, why string) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		ws.ClassPath = append(ws.ClassPath, ClassPathEntry{Path: path, Origin: o, Why: why})
+	}
+	if len(st.ClassPath) > 0 || len(st.Libraries) > 0 {
+		for _, p := range st.ClassPath {
+			for _, m := range expand(abs(p)) {
+				add(m, classpath.Application, "configured (jcg.classPath)")
+			}
+		}
+		for _, p := range st.Libraries {
+			for _, m := range expand(abs(p)) {
+				add(m, classpath.Library, "configured (jcg.libraries)")
+			}
+		}
+		ws.Notes = append(ws.Notes, fmt.Sprintf("class path configured: %d entries", len(ws.ClassPath)))
+	} else {
+		for _, f := range folders {
+			for _, dir := range moduleDirs(f) {
+				for _, e := range discoverClassPath(dir) {
+					add(e.Path, e.Origin, e.Why)
+				}
+			}
+		}
+		if len(ws.ClassPath) == 0 {
+			ws.Notes = append(ws.Notes, "no class directories or jars found in the workspace folders (build the project, or set jcg.classPath)")
+		} else {
+			ws.Notes = append(ws.Notes, fmt.Sprintf("class path discovered: %d entries", len(ws.ClassPath)))
+		}
+	}
+	if len(st.SourceRoots) > 0 {
+		for _, r := range st.SourceRoots {
+			ws.SourceRoots = append(ws.SourceRoots, abs(r))
+		}
+		ws.Notes = append(ws.Notes, fmt.Sprintf("source roots configured: %d", len(ws.SourceRoots)))
+	} else {
+		for _, f := range folders {
+			for _, dir := range moduleDirs(f) {
+				ws.SourceRoots = append(ws.SourceRoots, discoverSourceRoots(dir)...)
+			}
+		}
+		ws.Notes = append(ws.Notes, fmt.Sprintf("source roots discovered: %d", len(ws.SourceRoots)))
+	}
+	slices.Sort(ws.SourceRoots)
+	ws.SourceRoots = slices.Compact(ws.SourceRoots)
+	return ws
+}
+
+// expand returns the paths a configured entry names: itself, or the jars it matches
+// when it is a glob ("lib/*.jar").
+func expand(p string) []string {
+	if !strings.ContainsAny(p, "*?[") {
+		return []string{p}
+	}
+	ms, _ := filepath.Glob(p)
+	slices.Sort(ms)
+	return ms
+}
+
+// moduleDirs returns a folder and its direct sub-directories that look like build
+// modules (they hold a build file or build output).
+func moduleDirs(folder string) []string {
+	dirs := []string{folder}
+	ents, err := os.ReadDir(folder)
+	if err != nil {
+		return dirs
+	}
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub := filepath.Join(folder, e.Name())
+		for _, marker := range []string{"pom.xml", "build.gradle", "build.gradle.kts", "target/classes", "build/classes"} {
+			if exists(filepath.Join(sub, marker)) {
+				dirs = append(dirs, sub)
+				break
+			}
+		}
+	}
+	return dirs
+}
+
+// discoverClassPath finds the class directories and jars of one module directory.
+func discoverClassPath(dir string) []ClassPathEntry {
+	var out []ClassPathEntry
+	app := func(rel, why string) {
+		if p := filepath.Join(dir, rel); isDir(p) {
+			out = append(out, ClassPathEntry{Path: p, Origin: classpath.Application, Why: why})
+		}
+	}
+	jars := func(rel string, o classpath.Origin, why string) {
+		ms, _ := filepath.Glob(filepath.Join(dir, rel, "*.jar"))
+		slices.Sort(ms)
+		for _, m := range ms {
+			out = append(out, ClassPathEntry{Path: m, Origin: o, Why: why})
+		}
+	}
+	// Maven.
+	app("target/classes", "Maven target/classes")
+	app("target/test-classes", "Maven target/test-classes")
+	jars("target/dependency", classpath.Library, "Maven target/dependency")
+	// Gradle: the jars in build/libs are the project's own artifacts, so they are
+	// used only when the class directories they were built from are absent.
+	n := len(out)
+	app("build/classes/java/main", "Gradle build/classes/java/main")
+	app("build/classes/java/test", "Gradle build/classes/java/test")
+	if len(out) == n {
+		jars("build/libs", classpath.Application, "Gradle build/libs")
+	}
+	// IntelliJ: one directory per module.
+	for _, kind := range []string{"production", "test"} {
+		ms, _ := filepath.Glob(filepath.Join(dir, "out", kind, "*"))
+		slices.Sort(ms)
+		for _, m := range ms {
+			if isDir(m) {
+				out = append(out, ClassPathEntry{Path: m, Origin: classpath.Application, Why: "IntelliJ out/" + kind})
+			}
+		}
+	}
+	// Eclipse.
+	if exists(filepath.Join(dir, ".classpath")) || !exists(filepath.Join(dir, "src/main/java")) {
+		app("bin", "Eclipse bin/")
+	}
+	jars("lib", classpath.Library, "lib/*.jar")
+	return out
+}
+
+// discoverSourceRoots finds the Java source roots of one module directory.
+func discoverSourceRoots(dir string) []string {
+	var out []string
+	for _, rel := range []string{"src/main/java", "src/test/java"} {
+		if p := filepath.Join(dir, rel); isDir(p) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		if p := filepath.Join(dir, "src"); isDir(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func isDir(p string) bool { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
+
+// describe renders the workspace for the log and jcg.showClassPath.
+func (ws *Workspace) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Workspace folders:\n")
+	for _, f := range ws.Folders {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	fmt.Fprintf(&b, "Class path:\n")
+	if len(ws.ClassPath) == 0 {
+		fmt.Fprintf(&b, "  (empty)\n")
+	}
+	for _, e := range ws.ClassPath {
+		fmt.Fprintf(&b, "  %-11s %s  (%s)\n", e.Origin, e.Path, e.Why)
+	}
+	fmt.Fprintf(&b, "Source roots:\n")
+	if len(ws.SourceRoots) == 0 {
+		fmt.Fprintf(&b, "  (none)\n")
+	}
+	for _, r := range ws.SourceRoots {
+		fmt.Fprintf(&b, "  %s\n", r)
+	}
+	switch {
+	case ws.NoJDK:
+		fmt.Fprintf(&b, "JDK: none (jcg.noJdk)\n")
+	case ws.JDKHome != "":
+		fmt.Fprintf(&b, "JDK: %s (configured)\n", ws.JDKHome)
+	}
+	fmt.Fprintf(&b, "Specification file: %s\n", ws.SpecFile)
+	for _, n := range ws.Notes {
+		fmt.Fprintf(&b, "Note: %s\n", n)
+	}
+	return b.String()
+}
