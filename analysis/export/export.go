@@ -260,6 +260,8 @@ type jsonSite struct {
 	Status   string `json:"status"`
 	Evidence string `json:"evidence,omitempty"`
 	Fallback int    `json:"fallbackLevel,omitempty"`
+	// Points are the specification points: "method line: kind".
+	Points []string `json:"specificationPoints,omitempty"`
 }
 
 // WriteJSON writes g with every edge's reason and every dynamic site's status, one
@@ -290,6 +292,9 @@ func WriteJSON(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options
 		}
 		for _, s := range g.SitesOf(m.ID) {
 			js := jsonSite{Caller: name(m.ID), PC: s.PC, Line: s.Line, Feature: s.Feature.String(), API: s.API, Status: s.Status.String(), Evidence: s.Evidence, Fallback: int(s.Fallback)}
+			for _, p := range s.Points {
+				js.Points = append(js.Points, fmt.Sprintf("%s line %d: %s", name(p.Method), p.Line, p.Kind))
+			}
 			if err := enc.Encode(map[string]jsonSite{"site": js}); err != nil {
 				return err
 			}

@@ -36,6 +36,7 @@ commands:
   index      read a class path (and the JDK) and report classes, methods and bytes per origin
   analyze    build the call graph at every assumption level and print one table
   callgraph  write the call graph at one level (--format jcg|dot|json)
+  spec       import-tamiflex: add a TamiFlex refl.log's observations to a specification file
 
 Run 'jcg-lsp <command> -h' for the flags of a command.
 `
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runAnalyze(ctx, args[1:], stdout, stderr)
 	case "callgraph":
 		return runCallgraph(ctx, args[1:], stdout, stderr)
+	case "spec":
+		return runSpec(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -109,3 +109,27 @@ func TestCallgraphJCG(t *testing.T) {
 		}
 	}
 }
+
+func TestSpecImportTamiFlex(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "refl.log")
+	os.WriteFile(log, []byte("Class.forName;example.plugin.builtin.AuditPlugin;example.plugin.PluginLoader.loadConfigured;36;;\n"), 0o644)
+	out := filepath.Join(dir, "jcg-spec.txt")
+	os.WriteFile(out, []byte("# mine\nexample.Main.main @ 40 => example.Other\n"), 0o644)
+	var so, se bytes.Buffer
+	if err := run(context.Background(), []string{"spec", "import-tamiflex", "--out", out, log}, &so, &se); err != nil {
+		t.Fatalf("%v\n%s", err, se.String())
+	}
+	b, _ := os.ReadFile(out)
+	want := "# mine\nexample.Main.main @ 40 => example.Other\nexample.plugin.PluginLoader.loadConfigured @ 36 => example.plugin.builtin.AuditPlugin\n"
+	if string(b) != want {
+		t.Errorf("file:\n%s\nwant:\n%s", b, want)
+	}
+	// Importing again adds nothing.
+	if err := run(context.Background(), []string{"spec", "import-tamiflex", "--out", out, log}, &so, &se); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := os.ReadFile(out); string(b2) != want {
+		t.Errorf("second import changed the file:\n%s", b2)
+	}
+}

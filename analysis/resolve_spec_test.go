@@ -1,0 +1,79 @@
+package analysis
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+// TestSpecifiedSite: a specification entry gives res.Main.castOnly's forName (line 45
+// of testdata/java/cg/resolution/src/res/Main.java) exactly its targets at every level,
+// with status Specified, and bad entries are reported with their file position.
+func TestSpecifiedSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full-JDK analysis")
+	}
+	classes := javatest.Compile(t, javatest.Program(t, "cg/resolution"), javatest.Release(17))
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{{Path: classes, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	f := spec.Parse("jcg-spec.txt", []byte(strings.Join([]string{
+		"res.Main.castOnly @ 45 => res.Square",
+		"res.Nope.m @ 1 => res.Square",          // unknown class
+		"res.Main.castOnly @ 999 => res.Square", // no call on that line
+		"res.Main.main @ 1 => res.Missing",      // unknown target
+	}, "\n")))
+	h := ix.Hierarchy()
+	caller := h.Class("res/Main").Method("castOnly", "(Ljava/lang/String;)Lres/Shape;")
+	square := h.Class("res/Square").Method("<clinit>", "()V")
+	circle := h.Class("res/Circle").Method("<clinit>", "()V")
+	a := New(ix)
+	for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
+		g, err := a.Run(context.Background(), Options{Level: l, Spec: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, s := range g.SitesOf(caller.ID) {
+			if s.Line == 45 && s.Feature == callgraph.FeatLoading {
+				found = true
+				if s.Status != callgraph.Specified || !strings.Contains(s.Evidence, "jcg-spec.txt:1") {
+					t.Errorf("level %s: site status %s, evidence %q", l, s.Status, s.Evidence)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("level %s: no loading site at line 45", l)
+		}
+		// The line's edges: Class.forName itself and the specified class's initialiser
+		// (line 46's newInstance has fallback edges of its own).
+		line := map[int32]bool{}
+		for _, b := range g.Callees(caller.ID) {
+			if b.Line == 45 {
+				for _, id := range g.Sets[b.Set] {
+					line[id] = true
+				}
+			}
+		}
+		if !line[square.ID] || line[circle.ID] {
+			t.Errorf("level %s: want an edge from line 45 to Square.<clinit> and none to Circle.<clinit>", l)
+		}
+		want := []string{"jcg-spec.txt:2:1: unknown class res.Nope", "jcg-spec.txt:3:1: no call at line 999", "jcg-spec.txt:4:1: unknown target class res.Missing"}
+		if len(g.Problems) != len(want) {
+			t.Fatalf("level %s: problems %q", l, g.Problems)
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(g.Problems[i], w) {
+				t.Errorf("problem %d = %q, want prefix %q", i, g.Problems[i], w)
+			}
+		}
+	}
+}

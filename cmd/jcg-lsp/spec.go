@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
+)
+
+// runSpec handles `jcg-lsp spec import-tamiflex [--out FILE] refl.log...`: it writes
+// specification entries for the reflective calls a TamiFlex run observed, merged into
+// an existing file (sorted, one line per site), never dropping what the file had.
+func runSpec(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "import-tamiflex" {
+		return errors.New("usage: jcg-lsp spec import-tamiflex [--out FILE] refl.log...")
+	}
+	fs := flag.NewFlagSet("spec import-tamiflex", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", spec.DefaultName, "specification file to create or extend (- for standard output)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("spec import-tamiflex: give one or more refl.log files")
+	}
+	var existing []byte
+	if *out != "-" {
+		b, err := os.ReadFile(*out)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		existing = b
+	}
+	old := spec.Parse(*out, existing)
+	have := map[string]bool{}
+	for _, e := range old.Entries {
+		have[spec.Format(e)] = true
+	}
+	var added []spec.Entry
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		es, probs := spec.ImportTamiFlex(path, f)
+		f.Close()
+		for _, p := range probs {
+			fmt.Fprintln(stderr, p.Error())
+		}
+		for _, e := range es {
+			if !have[spec.Format(e)] {
+				have[spec.Format(e)] = true
+				added = append(added, e)
+			}
+		}
+	}
+	text := string(existing)
+	if text == "" {
+		text = spec.Header
+	}
+	// Insert each entry at its sorted place, so the file stays reviewable line by line.
+	for _, e := range added {
+		lines := strings.SplitAfter(text, "\n")
+		at := spec.InsertionLine([]byte(text), e.Site)
+		if at > len(lines) {
+			at = len(lines)
+		}
+		if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
+			lines[at-1] += "\n"
+		}
+		lines = append(lines[:at], append([]string{spec.Format(e) + "\n"}, lines[at:]...)...)
+		text = strings.Join(lines, "")
+	}
+	if *out == "-" {
+		_, err := io.WriteString(stdout, text)
+		return err
+	}
+	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d entries added\n", *out, len(added))
+	return nil
+}
