@@ -258,9 +258,11 @@ func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
 		cached, ok := s.a.chaDispatch[g.key]
 		s.a.mu.Unlock()
 		if ok {
+			// CHA groups never grow, so the shared slice is used as it is (capped, so
+			// nothing can append into it).
+			s.sets[g.set] = cached[:len(cached):len(cached)]
 			for _, id := range cached {
-				g.members[id] = true
-				s.grow(g.set, id)
+				s.reachable(id)
 			}
 			return
 		}

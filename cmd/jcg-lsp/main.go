@@ -14,10 +14,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 )
 
 func main() {
+	// The batch jobs build a large, long-lived heap (the JDK's facts and graphs): a
+	// less eager collector saves a third of their CPU, and the soft limit keeps the
+	// peak within the memory budget (1.5 GiB for the JDK plus an application).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(300)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1300 << 20)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

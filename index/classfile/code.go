@@ -10,10 +10,13 @@ type Code struct {
 	Bytecode  []byte
 	Handlers  []ExceptionHandler
 	Lines     []LineNumber // sorted by StartPC
-	Locals    []LocalVariable
 	// BytecodeOffset is the offset of Bytecode[0] in the class file, so errors found
 	// while decoding instructions can name a file offset.
 	BytecodeOffset int64
+
+	file   *File
+	lvts   [][]byte // raw LocalVariableTable entries
+	lvtOff []int64  // their offsets in the class file
 }
 
 // ExceptionHandler is an exception_table entry; CatchType is "" for finally/any.
@@ -43,7 +46,7 @@ func (m *Method) Code() (*Code, error) {
 	}
 	f := m.file
 	r := &reader{b: f.data[m.codeOff : m.codeOff+m.codeLen], base: int64(m.codeOff)}
-	c := &Code{}
+	c := &Code{file: f}
 	c.MaxStack = r.u2()
 	c.MaxLocals = r.u2()
 	codeLen := r.u4()
@@ -82,14 +85,11 @@ func (m *Method) Code() (*Code, error) {
 				c.Lines[start+j] = LineNumber{StartPC: ar.u2(), Line: ar.u2()}
 			}
 		case "LocalVariableTable":
+			// Decoded on demand (LocalVariables): few callers want the names, and
+			// decoding them costs more than the rest of the body.
 			k := ar.count(10, "local variables")
-			for range k {
-				lv := LocalVariable{StartPC: ar.u2(), Length: ar.u2()}
-				lv.Name = f.utf8At(ar, "local variable name")
-				lv.Desc = f.utf8At(ar, "local variable descriptor")
-				lv.Index = ar.u2()
-				c.Locals = append(c.Locals, lv)
-			}
+			c.lvts = append(c.lvts, ar.bytes(k*10))
+			c.lvtOff = append(c.lvtOff, ar.pos()-int64(k*10))
 		default:
 			ar.off = len(ar.b)
 		}
@@ -116,4 +116,23 @@ func (c *Code) LineAt(pc int) int {
 		return -1
 	}
 	return int(c.Lines[i-1].Line)
+}
+
+// LocalVariables decodes the LocalVariableTable attributes of the body.
+func (c *Code) LocalVariables() ([]LocalVariable, error) {
+	var out []LocalVariable
+	for i, raw := range c.lvts {
+		r := &reader{b: raw, base: c.lvtOff[i]}
+		for r.off < len(r.b) && r.err == nil {
+			lv := LocalVariable{StartPC: r.u2(), Length: r.u2()}
+			lv.Name = c.file.utf8At(r, "local variable name")
+			lv.Desc = c.file.utf8At(r, "local variable descriptor")
+			lv.Index = r.u2()
+			out = append(out, lv)
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	return out, nil
 }

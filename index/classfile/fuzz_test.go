@@ -56,6 +56,7 @@ func exercise(f *classfile.File) {
 			continue
 		}
 		_ = code.LineAt(0)
+		code.LocalVariables()
 		bytecode.Walk(code.Bytecode, func(in bytecode.Instr) error {
 			in.SwitchTargets(func(int32, int, bool) {})
 			return nil
@@ -156,5 +157,39 @@ func TestModifiedUTF8(t *testing.T) {
 	}
 	if f.Name != "java/lang/Object" || f.Super != "" {
 		t.Errorf("name %q super %q", f.Name, f.Super)
+	}
+}
+
+// TestLocalVariables decodes the local-variable tables javac -g writes: every
+// instance method's slot 0 is "this".
+func TestLocalVariables(t *testing.T) {
+	n := 0
+	for name, b := range compiledClasses(t) {
+		f, err := classfile.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Methods {
+			m := &f.Methods[i]
+			code, err := m.Code()
+			if err != nil || code == nil || m.IsStatic() {
+				continue
+			}
+			lvs, err := code.LocalVariables()
+			if err != nil {
+				t.Fatalf("%s.%s: %v", name, m.Name, err)
+			}
+			for _, lv := range lvs {
+				if lv.Index == 0 {
+					n++
+					if lv.Name != "this" || lv.Desc != "L"+f.Name+";" {
+						t.Errorf("%s.%s: slot 0 is %s %s", f.Name, m.Name, lv.Name, lv.Desc)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no local variable tables decoded")
 	}
 }
