@@ -160,28 +160,9 @@ func (a *Analyzer) Prepare(ctx context.Context) error {
 			}
 		}
 	}
-	targets := make([][]int32, len(keys))
-	cha := chaOracle{a.h}
-	if err := parallelFor(ctx, len(keys), func(i int) {
-		rm, t := ms[keys[i].method], a.h.Classes()[keys[i].declared]
-		seen := map[int32]bool{}
-		cha.Types(nil, t, func(c *hierarchy.Class) {
-			if s := a.h.Select(c, rm); s != nil && !seen[s.ID] {
-				seen[s.ID] = true
-				targets[i] = append(targets[i], s.ID)
-			}
-		})
-	}); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	for i, k := range keys {
-		if _, ok := a.chaDispatch[k]; !ok {
-			a.chaDispatch[k] = targets[i]
-		}
-	}
-	a.mu.Unlock()
-	return nil
+	return parallelFor(ctx, len(keys), func(i int) {
+		a.chaTargets(ms[keys[i].method], a.h.Classes()[keys[i].declared])
+	})
 }
 
 // parallelFor runs fn(0..n-1) on GOMAXPROCS goroutines.
@@ -203,4 +184,27 @@ func parallelFor(ctx context.Context, n int, fn func(i int)) error {
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// chaTargets returns the CHA dispatch targets of rm on receivers of declared type t,
+// computed once per analyzer.
+func (a *Analyzer) chaTargets(rm *hierarchy.Method, t *hierarchy.Class) []int32 {
+	k := dispatchKey{rm.ID, t.ID, 0}
+	a.mu.Lock()
+	ids, ok := a.chaDispatch[k]
+	a.mu.Unlock()
+	if ok {
+		return ids
+	}
+	seen := map[int32]bool{}
+	chaOracle{a.h}.Types(nil, t, func(c *hierarchy.Class) {
+		if s := a.h.Select(c, rm); s != nil && !seen[s.ID] {
+			seen[s.ID] = true
+			ids = append(ids, s.ID)
+		}
+	})
+	a.mu.Lock()
+	a.chaDispatch[k] = ids
+	a.mu.Unlock()
+	return ids
 }

@@ -111,6 +111,13 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 		}
 		// An unbound method reference (String::length) dispatches on its first
 		// argument: the lambda's targets are the dispatch's targets.
+		if _, isCHA := s.oracle.(chaOracle); isCHA {
+			// CHA's answer never grows: the shared dispatch result serves every site.
+			for _, id := range s.a.chaTargets(m, ic) {
+				s.addLambdaTarget(l, id)
+			}
+			break
+		}
 		seen := map[int32]bool{}
 		s.oracle.Types(at.caller, ic, func(c *hierarchy.Class) {
 			if t := s.h.Select(c, m); t != nil && !seen[t.ID] {

@@ -56,11 +56,11 @@ func (a *Analyzer) namesToClasses(s Str) Classes {
 	if !ok {
 		return out
 	}
-	for _, c := range a.h.Classes() {
+	for i, bin := range a.ix.binaryNames() {
+		c := a.h.Classes()[i]
 		if c.Phantom {
 			continue
 		}
-		bin := strings.ReplaceAll(c.Name, "/", ".")
 		for _, sh := range shapes {
 			if strings.HasPrefix(bin, sh[0]) && strings.HasSuffix(bin, sh[1]) && len(bin) >= len(sh[0])+len(sh[1]) {
 				set[c] = true

@@ -12,6 +12,7 @@ package values
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
@@ -42,6 +43,22 @@ type Index struct {
 	prog Program
 	once sync.Once
 	refs map[refKey][]CallRef
+
+	namesOnce sync.Once
+	names     []string // binary names of the classes, by class ID
+}
+
+// binaryNames returns every class's binary name ("java.lang.String"), by class ID,
+// for matching string shapes.
+func (ix *Index) binaryNames() []string {
+	ix.namesOnce.Do(func() {
+		cs := ix.prog.Hierarchy().Classes()
+		ix.names = make([]string, len(cs))
+		for i, c := range cs {
+			ix.names[i] = strings.ReplaceAll(c.Name, "/", ".")
+		}
+	})
+	return ix.names
 }
 
 type refKey struct{ name, desc string }
