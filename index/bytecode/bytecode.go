@@ -46,60 +46,123 @@ type Instr struct {
 	code   []byte
 }
 
+// Operand shapes, so Decode dispatches through one dense switch (a jump table).
+const (
+	kNone uint8 = iota
+	kIconst
+	kBipush
+	kSipush
+	kLdc
+	kCP // u2 constant-pool index
+	kInvokeInterface
+	kMulti
+	kNewarray
+	kLocal  // u1 local index
+	kLoadN  // xload_<n>
+	kStoreN // xstore_<n>
+	kIinc
+	kBranch
+	kBranchW
+	kWide
+	kSwitch
+)
+
+var opKind = func() (k [256]uint8) {
+	for op := IconstM1; op <= Iconst5; op++ {
+		k[op] = kIconst
+	}
+	k[Bipush], k[Sipush], k[Ldc] = kBipush, kSipush, kLdc
+	for _, op := range []Opcode{LdcW, Ldc2W, New, Anewarray, Checkcast, Instanceof} {
+		k[op] = kCP
+	}
+	for op := Getstatic; op <= Invokedynamic; op++ {
+		k[op] = kCP
+	}
+	k[Invokeinterface], k[Multianewarray], k[Newarray] = kInvokeInterface, kMulti, kNewarray
+	for op := Iload; op <= Aload; op++ {
+		k[op] = kLocal
+	}
+	for op := Istore; op <= Astore; op++ {
+		k[op] = kLocal
+	}
+	k[Ret] = kLocal
+	for op := Iload0; op <= Aload3; op++ {
+		k[op] = kLoadN
+	}
+	for op := Istore0; op <= Astore3; op++ {
+		k[op] = kStoreN
+	}
+	k[Iinc] = kIinc
+	for op := Ifeq; op <= Jsr; op++ {
+		k[op] = kBranch
+	}
+	k[Ifnull], k[Ifnonnull] = kBranch, kBranch
+	k[GotoW], k[JsrW] = kBranchW, kBranchW
+	k[Wide] = kWide
+	k[Tableswitch], k[Lookupswitch] = kSwitch, kSwitch
+	return k
+}()
+
 // Decode decodes the instruction at pc.
 func Decode(code []byte, pc int) (Instr, error) {
+	var in Instr
+	err := decodeInto(&in, code, pc)
+	return in, err
+}
+
+// decodeInto decodes the instruction at pc into in, without copying an Instr.
+func decodeInto(in *Instr, code []byte, pc int) error {
 	if pc < 0 || pc >= len(code) {
-		return Instr{}, &Error{PC: pc, Msg: "pc out of range"}
+		return &Error{PC: pc, Msg: "pc out of range"}
 	}
 	op := Opcode(code[pc])
-	in := Instr{PC: pc, Op: op, code: code}
+	*in = Instr{PC: pc, Op: op, code: code}
 	n := int(opLen[op])
 	if n == 0 {
 		var err error
 		n, err = varLen(code, pc)
 		if err != nil {
-			return Instr{}, err
+			return err
 		}
 	}
 	if pc+n > len(code) {
-		return Instr{}, &Error{PC: pc, Msg: "truncated " + op.String()}
+		return &Error{PC: pc, Msg: "truncated " + op.String()}
 	}
 	in.Len = n
-	b := code[pc:]
-	switch {
-	case op >= Iconst0-1 && op <= Iconst5:
+	b := code[pc : pc+n]
+	switch opKind[op] {
+	case kIconst:
 		in.Value = int32(op) - int32(Iconst0)
-	case op == Bipush:
+	case kBipush:
 		in.Value = int32(int8(b[1]))
-	case op == Sipush:
+	case kSipush:
 		in.Value = int32(int16(binary.BigEndian.Uint16(b[1:])))
-	case op == Ldc:
+	case kLdc:
 		in.Index = uint16(b[1])
-	case op == LdcW || op == Ldc2W || (op >= Getstatic && op <= Invokedynamic) ||
-		op == New || op == Anewarray || op == Checkcast || op == Instanceof:
+	case kCP:
 		in.Index = binary.BigEndian.Uint16(b[1:])
-		if op == Invokeinterface {
-			in.Value = int32(b[3])
-		}
-	case op == Multianewarray:
+	case kInvokeInterface:
 		in.Index = binary.BigEndian.Uint16(b[1:])
 		in.Value = int32(b[3])
-	case op == Newarray:
+	case kMulti:
+		in.Index = binary.BigEndian.Uint16(b[1:])
+		in.Value = int32(b[3])
+	case kNewarray:
 		in.Value = int32(b[1])
-	case (op >= Iload && op <= Aload) || (op >= Istore && op <= Astore) || op == Ret:
+	case kLocal:
 		in.Index = uint16(b[1])
-	case op >= Iload0 && op <= Aload3:
+	case kLoadN:
 		in.Index = uint16(op-Iload0) % 4
-	case op >= Istore0 && op <= Astore3:
+	case kStoreN:
 		in.Index = uint16(op-Istore0) % 4
-	case op == Iinc:
+	case kIinc:
 		in.Index = uint16(b[1])
 		in.Value = int32(int8(b[2]))
-	case (op >= Ifeq && op <= Jsr) || op == Ifnull || op == Ifnonnull:
+	case kBranch:
 		in.Target = pc + int(int16(binary.BigEndian.Uint16(b[1:])))
-	case op == GotoW || op == JsrW:
+	case kBranchW:
 		in.Target = pc + int(int32(binary.BigEndian.Uint32(b[1:])))
-	case op == Wide:
+	case kWide:
 		in.Wide = true
 		in.Op = Opcode(b[1])
 		in.Index = binary.BigEndian.Uint16(b[2:])
@@ -107,7 +170,7 @@ func Decode(code []byte, pc int) (Instr, error) {
 			in.Value = int32(int16(binary.BigEndian.Uint16(b[4:])))
 		}
 	}
-	return in, nil
+	return nil
 }
 
 // varLen returns the length of tableswitch, lookupswitch and wide instructions, which
@@ -204,15 +267,33 @@ func (op Opcode) IsInvoke() bool { return op >= Invokevirtual && op <= Invokedyn
 
 // Walk decodes every instruction of code in order, stopping at the first error.
 func Walk(code []byte, fn func(in Instr) error) error {
-	for pc := 0; pc < len(code); {
-		in, err := Decode(code, pc)
-		if err != nil {
+	var in Instr
+	for pc := 0; pc < len(code); pc += in.Len {
+		if err := decodeInto(&in, code, pc); err != nil {
 			return err
 		}
 		if err := fn(in); err != nil {
 			return err
 		}
-		pc += in.Len
 	}
 	return nil
+}
+
+// Len returns the length of the instruction at pc without decoding its operands,
+// for callers that only step over instructions.
+func Len(code []byte, pc int) (int, error) {
+	if pc < 0 || pc >= len(code) {
+		return 0, &Error{PC: pc, Msg: "pc out of range"}
+	}
+	n := int(opLen[code[pc]])
+	if n == 0 {
+		var err error
+		if n, err = varLen(code, pc); err != nil {
+			return 0, err
+		}
+	}
+	if pc+n > len(code) {
+		return 0, &Error{PC: pc, Msg: "truncated " + Opcode(code[pc]).String()}
+	}
+	return n, nil
 }
