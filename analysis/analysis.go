@@ -19,19 +19,13 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
-	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// Program is what the analysis reads: the class hierarchy and per-method facts.
-// Implementations must be safe for concurrent use.
-type Program interface {
-	Hierarchy() *hierarchy.Hierarchy
-	// Facts returns the facts of a method, or nil when it has no code.
-	Facts(m *hierarchy.Method) *facts.Method
-	// Flow returns the def-use and post-dominance facts of a method with code.
-	Flow(m *hierarchy.Method) (*facts.Flow, error)
-}
+// Program is what the analysis reads: the class hierarchy and per-method facts
+// (Facts nil for methods without code; Flow the def-use and post-dominance facts of a
+// method with code). Implementations must be safe for concurrent use.
+type Program = values.Program
 
 // Options select the level, the algorithm and the entry points of a run.
 type Options struct {

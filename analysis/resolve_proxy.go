@@ -78,17 +78,13 @@ type proxyHandlerResolver struct {
 func (proxyHandlerResolver) level() callgraph.Level { return callgraph.BehavedCLs }
 
 func (p proxyHandlerResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
-	lf := s.localFlow(d.at.caller)
+	lf, defs := s.siteOperand(d, p.arg)
 	if lf == nil {
-		return siteResult{}
-	}
-	ops := lf.operands(d.at.pc)
-	if p.arg >= len(ops) {
 		return siteResult{}
 	}
 	var res siteResult
 	var shown []string
-	for _, def := range ops[p.arg] {
+	for _, def := range defs {
 		if def.Kind != facts.DefInstr {
 			return siteResult{}
 		}

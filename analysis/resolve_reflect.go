@@ -394,15 +394,11 @@ type classArgResolver struct {
 func (classArgResolver) level() callgraph.Level { return callgraph.BehavedCLs }
 
 func (p classArgResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
-	lf := s.localFlow(d.at.caller)
+	lf, defs := s.siteOperand(d, p.arg)
 	if lf == nil {
 		return siteResult{}
 	}
-	ops := lf.operands(d.at.pc)
-	if p.arg >= len(ops) {
-		return siteResult{}
-	}
-	types, ok := lf.constTypes(ops[p.arg])
+	types, ok := lf.constTypes(defs)
 	if !ok {
 		return siteResult{}
 	}
@@ -459,6 +455,21 @@ func (s *solver) localFlow(m *hierarchy.Method) *localFlow {
 }
 
 func (lf *localFlow) operands(pc int32) [][]facts.Def { return lf.fl.Operands(int(pc)) }
+
+// siteOperand returns the caller's flow and the definitions of operand arg of a
+// dynamic site (the receiver of an instance method is operand 0); nil when the
+// caller has no analysable code or the operand does not exist.
+func (s *solver) siteOperand(d *dynamicSite, arg int) (*localFlow, []facts.Def) {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return nil, nil
+	}
+	ops := lf.operands(d.at.pc)
+	if arg >= len(ops) {
+		return nil, nil
+	}
+	return lf, ops[arg]
+}
 
 // at finds the fact at pc in a list sorted by pc.
 func at[T any](list []T, pc int, pcOf func(*T) int32) *T {

@@ -36,6 +36,15 @@ func newView(g *callgraph.Graph, p analysis.Program, opts Options) *graphView {
 	return &graphView{g: g, p: p, ms: p.Hierarchy().Methods(), opts: opts}
 }
 
+// name is a node's name in DOT and JSON output: class.name+descriptor.
+func (v *graphView) name(id int32) string {
+	if id == v.g.Native {
+		return "<NativeMethod>"
+	}
+	m := v.ms[id]
+	return m.Class.Name + "." + m.Name + m.Desc
+}
+
 // callers calls fn for every reachable method that the options keep as a caller.
 func (v *graphView) callers(fn func(m *hierarchy.Method) error) error {
 	var err error
@@ -204,13 +213,7 @@ func WriteDOT(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options)
 	v := newView(g, p, opts)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	fmt.Fprintf(bw, "digraph callgraph {\n  label=%s;\n  node [shape=box, fontname=monospace];\n", strconv.Quote(g.Algorithm+" call graph, level "+g.Level.Title()))
-	name := func(id int32) string {
-		if id == g.Native {
-			return strconv.Quote("<NativeMethod>")
-		}
-		m := v.ms[id]
-		return strconv.Quote(m.Class.Name + "." + m.Name + m.Desc)
-	}
+	name := func(id int32) string { return strconv.Quote(v.name(id)) }
 	type edge struct {
 		to   int32
 		kind callgraph.Kind
@@ -270,13 +273,7 @@ func WriteJSON(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options
 	v := newView(g, p, opts)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := json.NewEncoder(bw)
-	name := func(id int32) string {
-		if id == g.Native {
-			return "<NativeMethod>"
-		}
-		m := v.ms[id]
-		return m.Class.Name + "." + m.Name + m.Desc
-	}
+	name := v.name
 	if err := enc.Encode(map[string]any{"level": g.Level.String(), "algorithm": g.Algorithm, "reachable": g.NumReachable(), "edges": g.NumEdges()}); err != nil {
 		return err
 	}
