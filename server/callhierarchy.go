@@ -11,7 +11,6 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
-	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -163,8 +162,9 @@ func (s *Server) itemNode(snap *Snapshot, it *protocol.CallHierarchyItem) (int32
 	return -1, false
 }
 
-// edgeDetail says what a dynamic edge rests on: "via Class.forName — level 2
-// fallback", "via thread: Thread.start runs run() on a new thread".
+// edgeDetail says, briefly, what a dynamic edge rests on: "via Class.forName —
+// level 2 fallback", "via Worker.start — Thread.start runs run() on a new thread".
+// The hover of the call site has the whole evidence.
 func edgeDetail(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) string {
 	r := snap.Graph.Reasons[b.Reason]
 	if !r.Kind.Dynamic() {
@@ -179,23 +179,29 @@ func edgeDetail(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) s
 			}
 		}
 	}
-	var why []string
-	if r.Evidence != "" {
-		why = append(why, r.Evidence)
+	switch {
+	case r.Fallback != 0:
+		return fmt.Sprintf("via %s — level %d fallback (%s)", via, r.Fallback, r.Fallback.Title())
+	case r.Evidence != "":
+		return "via " + via + " — " + shorten(r.Evidence, 80)
 	}
-	if r.Fallback != 0 {
-		why = append(why, fmt.Sprintf("level %d fallback (%s)", r.Fallback, r.Fallback.Title()))
+	return "via " + via
+}
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
 	}
-	if len(why) == 0 {
-		return "via " + via
-	}
-	return "via " + via + " — " + strings.Join(why, "; ")
+	return string(rs[:n-1]) + "…"
 }
 
 type callAgg struct {
-	node    int32
-	ranges  []protocol.Range
-	details []string
+	node     int32
+	ranges   []protocol.Range
+	details  []string
+	fallback bool // reached only through conservative fallbacks
 }
 
 func (a *callAgg) addDetail(d string) {
@@ -204,10 +210,20 @@ func (a *callAgg) addDetail(d string) {
 	}
 }
 
+func (a *callAgg) addRange(r protocol.Range) {
+	if !slices.Contains(a.ranges, r) {
+		a.ranges = append(a.ranges, r)
+	}
+}
+
 // incoming returns the incoming calls of node n: one entry per caller, with the
 // tokens of its call sites. A lambda's implementation also lists the method that
 // creates the lambda, which is where it comes from in the source (the graph's edge
-// comes from the functional interface call that runs it).
+// comes from the functional-interface call that runs it). A JDK method, or a method
+// reached through conservative fallbacks (an unresolved Method.invoke anywhere in the
+// JDK), can have thousands of callers: beyond the configured maximum, application and
+// library callers and real call sites are listed first, and the last one listed says
+// how many were left out.
 func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protocol.CallHierarchyIncomingCall {
 	g := snap.Graph
 	var order []int32
@@ -215,34 +231,37 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 	add := func(caller int32) *callAgg {
 		a := aggs[caller]
 		if a == nil {
-			a = &callAgg{node: caller}
+			a = &callAgg{node: caller, fallback: true}
 			aggs[caller] = a
 			order = append(order, caller)
 		}
 		return a
 	}
 	for _, bi := range g.Callers(n) {
+		b := &g.Bundles[bi]
+		a := add(b.Caller)
+		a.fallback = a.fallback && g.Reasons[b.Reason].Fallback != 0
+	}
+	order = limitCallers(snap, order, aggs, snap.Settings.MaxCallItems)
+	for _, bi := range g.Callers(n) {
 		if ctx.Err() != nil {
 			return nil
 		}
 		b := &g.Bundles[bi]
-		a := add(b.Caller)
+		a := aggs[b.Caller]
+		if a == nil || a.node < 0 {
+			continue // left out
+		}
 		caller := snap.method(b.Caller)
 		if caller != nil {
-			r := s.bundleRange(snap, caller, b)
-			if !slices.Contains(a.ranges, r) {
-				a.ranges = append(a.ranges, r)
-			}
+			a.addRange(s.bundleRange(snap, caller, b))
 		}
 		a.addDetail(edgeDetail(snap, caller, b))
 	}
 	if m := snap.method(n); m != nil {
 		for _, cr := range lambdaCreators(snap, m) {
 			a := add(cr.method.ID)
-			r := s.siteRange(snap, cr.method, cr.call, cr.line)
-			if !slices.Contains(a.ranges, r) {
-				a.ranges = append(a.ranges, r)
-			}
+			a.addRange(s.siteRange(snap, cr.method, cr.call, cr.line))
 			a.addDetail("creates this lambda here (LambdaMetafactory); it runs when its functional interface method is called")
 		}
 	}
@@ -261,6 +280,38 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 		out = append(out, protocol.CallHierarchyIncomingCall{From: it, FromRanges: ranges})
 	}
 	return out
+}
+
+// limitCallers orders callers for listing (application and library code before the
+// JDK, real call sites before conservative fallbacks) and keeps at most limit of
+// them; the callers left out are marked with node -1 and the last one kept says how
+// many there are.
+func limitCallers(snap *Snapshot, order []int32, aggs map[int32]*callAgg, limit int) []int32 {
+	if limit <= 0 || len(order) <= limit {
+		return order
+	}
+	rank := func(c int32) int {
+		r := 0
+		if m := snap.method(c); m == nil || m.Class.Origin == hierarchy.JDK {
+			r += 2
+		}
+		if aggs[c].fallback {
+			r++
+		}
+		return r
+	}
+	sorted := slices.Clone(order)
+	slices.SortStableFunc(sorted, func(a, b int32) int { return rank(a) - rank(b) })
+	kept, left := sorted[:limit], sorted[limit:]
+	fb := 0
+	for _, c := range left {
+		aggs[c].node = -1
+		if aggs[c].fallback {
+			fb++
+		}
+	}
+	aggs[kept[len(kept)-1]].addDetail(fmt.Sprintf("and %d more callers (%d through conservative fallbacks), not listed", len(left), fb))
+	return kept
 }
 
 type creator struct {
@@ -293,49 +344,58 @@ func lambdaCreators(snap *Snapshot, m *hierarchy.Method) []creator {
 	return out
 }
 
-// outgoing returns the outgoing calls of node n: one entry per callee, with the tokens
-// of the call sites that reach it. A call with more targets than the configured
-// maximum (a conservative fallback, a virtual call of Object.toString) lists that many,
-// application and library methods first, and says how many it left out.
+// outgoing returns the outgoing calls of node n: one entry per callee, with the
+// tokens of the call sites that reach it. Calls with a few targets come first; calls
+// with huge target sets (a conservative fallback, a virtual call of Object.toString)
+// share what is left of the configured maximum, application and library methods
+// first, and say how many targets they left out.
 func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32) []protocol.CallHierarchyOutgoingCall {
 	g := snap.Graph
 	caller := snap.method(n)
-	limit := snap.Settings.MaxOutgoing
+	limit := snap.Settings.MaxCallItems
 	if limit <= 0 {
-		limit = 100
+		limit = 1 << 30
 	}
+	const small = 8 // targets of an ordinary call: always listed
 	var order []int32
 	aggs := map[int32]*callAgg{}
-	for _, b := range g.Callees(n) {
-		if ctx.Err() != nil {
-			return nil
-		}
-		var r protocol.Range
-		hasRange := caller != nil
-		if hasRange {
-			r = s.bundleRange(snap, caller, &b)
-		}
-		detail := edgeDetail(snap, caller, &b)
-		set := g.Sets[b.Set]
-		targets := set
-		more := 0
-		if len(set) > limit {
-			targets = pickTargets(snap, set, limit)
-			more = len(set) - len(targets)
-		}
-		for i, t := range targets {
-			a := aggs[t]
-			if a == nil {
-				a = &callAgg{node: t}
-				aggs[t] = a
-				order = append(order, t)
+	bundles := g.Callees(n)
+	for pass := 0; pass < 2; pass++ {
+		for i := range bundles {
+			if ctx.Err() != nil {
+				return nil
 			}
-			if hasRange && !slices.Contains(a.ranges, r) {
-				a.ranges = append(a.ranges, r)
+			b := &bundles[i]
+			set := g.Sets[b.Set]
+			if (len(set) <= small) != (pass == 0) {
+				continue
 			}
-			a.addDetail(detail)
-			if more > 0 && i == len(targets)-1 {
-				a.addDetail(fmt.Sprintf("and %d more targets of this call (hover it to see them counted)", more))
+			targets := set
+			if pass == 1 {
+				budget := max(limit-len(order), small)
+				if len(set) > budget {
+					targets = pickTargets(snap, set, budget)
+				}
+			}
+			var r protocol.Range
+			if caller != nil {
+				r = s.bundleRange(snap, caller, b)
+			}
+			detail := edgeDetail(snap, caller, b)
+			for _, t := range targets {
+				a := aggs[t]
+				if a == nil {
+					a = &callAgg{node: t}
+					aggs[t] = a
+					order = append(order, t)
+				}
+				if caller != nil {
+					a.addRange(r)
+				}
+				a.addDetail(detail)
+			}
+			if more := len(set) - len(targets); more > 0 {
+				aggs[targets[len(targets)-1]].addDetail(fmt.Sprintf("and %d more targets of this call, not listed (its hover counts them)", more))
 			}
 		}
 	}
@@ -359,6 +419,9 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 // pickTargets returns up to limit members of a target set, application and library
 // methods before JDK ones, each group in set order.
 func pickTargets(snap *Snapshot, set []int32, limit int) []int32 {
+	if len(set) <= limit {
+		return set
+	}
 	out := make([]int32, 0, limit)
 	for pass := 0; pass < 2 && len(out) < limit; pass++ {
 		for _, t := range set {
@@ -373,19 +436,4 @@ func pickTargets(snap *Snapshot, set []int32, limit int) []int32 {
 		}
 	}
 	return out
-}
-
-// methodFlags is used by hovers to describe a method's declaration.
-func methodFlags(m *hierarchy.Method) string {
-	var fs []string
-	if m.Access&classfile.AccNative != 0 {
-		fs = append(fs, "native")
-	}
-	if m.IsAbstract() {
-		fs = append(fs, "abstract")
-	}
-	if m.Access&classfile.AccSynthetic != 0 {
-		fs = append(fs, "synthetic")
-	}
-	return strings.Join(fs, ", ")
 }

@@ -127,22 +127,14 @@ func specSiteOf(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) specS
 // instantiation sites name classes; invocation sites name methods.
 func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
 	g := snap.Graph
-	bundles := bundlesAt(g, site.Caller, site.Call)
-	var known, fallback []int32
-	for _, b := range bundles {
-		r := g.Reasons[b.Reason]
-		if !r.Kind.Dynamic() {
-			continue
-		}
-		if r.Fallback != 0 {
-			fallback = append(fallback, g.Sets[b.Set]...)
-		} else {
-			known = append(known, g.Sets[b.Set]...)
-		}
+	knownSets, fallbackSets := siteSets(g, site)
+	sets := fallbackSets
+	if site.Status == callgraph.Partial && len(knownSets) > 0 {
+		sets = knownSets
 	}
-	ids := fallback
-	if site.Status == callgraph.Partial && len(known) > 0 {
-		ids = known
+	var ids []int32
+	for _, si := range sets {
+		ids = append(ids, g.Sets[si]...)
 	}
 	var out []specTarget
 	seen := map[specTarget]bool{}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/cespare/xxhash/v2"
@@ -115,18 +116,8 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 		return fmt.Sprintf("reachable native method %s: native code may call back into Java (NativeMethod fallback of level %d, %s: %d targets)",
 			javaName(site.API), site.Fallback, site.Fallback.Title(), n)
 	}
-	known, fallback := 0, 0
-	for _, b := range bundlesAt(g, site.Caller, site.Call) {
-		r := g.Reasons[b.Reason]
-		if !r.Kind.Dynamic() {
-			continue
-		}
-		if r.Fallback != 0 {
-			fallback += len(g.Sets[b.Set])
-		} else {
-			known += len(g.Sets[b.Set])
-		}
-	}
+	knownSets, fallbackSets := siteSets(g, site)
+	known, fallback := countTargets(g, knownSets), countTargets(g, fallbackSets)
 	switch site.Status {
 	case callgraph.Partial:
 		return fmt.Sprintf("%s: partially resolved at %s: %d known targets, plus the level %d (%s) fallback of %d targets",
@@ -135,6 +126,68 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 		return fmt.Sprintf("%s: unresolved at %s: falls back to the level %d (%s) set of %d targets",
 			javaName(site.API), level, site.Fallback, site.Fallback.Title(), fallback)
 	}
+}
+
+// siteSets returns the target sets of a dynamic site: those the analysis derived
+// (its own set, resolved bundles) and those of conservative fallbacks (a fallback
+// comes as several bundles: initialisers, constructors, methods). Bundles of the plain
+// call of the API method and of class initialisation it triggers are not the site's.
+func siteSets(g *callgraph.Graph, site *callgraph.Site) (known, fallback []int32) {
+	if site.Targets >= 0 {
+		known = append(known, site.Targets)
+	}
+	for _, b := range bundlesAt(g, site.Caller, site.Call) {
+		r := g.Reasons[b.Reason]
+		switch r.Kind {
+		case callgraph.KindReflection, callgraph.KindMethodHandle, callgraph.KindProxy:
+		default:
+			continue
+		}
+		if r.Fallback != 0 {
+			if !slices.Contains(fallback, b.Set) {
+				fallback = append(fallback, b.Set)
+			}
+		} else if !slices.Contains(known, b.Set) {
+			known = append(known, b.Set)
+		}
+	}
+	return known, fallback
+}
+
+// countTargets counts the distinct members of sets. Huge sets are fallback sets,
+// which are disjoint by construction (initialisers, constructors, methods; public
+// and encapsulation-safe members apart): their sizes are summed.
+func countTargets(g *callgraph.Graph, sets []int32) int {
+	total := 0
+	for _, si := range sets {
+		total += len(g.Sets[si])
+	}
+	if total > 1<<14 {
+		return total
+	}
+	seen := map[int32]bool{}
+	for _, si := range sets {
+		for _, t := range g.Sets[si] {
+			seen[t] = true
+		}
+	}
+	return len(seen)
+}
+
+// setMembers returns the distinct members of sets, in order, up to limit of them
+// with application and library methods first.
+func setMembers(snap *Snapshot, sets []int32, limit int) []int32 {
+	var all []int32
+	seen := map[int32]bool{}
+	for _, si := range sets {
+		for _, t := range snap.Graph.Sets[si] {
+			if !seen[t] {
+				seen[t] = true
+				all = append(all, t)
+			}
+		}
+	}
+	return pickTargets(snap, all, limit)
 }
 
 // nativeFanout counts the targets of the synthetic NativeMethod node.

@@ -84,6 +84,8 @@ type env struct {
 	srv  *Server
 	done chan error // Serve's result
 
+	closeOnce sync.Once
+
 	mu       sync.Mutex
 	cond     *sync.Cond
 	config   json.RawMessage // what workspace/configuration answers
@@ -151,7 +153,9 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 	return e
 }
 
-func (e *env) close() {
+func (e *env) close() { e.closeOnce.Do(e.stop) }
+
+func (e *env) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, _ = e.conn.Call(ctx, protocol.MethodShutdown, nil, nil)
@@ -406,6 +410,17 @@ func (e *env) outgoing(it protocol.CallHierarchyItem) []protocol.CallHierarchyOu
 	var out []protocol.CallHierarchyOutgoingCall
 	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: it}, &out)
 	return out
+}
+
+// incomingRaw and outgoingRaw ask for calls without decoding the answer.
+func (e *env) incomingRaw(it protocol.CallHierarchyItem) {
+	e.t.Helper()
+	e.call(protocol.MethodCallHierarchyIncomingCalls, &protocol.CallHierarchyIncomingCallsParams{Item: it}, nil)
+}
+
+func (e *env) outgoingRaw(it protocol.CallHierarchyItem) {
+	e.t.Helper()
+	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: it}, nil)
 }
 
 // command runs workspace/executeCommand and decodes its result into result.

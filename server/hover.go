@@ -9,6 +9,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -53,7 +55,7 @@ func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 		return ""
 	}
 	c := &f.Calls[k]
-	fmt.Fprintf(&b, "`%s` in `%s`", strings.TrimSpace(callTarget(c)), qualifiedName(m))
+	fmt.Fprintf(&b, "`%s` in `%s`", callName(c), qualifiedName(m))
 	if c.Line > 0 {
 		fmt.Fprintf(&b, ", line %d", c.Line)
 	}
@@ -76,7 +78,7 @@ func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 	}
 	bundles := bundlesAt(g, m.ID, int32(k))
 	for _, site := range sites {
-		siteHover(&b, s, snap, site, bundles, limit)
+		siteHover(&b, snap, site, limit)
 	}
 	if len(sites) == 0 {
 		b.WriteString(edgesHover(snap, bundles, limit))
@@ -84,6 +86,26 @@ func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 	b.WriteString("\n")
 	b.WriteString(graphLine(snap))
 	return b.String()
+}
+
+// callName renders the declared target of a call for humans:
+// "java.lang.Class.forName(String)".
+func callName(c *facts.Call) string {
+	if c.Op == bytecode.Invokedynamic {
+		if c.Indy == nil {
+			return "invokedynamic"
+		}
+		return "invokedynamic " + c.Indy.Name + " (" + simpleName(c.Indy.Bootstrap.Class) + "." + c.Indy.Bootstrap.Name + ")"
+	}
+	name := c.Ref.Name
+	if name == "<init>" {
+		name = "new " + simpleName(c.Ref.Class)
+	}
+	params, _, err := parseParams(c.Ref.Desc)
+	if err != nil {
+		return javaName(c.Ref.Class) + "." + name + c.Ref.Desc
+	}
+	return javaName(c.Ref.Class) + "." + name + "(" + strings.Join(params, ", ") + ")"
 }
 
 // bundlesAt returns the bundles of call k of node n.
@@ -97,7 +119,7 @@ func bundlesAt(g *callgraph.Graph, n, k int32) []callgraph.Bundle {
 	return out
 }
 
-func siteHover(b *strings.Builder, s *Server, snap *Snapshot, site *callgraph.Site, bundles []callgraph.Bundle, limit int) {
+func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit int) {
 	g := snap.Graph
 	fmt.Fprintf(b, "**%s** (%s): **%s**", site.API, site.Feature, site.Status)
 	if site.Fallback != 0 {
@@ -107,17 +129,11 @@ func siteHover(b *strings.Builder, s *Server, snap *Snapshot, site *callgraph.Si
 	if site.Evidence != "" {
 		fmt.Fprintf(b, "Evidence: %s\n\n", site.Evidence)
 	}
-	sets := siteSets(g, site, bundles)
-	total := 0
-	for _, si := range sets {
-		total += len(g.Sets[si])
-	}
+	known, fallback := siteSets(g, site)
+	sets := append(known, fallback...)
+	total := countTargets(g, sets)
 	if total > 0 {
-		var all []int32
-		for _, si := range sets {
-			all = append(all, g.Sets[si]...)
-		}
-		shown := pickTargets(snap, all, limit)
+		shown := setMembers(snap, sets, limit)
 		fmt.Fprintf(b, "Targets: %d", total)
 		if len(shown) < total {
 			fmt.Fprintf(b, " (first %d, application code first)", len(shown))
@@ -147,21 +163,6 @@ func siteHover(b *strings.Builder, s *Server, snap *Snapshot, site *callgraph.Si
 			b.WriteString("A specification entry would resolve it: use the quick fix on its diagnostic.\n\n")
 		}
 	}
-}
-
-// siteSets returns the target sets of a dynamic site: its own set and those of the
-// dynamic bundles of its instruction (fallback sets come as several bundles).
-func siteSets(g *callgraph.Graph, site *callgraph.Site, bundles []callgraph.Bundle) []int32 {
-	var sets []int32
-	if site.Targets >= 0 {
-		sets = append(sets, site.Targets)
-	}
-	for _, bd := range bundles {
-		if g.Reasons[bd.Reason].Kind.Dynamic() && !slices.Contains(sets, bd.Set) {
-			sets = append(sets, bd.Set)
-		}
-	}
-	return sets
 }
 
 // edgesHover lists the targets of an ordinary call, by reason.

@@ -1,5 +1,7 @@
 package server
 
+//lint:file-ignore SA1019 clients without workspace folders send only the deprecated rootUri or rootPath
+
 import (
 	"context"
 	"path/filepath"
@@ -161,11 +163,23 @@ func (s *Server) pullConfiguration(ctx context.Context) bool {
 		s.log.Warn("workspace/configuration", zap.Error(err))
 		return false
 	}
-	s.mu.Lock()
-	s.layers[1] = layer
-	s.mu.Unlock()
+	s.setConfigLayer(layer)
 	after, _ := s.settings()
 	return !before.equal(&after)
+}
+
+// setConfigLayer replaces the configuration layer. A command's override of a setting
+// that the new configuration changes is dropped: the latest choice wins.
+func (s *Server) setConfigLayer(layer settingsLayer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.layers[1]
+	for k := range s.layers[2] {
+		if string(old[k]) != string(layer[k]) {
+			delete(s.layers[2], k)
+		}
+	}
+	s.layers[1] = layer
 }
 
 func (s *Server) folderList() []string {
@@ -193,9 +207,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 			}
 			s.configMu.Lock()
 			before, _ := s.settings()
-			s.mu.Lock()
-			s.layers[1] = layer
-			s.mu.Unlock()
+			s.setConfigLayer(layer)
 			after, _ := s.settings()
 			s.configMu.Unlock()
 			changed = !before.equal(&after)

@@ -179,6 +179,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	}
 	if gerr != nil {
 		s.log.Warn("analysis failed", zap.Error(gerr))
+		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: no call graph: "+gerr.Error())
 	} else {
 		s.log.Info("analysed", zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
 	}
@@ -186,6 +187,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		ID: s.seq.Add(1), Reason: reason, Settings: st, Workspace: ws, Graph: g, Err: gerr, Spec: spec,
 		Built: time.Now(), Took: time.Since(start), w: w,
 	}
+	w.pin(st.analysisKey(spec))
 	if old := s.snap.Swap(snap); old != nil && old.w != w {
 		old.w.release()
 	}

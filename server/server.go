@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -118,7 +119,18 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	// Stop background work and in-flight requests first: Close waits for handlers.
 	s.bgCancel()
 	cancel()
-	closeErr := s.conn.Close()
+	closed := make(chan struct{})
+	go func() {
+		_ = s.conn.Close() // the stream's close error after the end (a closed pipe) is noise
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		// A read blocked on a stream that closing does not interrupt (a blocking
+		// standard input the client keeps open): the client is gone anyway.
+		s.log.Warn("connection did not close; exiting anyway")
+	}
 	s.bgWG.Wait()
 	if old := s.snap.Swap(nil); old != nil {
 		old.w.release()
@@ -140,7 +152,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	_ = closeErr // the stream's close error after a clean end is noise (closed pipe)
 	return nil
 }
 

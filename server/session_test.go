@@ -264,8 +264,53 @@ func TestSession(t *testing.T) {
 		}
 	})
 
+	t.Run("Configuration", func(t *testing.T) {
+		// A configuration change that does not touch the analysis reuses the graph
+		// and republishes the diagnostics it changes.
+		e.mu.Lock()
+		e.config = mustJSON(map[string]any{"level": "correct-string", "diagnosticSeverity": "error"})
+		e.mu.Unlock()
+		n := e.numStatuses()
+		e.notify(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": nil})
+		if st := e.waitReady(n); st.Reason != string(ReasonConfig) {
+			t.Errorf("status %+v", st)
+		}
+		p := e.pos(factory, `c\.getDeclaredConstructor\(\)\.(newInstance)\(\);\n    \}\n\n    public static Plugin`)
+		e.waitFor("an error diagnostic", func() bool {
+			d := diagAt(e.diags[e.uri(factory)], p)
+			return d != nil && d.Severity == protocol.DiagnosticSeverityError
+		})
+	})
+
 	t.Run("Cancellation", func(t *testing.T) {
 		testCancellation(t, e)
+	})
+
+	t.Run("Statistics", func(t *testing.T) {
+		var table string
+		if err := e.command(cmdStatistics, &table); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Behaved-CLs", "Encap-Respect", "Correct-Cast", "Correct-String", "Correct-Env", "loading t/r/u"} {
+			if !strings.Contains(table, want) {
+				t.Errorf("statistics lack %q:\n%s", want, table)
+			}
+		}
+	})
+
+	t.Run("Reanalyze", func(t *testing.T) {
+		n := e.numStatuses()
+		var res string
+		if err := e.command(cmdReanalyze, &res); err != nil || !strings.Contains(res, "reachable methods") {
+			t.Fatalf("reanalyze: %q %v", res, err)
+		}
+		if st := e.waitReady(n); st.Reason != string(ReasonCommand) {
+			t.Errorf("status %+v", st)
+		}
+		// The new index serves requests; the old one was closed once unused.
+		if h := e.hover(worker, e.pos(worker, `void (run)\(`)); !strings.Contains(h, "Reachable") {
+			t.Errorf("hover after reanalysis: %q", h)
+		}
 	})
 
 	t.Run("Malformed", func(t *testing.T) {

@@ -38,14 +38,18 @@ type Settings struct {
 	MainClasses []string // default: every application class with a main method
 	EntryPoints []string // explicit entry methods pkg.Class.name[(desc)]
 	LibraryMode bool
-	// Env holds system properties and environment values for Correct-Env.
+	// Env holds the values Correct-Env may assume: "key" is the system property key,
+	// "env.NAME" the environment variable NAME (analysis.Options.Env).
 	Env map[string]string
 
 	Severity       protocol.DiagnosticSeverity // of unresolved and partially resolved sites; 0: none
 	NativeSeverity protocol.DiagnosticSeverity // of reachable native calls; 0: none
 	SpecFile       string                      // relative to the first workspace folder
 	HoverTargets   int                         // targets listed in a hover
-	MaxOutgoing    int                         // callees listed per dynamic call in outgoing calls
+	// MaxCallItems bounds the items of one incoming or outgoing calls answer: the
+	// callers that reach a method only through a conservative fallback, and the
+	// callees of calls with huge target sets, are cut to it (hovers count them all).
+	MaxCallItems int
 }
 
 // DefaultSettings are the settings before any configuration.
@@ -57,7 +61,7 @@ func DefaultSettings() Settings {
 		NativeSeverity: protocol.DiagnosticSeverityInformation,
 		SpecFile:       "jcg-spec.txt",
 		HoverTargets:   10,
-		MaxOutgoing:    100,
+		MaxCallItems:   100,
 	}
 }
 
@@ -168,7 +172,7 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			} else {
 				st.LibraryMode = b
 			}
-		case "release", "hoverTargets", "maxOutgoingCalls":
+		case "release", "hoverTargets", "maxCallHierarchyItems":
 			var n int
 			if err := json.Unmarshal(raw, &n); err != nil || n < 0 {
 				bad(k, fmt.Errorf("want a non-negative number"))
@@ -180,7 +184,7 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			case "hoverTargets":
 				st.HoverTargets = n
 			default:
-				st.MaxOutgoing = n
+				st.MaxCallItems = n
 			}
 		case "env":
 			var m map[string]string

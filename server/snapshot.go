@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,7 @@ type world struct {
 	key  string
 	ix   *index.Index
 	an   *analysis.Analyzer
+	run  func(context.Context, analysis.Options) (*callgraph.Graph, error) // an.Run; tests replace it
 	h    *hierarchy.Hierarchy
 	src  *sourceIndex
 	log  *zap.Logger
@@ -52,6 +54,8 @@ type world struct {
 
 	mu     sync.Mutex
 	graphs map[string]*graphCall
+	recent []string // graph keys, most recently used last
+	pinned string   // the key of the published snapshot's graph: never evicted
 
 	listings sync.Map // class ID -> *listing
 	files    sync.Map // source path -> *fileMap
@@ -65,6 +69,7 @@ type graphCall struct {
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}}
+	w.run = w.an.Run
 	w.refs.Store(1)
 	return w
 }
@@ -91,6 +96,10 @@ func (w *world) release() {
 	}
 }
 
+// maxGraphs bounds the graphs a world keeps: a whole-JDK graph takes hundreds of
+// megabytes, and switching back and forth between two levels is the common case.
+const maxGraphs = 3
+
 // graph returns the call graph for the settings, computing it once per distinct
 // analysis key. A computation cancelled by its caller is forgotten, so that the next
 // caller starts afresh instead of inheriting the cancellation.
@@ -98,12 +107,14 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 	key := st.analysisKey(sf)
 	for {
 		w.mu.Lock()
+		w.touch(key)
 		c := w.graphs[key]
 		if c == nil {
 			c = &graphCall{done: make(chan struct{})}
 			w.graphs[key] = c
+			w.evict()
 			w.mu.Unlock()
-			c.g, c.err = w.an.Run(ctx, st.options(sf))
+			c.g, c.err = w.run(ctx, st.options(sf))
 			if c.err != nil && ctx.Err() != nil {
 				w.mu.Lock()
 				delete(w.graphs, key)
@@ -123,6 +134,48 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 		}
 		return c.g, c.err
 	}
+}
+
+// touch marks key as the most recently used graph.
+func (w *world) touch(key string) {
+	if i := slices.Index(w.recent, key); i >= 0 {
+		w.recent = slices.Delete(w.recent, i, i+1)
+	}
+	w.recent = append(w.recent, key)
+}
+
+// evict forgets the least recently used finished graphs beyond maxGraphs (snapshots
+// that use them keep them alive).
+func (w *world) evict() {
+	for i := 0; len(w.graphs) > maxGraphs && i < len(w.recent); {
+		key := w.recent[i]
+		c := w.graphs[key]
+		finished := false
+		if c != nil {
+			select {
+			case <-c.done:
+				finished = true
+			default:
+			}
+		}
+		if key == w.pinned {
+			i++
+			continue
+		}
+		if c == nil || finished {
+			delete(w.graphs, key)
+			w.recent = slices.Delete(w.recent, i, i+1)
+			continue
+		}
+		i++
+	}
+}
+
+// pin keeps the graph of key (the published snapshot's) in the cache.
+func (w *world) pin(key string) {
+	w.mu.Lock()
+	w.pinned = key
+	w.mu.Unlock()
 }
 
 // Hierarchy returns the snapshot's class hierarchy.

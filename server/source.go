@@ -582,7 +582,7 @@ func (fm *fileMap) hasMethod(code *javasrc.Code, m *hierarchy.Method) bool {
 // callKey groups the call instructions that compete for the same tokens on a line;
 // the n-th instruction of a group is the n-th matching token. "" means the
 // instruction has no token of its own (string concatenation, synthetic accessors).
-func callKey(h *hierarchy.Hierarchy, c *facts.Call) string {
+func callKey(c *facts.Call) string {
 	if c.Op == bytecode.Invokedynamic {
 		if c.Indy != nil && c.Indy.Bootstrap.Class == "java/lang/invoke/LambdaMetafactory" {
 			return "λ"
@@ -600,7 +600,7 @@ func callKey(h *hierarchy.Hierarchy, c *facts.Call) string {
 
 // tokenMatches reports whether a call token can be the token of instruction c of m.
 func tokenMatches(h *hierarchy.Hierarchy, m *hierarchy.Method, c *facts.Call, t *javasrc.Call) bool {
-	switch callKey(h, c) {
+	switch callKey(c) {
 	case "":
 		return false
 	case "λ":
@@ -638,13 +638,13 @@ func (fm *fileMap) callToken(m *hierarchy.Method, k int) (javasrc.Token, bool) {
 	}
 	h := fm.w.h
 	c := &mf.Calls[k]
-	key := callKey(h, c)
+	key := callKey(c)
 	if key == "" {
 		return javasrc.Token{}, false
 	}
 	ord := 0
 	for j := 0; j < k; j++ {
-		if mf.Calls[j].Line == c.Line && callKey(h, &mf.Calls[j]) == key {
+		if mf.Calls[j].Line == c.Line && callKey(&mf.Calls[j]) == key {
 			ord++
 		}
 	}

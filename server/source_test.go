@@ -72,7 +72,7 @@ func TestMapping(t *testing.T) {
 						methods++
 						for k := range mf.Calls {
 							cl := &mf.Calls[k]
-							if cl.Line <= 0 || callKey(snap.w.h, cl) == "" {
+							if cl.Line <= 0 || callKey(cl) == "" {
 								continue
 							}
 							tok, ok := fm.callToken(m, k)
@@ -93,7 +93,7 @@ func TestMapping(t *testing.T) {
 								// Several instructions may share a token (a call javac
 								// duplicates, e.g. in finally blocks): the token must
 								// at least map back to an instruction of the same kind.
-								if bm == nil || callKey(snap.w.h, &snap.w.ix.Facts(bm).Calls[bk]) != callKey(snap.w.h, cl) {
+								if bm == nil || callKey(&snap.w.ix.Facts(bm).Calls[bk]) != callKey(cl) {
 									t.Errorf("%s:%d: token %q of %s call %d maps back to %v call %d", filepath.Base(path), cl.Line, text, m, k, bm, bk)
 								}
 							}

@@ -37,15 +37,15 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }() // Sync on a pipe fails with "invalid argument": nothing to do about it
-	out, err := guardStdout()
+	in, out, err := guardStdio()
 	if err != nil {
 		return fmt.Errorf("redirecting standard output: %w", err)
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
-	return server.Serve(ctx, stdio{os.Stdin, out}, server.Options{Logger: log, Version: version()})
+	return server.Serve(ctx, stdio{in, out}, server.Options{Logger: log, Version: version()})
 }
 
-// stdio is the LSP stream: standard input and the guarded standard output.
+// stdio is the LSP stream: the guarded standard input and output.
 type stdio struct {
 	in  *os.File
 	out *os.File

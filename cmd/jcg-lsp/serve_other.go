@@ -2,9 +2,8 @@
 
 package main
 
-import (
-	"os"
-)
+import "os"
 
-// guardStdout cannot redirect file descriptors here: the stream is standard output.
-func guardStdout() (*os.File, error) { return os.Stdout, nil }
+// guardStdio cannot redirect file descriptors here: the stream is standard input
+// and output.
+func guardStdio() (in, out *os.File, err error) { return os.Stdin, os.Stdout, nil }

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// The benchmarks go through the JSON-RPC connection, like an editor's requests (the
+// answers are read as raw JSON, as an editor's JSON.parse would; decoding them into
+// Go structures by reflection costs the test client more than the server), on
+// javacc (/usr/share/java/javacc.jar, no sources: positions are in class listings)
+// with the full JDK, and on the plugins test program (sources) with the full JDK.
+// Latencies are reported as p50 and p99 in milliseconds (budget: 5 ms p99).
+//
+//	go test ./server -run '^$' -bench . -benchtime 1x
+
+const javaccJar = "/usr/share/java/javacc.jar"
+
+// benchEnv starts a server on a workspace and waits for its first snapshot.
+func benchEnv(b *testing.B, dir string, config map[string]any) (*env, time.Duration) {
+	b.Helper()
+	start := time.Now()
+	e := newEnv(b, dir, envOptions{config: config, logger: zap.NewNop()})
+	e.waitReady(0)
+	return e, time.Since(start)
+}
+
+// latencies times fn over the inputs and reports p50 and p99.
+func latencies[T any](b *testing.B, name string, inputs []T, fn func(T)) {
+	b.Helper()
+	if len(inputs) == 0 {
+		b.Fatalf("%s: no inputs", name)
+	}
+	var ds []time.Duration
+	for i := 0; i < b.N; i++ {
+		for _, in := range inputs {
+			t0 := time.Now()
+			fn(in)
+			ds = append(ds, time.Since(t0))
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	p := func(q float64) float64 { return float64(ds[int(q*float64(len(ds)-1))]) / 1e6 }
+	b.ReportMetric(p(0.5), name+"-p50-ms")
+	b.ReportMetric(p(0.99), name+"-p99-ms")
+	b.ReportMetric(float64(ds[len(ds)-1])/1e6, name+"-max-ms")
+}
+
+// BenchmarkJavacc measures hover and call-hierarchy requests on javacc's class
+// listings: every method declaration and call site of a sample of javacc classes.
+func BenchmarkJavacc(b *testing.B) {
+	if _, err := os.Stat(javaccJar); err != nil {
+		b.Skipf("%s not found: install javacc", javaccJar)
+	}
+	dir := b.TempDir()
+	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{javaccJar}, "level": "correct-string"})
+	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
+	type pos struct {
+		u uri.URI
+		p protocol.Position
+	}
+	var decls, calls []pos
+	snap, release := e.srv.current()
+	var classes []*hierarchy.Class
+	for _, c := range snap.Hierarchy().Classes() {
+		if c.Origin == hierarchy.Application && !c.Phantom {
+			classes = append(classes, c)
+		}
+	}
+	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
+	for i, c := range classes {
+		if i%4 != 0 { // a quarter of the classes: enough samples, bounded time
+			continue
+		}
+		l := snap.w.listingOf(c)
+		for _, m := range c.Methods {
+			line, col, _ := l.methodRange(m)
+			decls = append(decls, pos{classURI(c.Name), protocol.Position{Line: uint32(line), Character: uint32(col)}})
+			if f := snap.w.ix.Facts(m); f != nil {
+				for k := range f.Calls {
+					if ln, col, _, ok := l.callRange(m, k); ok && k%3 == 0 {
+						calls = append(calls, pos{classURI(c.Name), protocol.Position{Line: uint32(ln), Character: uint32(col)}})
+					}
+				}
+			}
+		}
+	}
+	release()
+	b.Logf("javacc: %d classes, %d declarations, %d call sites sampled; ready after %v", len(classes), len(decls), len(calls), ready)
+	tdp := func(p pos) protocol.TextDocumentPositionParams {
+		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: p.u}, Position: p.p}
+	}
+	var items []protocol.CallHierarchyItem
+	b.ResetTimer()
+	latencies(b, "hover-call", calls, func(p pos) {
+		e.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: tdp(p)}, nil)
+	})
+	latencies(b, "hover-decl", decls, func(p pos) {
+		e.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: tdp(p)}, nil)
+	})
+	latencies(b, "prepare", decls, func(p pos) {
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, nil)
+	})
+	for _, p := range decls {
+		var its []protocol.CallHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, &its)
+		items = append(items, its...)
+	}
+	latencies(b, "incoming", items, func(it protocol.CallHierarchyItem) { e.incomingRaw(it) })
+	latencies(b, "outgoing", items, func(it protocol.CallHierarchyItem) { e.outgoingRaw(it) })
+}
+
+// BenchmarkPlugins measures requests on source positions of the plugins program.
+func BenchmarkPlugins(b *testing.B) {
+	dir := workspace(b, "plugins")
+	e, ready := benchEnv(b, dir, map[string]any{"level": "correct-string"})
+	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
+	type pos struct {
+		rel string
+		p   protocol.Position
+	}
+	var ps []pos
+	for _, rel := range []string{"app/Main.java", "app/Factory.java", "app/Worker.java", "app/Registry.java"} {
+		text, err := os.ReadFile(filepath.Join(dir, src(rel)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		// Every identifier start: declarations, calls and everything else.
+		lines := strings.Split(string(text), "\n")
+		for i, l := range lines {
+			for j := 0; j < len(l); j++ {
+				if isIdentByte(l[j]) && (j == 0 || !isIdentByte(l[j-1])) {
+					ps = append(ps, pos{src(rel), protocol.Position{Line: uint32(i), Character: uint32(len(utf16.Encode([]rune(l[:j]))))}})
+				}
+			}
+		}
+	}
+	tdp := func(p pos) protocol.TextDocumentPositionParams {
+		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(p.rel)}, Position: p.p}
+	}
+	var items []protocol.CallHierarchyItem
+	for _, p := range ps {
+		items = append(items, e.prepare(p.rel, p.p)...)
+	}
+	b.ResetTimer()
+	latencies(b, "hover", ps, func(p pos) {
+		e.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: tdp(p)}, nil)
+	})
+	latencies(b, "prepare", ps, func(p pos) {
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, nil)
+	})
+	latencies(b, "incoming", items, func(it protocol.CallHierarchyItem) { e.incomingRaw(it) })
+	latencies(b, "outgoing", items, func(it protocol.CallHierarchyItem) { e.outgoingRaw(it) })
+}
+
+// BenchmarkColdStart measures initialize to the first published diagnostics (and to
+// the end of the first build) with a new server each time, on the plugins program
+// with the full JDK.
+func BenchmarkColdStart(b *testing.B) {
+	dir := workspace(b, "plugins")
+	var toDiag, toReady []time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		e := newEnv(b, dir, envOptions{config: map[string]any{"level": "correct-string"}, logger: zap.NewNop()})
+		e.waitFor("first diagnostics", func() bool { return len(e.diags) > 0 })
+		toDiag = append(toDiag, time.Since(start))
+		e.waitReady(0)
+		toReady = append(toReady, time.Since(start))
+		e.close()
+		b.Logf("run %d: first diagnostics after %v, ready after %v", i+1, toDiag[i], toReady[i])
+	}
+	b.ReportMetric(float64(slices.Max(toDiag))/1e6, "initialize-to-diagnostics-max-ms")
+	b.ReportMetric(float64(slices.Max(toReady))/1e6, "initialize-to-ready-max-ms")
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -1,0 +1,48 @@
+// Package server is what the editor sees: a language server over go.lsp.dev/protocol
+// and go.lsp.dev/jsonrpc2 (the v1.0.1 generation) that shows jcg-lsp's call graphs in
+// Java source files and in read-only listings of classes without source.
+//
+// # Layers
+//
+//   - conn.go, codec.go: the connection. The handler chain is our own (stack-notes.md
+//     lists why protocol.NewServer's is not usable): notifications run in order on the
+//     read loop and never return errors; requests are decoded on the read loop, then
+//     released with jsonrpc2.Async and run concurrently; $/cancelRequest cancels a
+//     request's context; malformed frames get error replies (tolerantStream). Calls
+//     to the client are made only from goroutines or released requests.
+//   - lifecycle.go, settings.go, workspace.go: initialize, the layered settings
+//     (initializationOptions < workspace/configuration < command overrides) and the
+//     discovery of the class path and source roots.
+//   - rebuild.go, snapshot.go: Rebuild is the single entry point for (re)analysis. A
+//     build runs in the background with work-done progress, cancels the one before
+//     it, and publishes an immutable Snapshot atomically. Snapshots over the same
+//     index share a reference-counted world (index, analyzer, graphs by settings,
+//     source mapping, class listings), so a level switch or a specification change
+//     only re-runs the analysis, and an index is closed only when no request uses it.
+//   - source.go, javasrc/, listing.go, locate.go: the mapping between source text and
+//     bytecode. A .java file holds the classes whose package and SourceFile match it;
+//     declarations, lambdas and initialisers are matched to methods by name,
+//     parameter types and LineNumberTable lines; a call instruction's token is the
+//     n-th token with its name on its line. Classes without source get a javap-style
+//     listing at a jcg-class: URI (served by jcg/classContent).
+//   - One file per feature, each a thin handler over a snapshot plus small functions:
+//     hover.go, callhierarchy.go, diagnostics.go, codeaction.go, command.go.
+//   - specfile.go: everything that depends on the specification file's syntax
+//     (package analysis/spec).
+//
+// # Invariants
+//
+// Requests never wait for a build: they are answered from the latest snapshot (or
+// with nothing before the first one). A snapshot is never modified after it is
+// published. Only this package imports go.lsp.dev/protocol. Nothing here writes to
+// standard output except through the connection.
+//
+// # Extensions to LSP
+//
+//   - jcg/classContent {uri} -> {text}: the listing of a jcg-class: URI, for clients
+//     (the VS Code extension's TextDocumentContentProvider) that open those items;
+//   - jcg/status (notification to the client): a build ended; state ready, failed or
+//     cancelled, with the level, a summary and what the specification file held;
+//   - workspace/executeCommand: jcg.setLevel, jcg.statistics, jcg.exportCallGraph,
+//     jcg.showClassPath, jcg.reanalyze, jcg.openSpecFile, jcg.showSpecification.
+package server
