@@ -388,7 +388,9 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 			for _, t := range types {
 				set[t] = true
 			}
-			ev = append(ev, e)
+			if !contains(ev, e) {
+				ev = append(ev, e)
+			}
 		}
 		if ok {
 			cast = Classes{Set: a.Subtypes(sortedClasses(set), false), Complete: true, Evidence: strings.Join(ev, "; ")}
