@@ -1,0 +1,74 @@
+package callgraph
+
+import "testing"
+
+func TestParseLevel(t *testing.T) {
+	for in, want := range map[string]Level{"1": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "5": CorrectEnv} {
+		if got, err := ParseLevel(in); err != nil || got != want {
+			t.Errorf("ParseLevel(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "6", "", "correct"} {
+		if _, err := ParseLevel(in); err == nil {
+			t.Errorf("ParseLevel(%q) accepted", in)
+		}
+	}
+}
+
+func TestBitset(t *testing.T) {
+	s := NewBitset(200)
+	for _, id := range []int32{0, 63, 64, 199} {
+		if !s.Add(id) || s.Add(id) {
+			t.Errorf("Add(%d) not new exactly once", id)
+		}
+	}
+	if s.Count() != 4 || !s.Has(64) || s.Has(65) || s.Has(-1) || s.Has(1000) {
+		t.Errorf("bitset state wrong: count %d", s.Count())
+	}
+	var got []int32
+	s.ForEach(func(id int32) { got = append(got, id) })
+	if len(got) != 4 || got[0] != 0 || got[3] != 199 {
+		t.Errorf("ForEach = %v", got)
+	}
+	t2 := NewBitset(200)
+	t2.Add(0)
+	if !t2.SubsetOf(s) || s.SubsetOf(t2) {
+		t.Error("SubsetOf wrong")
+	}
+}
+
+// TestGraphQueries builds a tiny graph by hand: node 0 calls 1 and 2 through two
+// bundles that share node 2; node 1 calls 2.
+func TestGraphQueries(t *testing.T) {
+	g := &Graph{NumNodes: 4, Native: 3,
+		Sets:    [][]int32{{1, 2}, {2}},
+		Bundles: []Bundle{{Caller: 0, PC: 1, Set: 0}, {Caller: 0, PC: 5, Set: 1}, {Caller: 1, PC: 0, Set: 1}},
+		Reasons: []Reason{{Kind: KindStatic}}}
+	if n := g.NumEdges(); n != 3 {
+		t.Errorf("NumEdges = %d, want 3 distinct (caller, callee) pairs", n)
+	}
+	if !g.HasEdge(0, 2) || g.HasEdge(2, 0) || !g.HasEdge(1, 2) {
+		t.Error("HasEdge wrong")
+	}
+	if cs := g.Callees(0); len(cs) != 2 {
+		t.Errorf("Callees(0) = %v", cs)
+	}
+	if callers := g.Callers(2); len(callers) != 3 {
+		t.Errorf("Callers(2) = %v, want the three bundles", callers)
+	}
+	if callers := g.Callers(0); len(callers) != 0 {
+		t.Errorf("Callers(0) = %v", callers)
+	}
+}
+
+func TestSiteStats(t *testing.T) {
+	g := &Graph{Sites: []Site{{Feature: FeatLoading, Status: Resolved}, {Feature: FeatLoading, Status: Partial},
+		{Feature: FeatLoading, Status: Specified}, {Feature: FeatInvocation, Status: Unresolved}}}
+	st := SiteStats(g)
+	if l := st[FeatLoading]; l.Total != 3 || l.Resolved != 2 || l.Unresolved != 1 || l.Specified != 1 || l.Partial != 1 {
+		t.Errorf("loading stats = %+v", *l)
+	}
+	if i := st[FeatInvocation]; i.Total != 1 || i.Unresolved != 1 {
+		t.Errorf("invoke stats = %+v", *i)
+	}
+}
