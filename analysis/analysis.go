@@ -122,19 +122,29 @@ func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, err
 // the CHA dispatch of every virtual call. Runs work without it; it only makes the
 // first one faster.
 func (a *Analyzer) Prepare(ctx context.Context) error {
-	ms := a.h.Methods()
+	if err := a.PrepareCalls(ctx); err != nil {
+		return err
+	}
+	return a.prepareCHA(ctx)
+}
+
+// PrepareCalls is Prepare without the CHA dispatch, for runs of other algorithms.
+func (a *Analyzer) PrepareCalls(ctx context.Context) error {
 	classes := a.h.Classes()
 	// By class, not by method: the facts of a class are extracted once, and workers
 	// on methods of one class would wait for each other.
-	if err := parallelFor(ctx, len(classes), func(i int) {
+	return parallelFor(ctx, len(classes), func(i int) {
 		for _, m := range classes[i].Methods {
 			if f := a.prog.Facts(m); f != nil {
 				a.plan(m, f)
 			}
 		}
-	}); err != nil {
-		return err
-	}
+	})
+}
+
+// prepareCHA computes the CHA dispatch of every planned virtual call on every core.
+func (a *Analyzer) prepareCHA(ctx context.Context) error {
+	ms := a.h.Methods()
 	seen := map[dispatchKey]bool{}
 	var keys []dispatchKey
 	for _, m := range ms {

@@ -113,7 +113,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// resolving calls and CHA dispatch up front uses every core, where the solver
 	// would do them one by one.
 	a := analysis.New(ix)
-	if err := a.Prepare(ctx); err != nil {
+	if err := prepare(ctx, a, af.algo); err != nil {
 		return err
 	}
 	indexTime := time.Since(start)
@@ -248,7 +248,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer ix.Close()
 	a := analysis.New(ix)
-	if err := a.Prepare(ctx); err != nil {
+	if err := prepare(ctx, a, af.algo); err != nil {
 		return err
 	}
 	g, err := a.Run(ctx, opts)
@@ -271,4 +271,12 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return f.Close()
 	}
 	return nil
+}
+
+// prepare does the level-independent work of the runs on every core.
+func prepare(ctx context.Context, a *analysis.Analyzer, algo string) error {
+	if algo == analysis.CHA {
+		return a.Prepare(ctx)
+	}
+	return a.PrepareCalls(ctx)
 }
