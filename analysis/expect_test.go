@@ -106,13 +106,6 @@ func TestCallGraphs(t *testing.T) {
 	checkPrograms(t, dirs...)
 }
 
-// checkProgram checks the expectations of one test program, e.g.
-// checkProgram(t, "testdata/java/cg/virtual").
-func checkProgram(t *testing.T, dir string) {
-	t.Helper()
-	checkPrograms(t, dir)
-}
-
 // checkPrograms checks several test programs. Programs that ask for the same runs
 // (levels, algorithms, library mode) are analysed together: their class directories
 // form one class path and each run covers them all, because a run over the JDK is the
@@ -1207,15 +1200,9 @@ func describeCallers(h *hierarchy.Hierarchy, ms []*hierarchy.Method) string {
 	return strings.Join(ss, ", ")
 }
 
-// checkSubgraph checks that each graph of gs is a subgraph of the one before it: its
-// reachable nodes are reachable there, its entry points are the same, and every edge
-// of a caller is an edge there too.
-func checkSubgraph(t *testing.T, gs []*callgraph.Graph) {
-	t.Helper()
-	checkSubgraphNamed(t, gs, nil)
-}
-
-// checkSubgraphNamed is checkSubgraph naming nodes with h (IDs when h is nil).
+// checkSubgraphNamed checks that each graph of gs is a subgraph of the one before it:
+// its reachable nodes are reachable there, its entry points are the same, and every
+// edge of a caller is an edge there too. Nodes are named with h (IDs when h is nil).
 func checkSubgraphNamed(t *testing.T, gs []*callgraph.Graph, h *hierarchy.Hierarchy) {
 	t.Helper()
 	for i := 1; i < len(gs); i++ {

@@ -13,5 +13,4 @@ var (
 	bootstrapReason = callgraph.Reason{Kind: callgraph.KindIndy, Resolver: "invokedynamic", Evidence: "bootstrap method"}
 	nativeReason    = callgraph.Reason{Kind: callgraph.KindNative, Resolver: "native", Evidence: "native code may call back"}
 	finalizerReason = callgraph.Reason{Kind: callgraph.KindFinalizer, Resolver: "finalizer", Evidence: "the JVM finalizes allocated objects"}
-	entryReason     = callgraph.Reason{Kind: callgraph.KindCallback, Resolver: "entry", Evidence: "entry point"}
 )

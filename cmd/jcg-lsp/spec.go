@@ -17,7 +17,7 @@ import (
 // an existing file (sorted, one line per site), never dropping what the file had.
 func runSpec(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "import-tamiflex" {
-		return errors.New("usage: jcg-lsp spec import-tamiflex [--out FILE] refl.log...")
+		return errors.New("usage: jcg-lsp spec import-tamiflex [--out FILE] REFL_LOG")
 	}
 	fs := flag.NewFlagSet("spec import-tamiflex", flag.ContinueOnError)
 	fs.SetOutput(stderr)
