@@ -179,6 +179,9 @@ func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
 		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name}}}
 	}
+	if a.ix.hiddenCallers(m) || len(a.ix.callers(m)) == 0 {
+		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
+	}
 	out := Classes{Complete: true}
 	set := map[*hierarchy.Class]bool{}
 	for _, cr := range a.ix.callers(m) {
@@ -268,7 +271,7 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 			continue
 		}
 		callers := a.ix.callers(mi.m)
-		if len(callers) == 0 {
+		if len(callers) == 0 || a.ix.hiddenCallers(mi.m) {
 			return false
 		}
 		for _, cr := range callers {
@@ -287,20 +290,26 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 // or Constructor.newInstance on a constructor obtained from it, post-dominating the
 // loading site with it as the only definition; following the Class object through
 // returns to callers and into private and package-private methods as an argument.
-func (a *Analyzer) InstantiationsOf(m *hierarchy.Method, pc int32) []CallRef {
+// complete is false when some continuation of the loading site creates no object
+// the analysis can see (the Class object escapes to a caller that does not
+// instantiate it, or to code called through a method handle): then no cast
+// constrains the loaded class.
+func (a *Analyzer) InstantiationsOf(m *hierarchy.Method, pc int32) (insts []CallRef, complete bool) {
 	mi := a.methodInfo(m)
 	if mi == nil {
-		return nil
+		return nil, false
 	}
-	var out []CallRef
-	a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(pc)}, int(pc), 0, &out)
-	return out
+	complete = a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(pc)}, int(pc), 0, &insts)
+	return insts, complete && len(insts) > 0
 }
 
-func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[]CallRef) {
+// instOf collects the instantiations from the Class object def and reports whether
+// one of them, or a set covering every caller, post-dominates from.
+func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[]CallRef) bool {
 	if depth > 3 {
-		return
+		return false
 	}
+	covered := false
 	only := func(defs []facts.Def, d facts.Def) bool { return len(defs) == 1 && defs[0] == d }
 	for i := range mi.f.Calls {
 		c := &mi.f.Calls[i]
@@ -308,14 +317,16 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 		case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "newInstance":
 			if only(mi.operand(c.PC, 0), def) && mi.postDominatesNormal(int(c.PC), from) {
 				*out = append(*out, CallRef{mi.m, int32(i)})
+				covered = true
 			}
 		case c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getConstructor" || c.Ref.Name == "getDeclaredConstructor"):
-			if only(mi.operand(c.PC, 0), def) {
-				a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(c.PC)}, from, depth, out)
+			if only(mi.operand(c.PC, 0), def) && a.instOf(mi, facts.Def{Kind: facts.DefInstr, N: int(c.PC)}, from, depth, out) {
+				covered = true
 			}
 		case c.Ref.Class == "java/lang/reflect/Constructor" && c.Ref.Name == "newInstance":
 			if only(mi.operand(c.PC, 0), def) && mi.postDominatesNormal(int(c.PC), from) {
 				*out = append(*out, CallRef{mi.m, int32(i)})
+				covered = true
 			}
 		default:
 			// The Class object passed to a private or package-private method.
@@ -325,9 +336,9 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 			}
 			ops := mi.flow.Operands(int(c.PC))
 			for k, o := range ops {
-				if only(o, def) && mi.postDominatesNormal(int(c.PC), from) {
-					if cmi := a.methodInfo(callee); cmi != nil {
-						a.instOf(cmi, facts.Def{Kind: facts.DefParam, N: k}, 0, depth+1, out)
+				if only(o, def) && mi.postDominatesNormal(int(c.PC), from) && !a.ix.hiddenCallers(callee) {
+					if cmi := a.methodInfo(callee); cmi != nil && a.instOf(cmi, facts.Def{Kind: facts.DefParam, N: k}, 0, depth+1, out) {
+						covered = true
 					}
 				}
 			}
@@ -336,16 +347,27 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 	// Returned to callers.
 	if def.Kind == facts.DefInstr {
 		for _, r := range mi.returns() {
-			if only(mi.operand(int32(r), 0), def) && mi.postDominatesNormal(r, from) {
-				for _, cr := range a.ix.callers(mi.m) {
-					if cmi := a.methodInfo(cr.Caller); cmi != nil {
-						cpc := cmi.f.Calls[cr.Call].PC
-						a.instOf(cmi, facts.Def{Kind: facts.DefInstr, N: int(cpc)}, int(cpc), depth+1, out)
-					}
+			if !only(mi.operand(int32(r), 0), def) || !mi.postDominatesNormal(r, from) {
+				continue
+			}
+			// Every caller must instantiate what it gets back.
+			callers := a.ix.callers(mi.m)
+			all := len(callers) > 0 && !a.ix.hiddenCallers(mi.m)
+			for _, cr := range callers {
+				cmi := a.methodInfo(cr.Caller)
+				if cmi == nil {
+					all = false
+					continue
+				}
+				cpc := cmi.f.Calls[cr.Call].PC
+				if !a.instOf(cmi, facts.Def{Kind: facts.DefInstr, N: int(cpc)}, int(cpc), depth+1, out) {
+					all = false
 				}
 			}
+			covered = covered || all
 		}
 	}
+	return covered
 }
 
 // Subtypes returns the concrete (or, when all is set, every) subtype of the classes.
@@ -375,10 +397,9 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	a.loaded[k] = Classes{} // recursion through returns: unknown meanwhile
 	var cast Classes
 	if a.level >= callgraph.CorrectCast {
-		insts := a.InstantiationsOf(m, c.PC)
+		insts, ok := a.InstantiationsOf(m, c.PC)
 		set := map[*hierarchy.Class]bool{}
 		var ev []string
-		ok := len(insts) > 0
 		for _, cr := range insts {
 			types, e, found := a.Cast(cr.Caller, a.prog.Facts(cr.Caller).Calls[cr.Call].PC)
 			if !found {

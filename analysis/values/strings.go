@@ -279,8 +279,8 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name})
 	}
 	callers := a.ix.callers(m)
-	if len(callers) == 0 {
-		return Str{} // never called: no value
+	if len(callers) == 0 || a.ix.hiddenCallers(m) {
+		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: what + " of " + m.Name + ", which is also called through a method handle or by the JVM"})
 	}
 	var out Str
 	for i, cr := range callers {

@@ -43,6 +43,10 @@ type Index struct {
 	prog Program
 	once sync.Once
 	refs map[refKey][]CallRef
+	// handles are the methods named by method-handle constants of bootstrap
+	// arguments (lambda bodies, method references): they have callers no call
+	// instruction shows.
+	handles map[refKey]bool
 
 	namesOnce sync.Once
 	names     []string // binary names of the classes, by class ID
@@ -77,6 +81,7 @@ func NewIndex(prog Program) *Index { return &Index{prog: prog} }
 func (ix *Index) callsNamed(name, desc string) []CallRef {
 	ix.once.Do(func() {
 		ix.refs = map[refKey][]CallRef{}
+		ix.handles = map[refKey]bool{}
 		for _, m := range ix.prog.Hierarchy().Methods() {
 			f := ix.prog.Facts(m)
 			if f == nil {
@@ -84,6 +89,13 @@ func (ix *Index) callsNamed(name, desc string) []CallRef {
 			}
 			for i := range f.Calls {
 				c := &f.Calls[i]
+				if c.Indy != nil {
+					for _, arg := range c.Indy.Args {
+						if arg.Kind == facts.ConstMethodHandle {
+							ix.handles[refKey{arg.Ref.Name, arg.Ref.Desc}] = true
+						}
+					}
+				}
 				if c.Indy == nil {
 					k := refKey{c.Ref.Name, c.Ref.Desc}
 					ix.refs[k] = append(ix.refs[k], CallRef{m, int32(i)})
@@ -92,6 +104,14 @@ func (ix *Index) callsNamed(name, desc string) []CallRef {
 		}
 	})
 	return ix.refs[refKey{name, desc}]
+}
+
+// hiddenCallers reports whether m may be called other than by the call instructions
+// callers finds: through a method handle (lambda bodies, method references), or by
+// the JVM (serialization hooks and other private methods nothing calls).
+func (ix *Index) hiddenCallers(m *hierarchy.Method) bool {
+	ix.callsNamed("", "") // builds the index
+	return ix.handles[refKey{m.Name, m.Desc}] || m.Access&classfile.AccSynthetic != 0
 }
 
 // callers returns the call instructions that may invoke m: those naming m's name

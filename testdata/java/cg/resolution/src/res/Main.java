@@ -31,6 +31,17 @@ public class Main {
         new Main().fromField();
         property();
         invoked(args[0]);
+        viaLambda(n -> Class.forName(n)); // @site[level>=4](unresolved) @calls(res.Circle.<clinit>)
+    }
+
+    interface Loader {
+        void load(String name) throws Exception;
+    }
+
+    // The lambda's parameter has no caller in the bytecode (LambdaMetafactory calls
+    // the body): its value is unknown, not empty.
+    private static void viaLambda(Loader l) throws Exception {
+        l.load("res.Square");
     }
 
     // A constant name: Correct-String resolves the site to Circle.
