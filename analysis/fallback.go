@@ -202,6 +202,12 @@ func (s *solver) visitNative() {
 	}
 }
 
+// nativeEvidence is the evidence of native sites by fallback level.
+var nativeEvidence = map[callgraph.Level]string{
+	callgraph.BehavedCLs:   "native method: may call back into any method",
+	callgraph.EncapRespect: "native method: may call back into any public method",
+}
+
 // nativeSite records a call of a native method as a dynamic site: native code is
 // reached and may call back (through the NativeMethod node).
 func (s *solver) nativeSite(at site, m *hierarchy.Method) {
@@ -212,7 +218,7 @@ func (s *solver) nativeSite(at site, m *hierarchy.Method) {
 	s.sites = append(s.sites, callgraph.Site{
 		Caller: at.caller.ID, PC: at.pc, Line: at.line, Call: at.call,
 		Feature: callgraph.FeatNative, API: m.Class.Name + "." + m.Name,
-		Status: callgraph.Unresolved, Evidence: "native method: may call back into any " + map[bool]string{true: "method", false: "public method"}[fb == callgraph.BehavedCLs],
+		Status: callgraph.Unresolved, Evidence: nativeEvidence[fb],
 		Targets: s.singleton(m.ID), Fallback: fb,
 	})
 }

@@ -57,6 +57,7 @@ type world struct {
 	recent []string // graph keys, most recently used last
 	pinned string   // the key of the published snapshot's graph: never evicted
 
+	prepare  sync.Once
 	listings sync.Map // class ID -> *listing
 	files    sync.Map // source path -> *fileMap
 }
@@ -69,7 +70,20 @@ type graphCall struct {
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}}
-	w.run = w.an.Run
+	w.run = func(ctx context.Context, opts analysis.Options) (*callgraph.Graph, error) {
+		// Resolving calls and CHA dispatch on every core before the (serial) first run
+		// shortens the time to the first diagnostics; later runs reuse the caches.
+		w.prepare.Do(func() {
+			prep := w.an.PrepareCalls
+			if opts.Algorithm == "" || opts.Algorithm == analysis.CHA {
+				prep = w.an.Prepare
+			}
+			if err := prep(ctx); err != nil {
+				w.log.Debug("prepare", zap.Error(err))
+			}
+		})
+		return w.an.Run(ctx, opts)
+	}
 	w.refs.Store(1)
 	return w
 }
