@@ -72,10 +72,11 @@ func (m *Method) Code() (*Code, error) {
 	}
 	na := r.count(6, "code attributes")
 	for range na {
-		name, ar := f.attribute(r)
-		if ar == nil {
+		name, arv, ok := f.attribute(r)
+		if !ok {
 			break
 		}
+		ar := &arv
 		switch name {
 		case "LineNumberTable":
 			k := ar.count(4, "line numbers")
