@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -131,5 +132,61 @@ func TestSpecImportTamiFlex(t *testing.T) {
 	}
 	if b2, _ := os.ReadFile(out); string(b2) != want {
 		t.Errorf("second import changed the file:\n%s", b2)
+	}
+}
+
+// TestCallgraphJCGReflection checks the JCG rule for calls that reach a method of
+// another name: res.Main.invoked's Method.invoke (line 111 of
+// testdata/java/cg/resolution/src/res/Main.java) resolves at Correct-String to
+// Circle.area, written as an extra call site on the same line named "area".
+func TestCallgraphJCGReflection(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "cg/resolution"), javatest.Release(17))
+	out := filepath.Join(t.TempDir(), "cg.json")
+	var so, se bytes.Buffer
+	if err := run(context.Background(), []string{"callgraph", "--format", "jcg", "--level", "4", "--app-only", "--out", out, classes}, &so, &se); err != nil {
+		t.Fatalf("%v\n%s", err, se.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cg struct {
+		ReachableMethods []struct {
+			Method struct {
+				Name, DeclaringClass string
+			}
+			CallSites []struct {
+				DeclaredTarget struct{ Name, DeclaringClass string }
+				Line           int
+				Targets        []struct{ Name, DeclaringClass string }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &cg); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, m := range cg.ReachableMethods {
+		if m.Method.DeclaringClass != "Lres/Main;" || m.Method.Name != "invoked" {
+			continue
+		}
+		var invokeLine int
+		for _, cs := range m.CallSites {
+			if cs.DeclaredTarget.Name == "invoke" {
+				invokeLine = cs.Line
+			}
+		}
+		for _, cs := range m.CallSites {
+			if cs.DeclaredTarget.Name == "area" && cs.Line == invokeLine && invokeLine > 0 {
+				for _, tg := range cs.Targets {
+					if tg.Name == "area" && tg.DeclaringClass == "Lres/Circle;" {
+						found = true
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no call site named area with target Circle.area on the invoke line of res.Main.invoked")
 	}
 }
