@@ -55,23 +55,50 @@ type flowResult struct {
 // FactsCache keeps extracted facts by class content hash, so a rebuilt index (after a
 // change on disk) re-extracts only classes whose bytes changed. Safe for concurrent use.
 type FactsCache struct {
-	mu sync.Mutex
-	m  map[uint64]*facts.Class
+	mu    sync.Mutex
+	m     map[uint64]*facts.Class
+	store FactsStore
+}
+
+// FactsStore is a second level behind a FactsCache, such as an on-disk cache that
+// survives restarts. Implementations must be safe for concurrent use.
+type FactsStore interface {
+	// Load returns the facts stored for a class content hash, or nil.
+	Load(hash uint64) *facts.Class
+	// Store records the facts of a class content hash.
+	Store(hash uint64, f *facts.Class)
 }
 
 // NewFactsCache returns an empty cache.
 func NewFactsCache() *FactsCache { return &FactsCache{m: map[uint64]*facts.Class{}} }
 
+// NewFactsCacheWithStore returns an empty cache that consults store on a miss and
+// hands it every newly extracted class.
+func NewFactsCacheWithStore(store FactsStore) *FactsCache {
+	return &FactsCache{m: map[uint64]*facts.Class{}, store: store}
+}
+
 func (c *FactsCache) get(h uint64) *facts.Class {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[h]
+	f := c.m[h]
+	c.mu.Unlock()
+	if f == nil && c.store != nil {
+		if f = c.store.Load(h); f != nil {
+			c.mu.Lock()
+			c.m[h] = f
+			c.mu.Unlock()
+		}
+	}
+	return f
 }
 
 func (c *FactsCache) put(h uint64, f *facts.Class) {
 	c.mu.Lock()
 	c.m[h] = f
 	c.mu.Unlock()
+	if c.store != nil {
+		c.store.Store(h, f)
+	}
 }
 
 // Build opens the class path, parses every class header and builds the hierarchy.

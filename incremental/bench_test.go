@@ -1,0 +1,212 @@
+package incremental
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+const javaccJar = "/usr/share/java/javacc.jar"
+
+const appV1 = `package app;
+public class App { public static void main(String[] a) throws Exception { org.javacc.parser.Main.main(a); } }
+`
+const appV2 = `package app;
+public class App { public static void main(String[] a) throws Exception { org.javacc.parser.Main.main(a); System.out.println(a.length); } }
+`
+
+// BenchmarkOneChangedClass: javacc and the full JDK; each iteration rewrites one
+// application class and waits for the new snapshot (Correct-Env graph computed).
+// The debounce is not included: Update is called directly.
+func BenchmarkOneChangedClass(b *testing.B) {
+	b.Run("run", func(b *testing.B) { benchOneChanged(b, false) })
+	b.Run("prepare+run", func(b *testing.B) { benchOneChanged(b, true) })
+}
+
+func benchOneChanged(b *testing.B, prepare bool) {
+	if _, err := os.Stat(javaccJar); err != nil {
+		b.Skip("no javacc jar (apt-get install javacc)")
+	}
+	out := b.TempDir()
+	v1, v2 := b.TempDir(), b.TempDir()
+	javacCP(b, map[string]string{"app/App.java": appV1}, v1, javaccJar)
+	javacCP(b, map[string]string{"app/App.java": appV2}, v2, javaccJar)
+	d1, _ := os.ReadFile(filepath.Join(v1, "app/App.class"))
+	d2, _ := os.ReadFile(filepath.Join(v2, "app/App.class"))
+	target := filepath.Join(out, "app/App.class")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, d1, 0o644)
+	st := Settings{
+		Config: index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{
+			{Path: out, Origin: classpath.Application}, {Path: javaccJar, Origin: classpath.Library}}},
+		Levels:  []callgraph.Level{callgraph.CorrectEnv},
+		Options: analysis.Options{Mains: []string{"app.App"}},
+		Prepare: prepare,
+	}
+	t0 := time.Now()
+	m, err := NewManager(context.Background(), st, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	b.Logf("cold first snapshot: %v", time.Since(t0))
+	s, release := m.Acquire()
+	g, _ := s.Graph(context.Background(), callgraph.CorrectEnv)
+	b.Logf("reachable %d edges %d; index timings %+v", g.NumReachable(), g.NumEdges(), s.Index().Timings)
+	release()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		data := d2
+		if i%2 == 1 {
+			data = d1
+		}
+		os.WriteFile(target, data, 0o644)
+		ev, err := m.Update(context.Background(), ChangeSet{Paths: []string{target}})
+		if err != nil || !ev.Published() {
+			b.Fatalf("%+v %v", ev, err)
+		}
+	}
+}
+
+// BenchmarkWarmRestart: first snapshot of javacc + JDK with the facts cache on disk
+// already filled (the cold time is logged once).
+func BenchmarkWarmRestart(b *testing.B) {
+	if _, err := os.Stat(javaccJar); err != nil {
+		b.Skip("no javacc jar")
+	}
+	dir := b.TempDir()
+	st := Settings{
+		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: javaccJar, Origin: classpath.Application}}},
+		Options: analysis.Options{Mains: []string{"javacc"}},
+	}
+	first := func() time.Duration {
+		dc, err := OpenDiskCache(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		m, err := NewManager(context.Background(), st, Options{Cache: index.NewFactsCacheWithStore(dc)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := time.Since(t0)
+		m.Close()
+		dc.Close()
+		return d
+	}
+	b.Logf("cold (empty disk cache, writes included): %v", first())
+	b.ResetTimer()
+	for b.Loop() {
+		first()
+	}
+}
+
+// BenchmarkBurst1000: the watcher sees 1000 class files rewritten with new bytes
+// (JDK + 1000 classes); reports the analyses per burst.
+func BenchmarkBurst1000(b *testing.B) {
+	const n = 1000
+	v0, v1, out := b.TempDir(), b.TempDir(), b.TempDir()
+	javac(b, manyClasses(n, 0), v0)
+	javac(b, manyClasses(n, 1), v1)
+	copyTree(b, v0, out)
+	st := Settings{
+		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}},
+		Options: analysis.Options{Entries: []string{"p.C0.m"}},
+	}
+	m, err := NewManager(context.Background(), st, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	ch, unsub := m.Subscribe()
+	defer unsub()
+	w, err := Watch(m, WatchOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	before := m.Analyses()
+	bursts := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		src := v1
+		if i%2 == 1 {
+			src = v0
+		}
+		copyTree(b, src, out)
+		want, _ := os.ReadFile(filepath.Join(src, "p/C999.class"))
+		wantHash := hashOf(want)
+		for {
+			s, release := m.Acquire()
+			h0 := s.Classes()["p/C0"].Hash
+			h := s.Classes()["p/C999"].Hash
+			release()
+			want0, _ := os.ReadFile(filepath.Join(src, "p/C0.class"))
+			if h == wantHash && h0 == hashOf(want0) {
+				break
+			}
+			select {
+			case <-ch:
+			case <-time.After(time.Minute):
+				b.Fatal("timeout")
+			}
+		}
+		bursts++
+	}
+	b.ReportMetric(float64(m.Analyses()-before)/float64(bursts), "analyses/burst")
+}
+
+func copyTree(b testing.TB, src, dst string) {
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".class") {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, _ := os.ReadFile(p)
+		q := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(q), 0o755)
+		return os.WriteFile(q, data, 0o644)
+	})
+}
+
+// BenchmarkExtractAllWarm: index + facts of every class of javacc and the JDK, with
+// the facts loaded from a filled disk cache (the cold time is logged once): the part
+// of a restart the disk cache saves.
+func BenchmarkExtractAllWarm(b *testing.B) {
+	if _, err := os.Stat(javaccJar); err != nil {
+		b.Skip("no javacc jar")
+	}
+	dir := b.TempDir()
+	cfg := index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: javaccJar, Origin: classpath.Application}}}
+	once := func() time.Duration {
+		dc, err := OpenDiskCache(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		ix, err := index.Build(context.Background(), cfg, index.NewFactsCacheWithStore(dc))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.ExtractAll(context.Background())
+		d := time.Since(t0)
+		ix.Close()
+		dc.Close()
+		return d
+	}
+	b.Logf("cold (empty disk cache; background writes waited for after timing): %v", once())
+	b.ResetTimer()
+	for b.Loop() {
+		once()
+	}
+}

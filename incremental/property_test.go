@@ -1,0 +1,253 @@
+package incremental
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+var propSteps = flag.Int("incremental.steps", 30, "random steps of TestIncrementalEqualsScratch")
+var propSeed = flag.Uint64("incremental.seed", 1, "seed of TestIncrementalEqualsScratch")
+
+// propProgram is a program whose plug-in classes nothing references statically, so
+// any of them can be added, modified, deleted or renamed and the rest still compiles.
+type propProgram struct {
+	plugins map[string]string // class simple name -> body variant description
+	next    int
+	rng     *rand.Rand
+}
+
+func (p *propProgram) pluginSource(name string) string {
+	var b strings.Builder
+	impl := ""
+	if p.rng.IntN(2) == 0 {
+		impl = " implements I"
+	}
+	fmt.Fprintf(&b, "package p;\npublic class %s%s {\n  public void run() {\n", name, impl)
+	for range p.rng.IntN(4) {
+		switch p.rng.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, "    new Core().k%d();\n", p.rng.IntN(3))
+		case 1:
+			fmt.Fprintf(&b, "    try { Class.forName(\"p.P%d\").getDeclaredConstructor().newInstance(); } catch (Exception e) {}\n", p.rng.IntN(p.next+1))
+		case 2:
+			fmt.Fprintf(&b, "    try { Class.forName(System.getProperty(\"x\")); } catch (Exception e) {}\n")
+		case 3:
+			fmt.Fprintf(&b, "    helper%d();\n", p.rng.IntN(2))
+		}
+	}
+	b.WriteString("  }\n  void helper0() { new Core().k0(); }\n  void helper1() {}\n}\n")
+	return b.String()
+}
+
+func (p *propProgram) sources() map[string]string {
+	srcs := map[string]string{
+		"p/I.java":    "package p;\npublic interface I { void run(); }\n",
+		"p/Core.java": "package p;\npublic class Core { public void k0() { k1(); } public void k1() { new lib.L().l(); } public void k2() { k0(); } }\n",
+		"p/Main.java": `package p;
+public class Main {
+  public static void main(String[] args) throws Exception {
+    I i = (I) Class.forName(args[0]).getDeclaredConstructor().newInstance();
+    i.run();
+  }
+}
+`,
+	}
+	for name, src := range p.plugins {
+		srcs["p/"+name+".java"] = src
+	}
+	return srcs
+}
+
+// syncDir makes dst hold exactly the class files of src, rewriting every file (even
+// identical ones) and returning the paths touched.
+func syncDir(t *testing.T, src, dst string) []string {
+	t.Helper()
+	var touched []string
+	want := map[string]bool{}
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		want[rel] = true
+		data, _ := os.ReadFile(p)
+		q := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(q), 0o755)
+		if err := os.WriteFile(q, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		touched = append(touched, q)
+		return nil
+	})
+	filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dst, p)
+		if !want[rel] {
+			os.Remove(p)
+			touched = append(touched, p)
+		}
+		return nil
+	})
+	return touched
+}
+
+func classHashes(s *Snapshot, dir string) map[string]uint64 {
+	m := map[string]uint64{}
+	for n, c := range s.Classes() {
+		if c.Container == dir {
+			m[n] = c.Hash
+		}
+	}
+	return m
+}
+
+// TestIncrementalEqualsScratch applies random steps (add, modify, delete, rename a
+// plug-in class, edit the specification file, swap a jar, touch without change) and checks
+// after each that the manager's snapshot equals a from-scratch analysis and that the
+// reported class changes are exactly the differences in class bytes.
+func TestIncrementalEqualsScratch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(*propSeed, 42))
+	prog := &propProgram{plugins: map[string]string{}, rng: rng}
+	for range 3 {
+		name := fmt.Sprintf("P%d", prog.next)
+		prog.next++
+		prog.plugins[name] = prog.pluginSource(name)
+	}
+	out := t.TempDir()
+	specPath := filepath.Join(t.TempDir(), "spec.txt")
+	// Two versions of a library jar with the same API.
+	libs := [2]string{t.TempDir(), t.TempDir()}
+	javac(t, map[string]string{"lib/L.java": "package lib; public class L { public void l() {} }"}, libs[0])
+	javac(t, map[string]string{"lib/L.java": `package lib; public class L { public void l() { m(); } void m() {
+  try { Class.forName(System.getenv("X")).getDeclaredConstructor().newInstance(); } catch (Exception e) {} } }`}, libs[1])
+	jar := filepath.Join(t.TempDir(), "lib.jar")
+	lib := 0
+	javatest.Jar(t, libs[lib], jar)
+	build := func() []string {
+		tmp := t.TempDir()
+		javacCP(t, prog.sources(), tmp, libs[0])
+		return syncDir(t, tmp, out)
+	}
+	build()
+	st := testSettings(t, out, specPath)
+	st.Config.Sources = append(st.Config.Sources, classpath.Source{Path: jar, Origin: classpath.Library})
+	st.Options.LibraryMode = false
+	m := newTestManager(t, st)
+	levels := []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectEnv}
+
+	for step := range *propSteps {
+		names := slices.Sorted(func(yield func(string) bool) {
+			for n := range prog.plugins {
+				if !yield(n) {
+					return
+				}
+			}
+		})
+		var touched []string
+		var what string
+		switch k := rng.IntN(7); {
+		case k == 0 || len(names) == 0:
+			name := fmt.Sprintf("P%d", prog.next)
+			prog.next++
+			prog.plugins[name] = prog.pluginSource(name)
+			what = "add " + name
+		case k == 1:
+			name := names[rng.IntN(len(names))]
+			prog.plugins[name] = prog.pluginSource(name)
+			what = "modify " + name
+		case k == 2:
+			name := names[rng.IntN(len(names))]
+			delete(prog.plugins, name)
+			what = "delete " + name
+		case k == 3:
+			old := names[rng.IntN(len(names))]
+			name := fmt.Sprintf("P%d", prog.next)
+			prog.next++
+			prog.plugins[name] = strings.ReplaceAll(prog.plugins[old], "class "+old+" ", "class "+name+" ")
+			delete(prog.plugins, old)
+			what = "rename " + old + " to " + name
+		case k == 4:
+			var b bytes.Buffer
+			for _, n := range names {
+				if rng.IntN(2) == 0 {
+					fmt.Fprintf(&b, "p.Main.main @ 4 => p.%s\n", n)
+				}
+			}
+			if err := os.WriteFile(specPath, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			touched = append(touched, specPath)
+			what = "spec: " + strings.ReplaceAll(b.String(), "\n", "; ")
+		case k == 5:
+			what = "rewrite identical"
+		case k == 6:
+			lib = 1 - lib
+			javatest.Jar(t, libs[lib], jar)
+			touched = append(touched, jar)
+			what = fmt.Sprintf("swap jar to v%d", lib)
+		}
+		before, release := m.Acquire()
+		oldHashes := classHashes(before, out)
+		maps.Copy(oldHashes, classHashes(before, jar))
+		oldSpec := before.specData
+		release()
+		if !strings.HasPrefix(what, "spec") && !strings.HasPrefix(what, "swap") {
+			touched = append(touched, build()...)
+		}
+		ev, err := m.Update(context.Background(), ChangeSet{Paths: touched})
+		if err != nil {
+			t.Fatalf("step %d (%s): %v", step, what, err)
+		}
+		s, release := m.Acquire()
+		newHashes := classHashes(s, out)
+		maps.Copy(newHashes, classHashes(s, jar))
+		var added, changed, removed []string
+		for n, h := range newHashes {
+			if oh, ok := oldHashes[n]; !ok {
+				added = append(added, n)
+			} else if oh != h {
+				changed = append(changed, n)
+			}
+		}
+		for n := range oldHashes {
+			if _, ok := newHashes[n]; !ok {
+				removed = append(removed, n)
+			}
+		}
+		sort.Strings(added)
+		sort.Strings(changed)
+		sort.Strings(removed)
+		specData, _ := os.ReadFile(specPath)
+		noChange := len(added)+len(changed)+len(removed) == 0 && bytes.Equal(specData, oldSpec)
+		if ev.Published() == noChange {
+			t.Errorf("step %d (%s): published=%v but no change=%v", step, what, ev.Published(), noChange)
+		}
+		if ev.Published() && (!slices.Equal(ev.Added, added) || !slices.Equal(ev.Changed, changed) || !slices.Equal(ev.Removed, removed)) {
+			t.Errorf("step %d (%s): event %v/%v/%v, want %v/%v/%v", step, what, ev.Added, ev.Changed, ev.Removed, added, changed, removed)
+		}
+		for _, l := range levels {
+			if got, want := snapshotText(t, s, l), scratchText(t, st, l); got != want {
+				t.Fatalf("step %d (%s) level %v: incremental\n%s\nscratch\n%s", step, what, l, got, want)
+			}
+		}
+		release()
+		t.Logf("step %d: %s: snapshot %d, files %v", step, what, s.ID(), ev.Files)
+	}
+}
