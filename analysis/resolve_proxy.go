@@ -60,7 +60,7 @@ func (proxyResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Me
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
 		s.dispatch(at, ih, inv, d.reason)
-		if g := s.groups[dispatchKey{inv.ID, ih.ID, 0}]; g != nil {
+		if g := s.group(dispatchKey{inv.ID, ih.ID, 0}); g != nil {
 			return g.set
 		}
 		return -1

@@ -2,6 +2,9 @@ package analysis
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,8 +15,8 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
-// TestSpecifiedSite: a specification entry gives res.Main.castOnly's forName (line 45
-// of testdata/java/cg/resolution/src/res/Main.java) exactly its targets at every level,
+// TestSpecifiedSite: a specification entry gives res.Main.castOnly's forName (in
+// testdata/java/cg/resolution/src/res/Main.java) exactly its targets at every level,
 // with status Specified, and bad entries are reported with their file position.
 func TestSpecifiedSite(t *testing.T) {
 	if testing.Short() {
@@ -25,8 +28,9 @@ func TestSpecifiedSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	line := lineOf(t, "testdata/java/cg/resolution/src/res/Main.java", "Class<?> c = Class.forName(name);")
 	f := spec.Parse("jcg-spec.txt", []byte(strings.Join([]string{
-		"res.Main.castOnly @ 45 => res.Square",
+		fmt.Sprintf("res.Main.castOnly @ %d => res.Square", line),
 		"res.Nope.m @ 1 => res.Square",          // unknown class
 		"res.Main.castOnly @ 999 => res.Square", // no call on that line
 		"res.Main.main @ 1 => res.Missing",      // unknown target
@@ -43,7 +47,7 @@ func TestSpecifiedSite(t *testing.T) {
 		}
 		var found bool
 		for _, s := range g.SitesOf(caller.ID) {
-			if s.Line == 45 && s.Feature == callgraph.FeatLoading {
+			if int(s.Line) == line && s.Feature == callgraph.FeatLoading {
 				found = true
 				if s.Status != callgraph.Specified || !strings.Contains(s.Evidence, "jcg-spec.txt:1") {
 					t.Errorf("level %s: site status %s, evidence %q", l, s.Status, s.Evidence)
@@ -51,20 +55,20 @@ func TestSpecifiedSite(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("level %s: no loading site at line 45", l)
+			t.Errorf("level %s: no loading site at line %d", l, line)
 		}
 		// The line's edges: Class.forName itself and the specified class's initialiser
-		// (line 46's newInstance has fallback edges of its own).
-		line := map[int32]bool{}
+		// (the next line's newInstance has fallback edges of its own).
+		callees := map[int32]bool{}
 		for _, b := range g.Callees(caller.ID) {
-			if b.Line == 45 {
+			if int(b.Line) == line {
 				for _, id := range g.Sets[b.Set] {
-					line[id] = true
+					callees[id] = true
 				}
 			}
 		}
-		if !line[square.ID] || line[circle.ID] {
-			t.Errorf("level %s: want an edge from line 45 to Square.<clinit> and none to Circle.<clinit>", l)
+		if !callees[square.ID] || callees[circle.ID] {
+			t.Errorf("level %s: want an edge from line %d to Square.<clinit> and none to Circle.<clinit>", l, line)
 		}
 		want := []string{"jcg-spec.txt:2:1: unknown class res.Nope", "jcg-spec.txt:3:1: no call at line 999", "jcg-spec.txt:4:1: unknown target class res.Missing"}
 		if len(g.Problems) != len(want) {
@@ -76,4 +80,21 @@ func TestSpecifiedSite(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lineOf returns the 1-based line of the first line of a file (relative to the module
+// root) containing text.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line containing %q", file, text)
+	return 0
 }

@@ -61,9 +61,10 @@ type solver struct {
 	reasonIdx map[callgraph.Reason]int32
 	sites     []callgraph.Site
 
-	inited  []bool // by class ID: initialisation already triggered from somewhere
-	groups  map[dispatchKey]*group
-	byName  map[string][]*group // groups by method name, for lambdas
+	inited  []bool                 // by class ID: initialisation already triggered from somewhere
+	groups  map[dispatchKey]*group // restricted (encap) groups
+	plain   map[uint64]*group      // unrestricted groups by method<<32|declared
+	byName  map[string][]*group    // groups by method name, for lambdas
 	lambdas map[string][]*lambda
 	// Lambda interfaces seen, and dispatch groups on interfaces: a lambda's class
 	// inherits its interfaces' default methods (matchDefault).
@@ -94,6 +95,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		reasonIdx: map[callgraph.Reason]int32{},
 		inited:    make([]bool, len(a.h.Classes())),
 		groups:    map[dispatchKey]*group{},
+		plain:     map[uint64]*group{},
 		byName:    map[string][]*group{},
 		lambdas:   map[string][]*lambda{},
 
@@ -104,7 +106,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 // stdReasons are the indices of the reasons the hot paths use, interned once per run
 // so they are not hashed per edge.
 type stdReasons struct {
-	static, special, virtual, iface, init, native int32
+	static, special, virtual, iface, init, native, lambda int32
 }
 
 func (s *solver) internStd() {
@@ -112,6 +114,7 @@ func (s *solver) internStd() {
 		static: s.reason(staticReason), special: s.reason(specialReason),
 		virtual: s.reason(virtualReason), iface: s.reason(interfaceReason),
 		init: s.reason(initReason), native: s.reason(nativeReason),
+		lambda: s.reason(lambdaReason),
 	}
 }
 
@@ -207,24 +210,38 @@ func (s *solver) edge(at site, m *hierarchy.Method, r callgraph.Reason) {
 // dispatch adds the edges of a virtual call of rm on a receiver of declared type t,
 // through the algorithm's TypeOracle.
 func (s *solver) dispatch(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason) {
-	s.dispatchFrom(at, t, rm, r, nil)
+	s.dispatchIdx(at, t, rm, s.reason(r), nil)
 }
 
 // dispatchFrom is dispatch restricted, when from is not nil, to the targets that are
 // public or encapsulation-safe from class from: reflective calls resolved at levels
 // 3 to 5 keep Encap-Respect's assumption, so their targets stay within its sets.
 func (s *solver) dispatchFrom(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason, from *hierarchy.Class) {
+	s.dispatchIdx(at, t, rm, s.reason(r), from)
+}
+
+// dispatchIdx is dispatchFrom with an interned reason: the hot path of every virtual
+// call, so neither the reason nor the group key is hashed as a struct of strings.
+func (s *solver) dispatchIdx(at site, t *hierarchy.Class, rm *hierarchy.Method, ri int32, from *hierarchy.Class) {
 	key := dispatchKey{rm.ID, t.ID, 0}
 	if from != nil {
 		key.encap = from.ID + 1
 	}
-	g := s.groups[key]
+	packed := uint64(uint32(key.method))<<32 | uint64(uint32(key.declared))
+	var g *group
+	if from == nil {
+		g = s.plain[packed]
+	} else {
+		g = s.groups[key]
+	}
 	if g == nil {
 		g = &group{key: key, rm: rm, declared: t, members: map[int32]bool{}, lambdaSet: -1}
 		if from != nil {
 			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
+			s.groups[key] = g
+		} else {
+			s.plain[packed] = g
 		}
-		s.groups[key] = g
 		s.byName[rm.Name] = append(s.byName[rm.Name], g)
 		g.set = s.newSet()
 		s.live[g.set] = true // its members become reachable as they are found
@@ -240,10 +257,18 @@ func (s *solver) dispatchFrom(at site, t *hierarchy.Class, rm *hierarchy.Method,
 		}
 	}
 	g.sites = append(g.sites, at)
-	s.bundle(at, g.set, s.reason(r), false)
+	s.bundle(at, g.set, ri, false)
 	if g.lambdaSet >= 0 {
-		s.bundle(at, g.lambdaSet, s.reason(lambdaReason), false)
+		s.bundle(at, g.lambdaSet, s.std.lambda, false)
 	}
+}
+
+// group returns the unrestricted dispatch group of a key, or nil.
+func (s *solver) group(k dispatchKey) *group {
+	if k.encap != 0 {
+		return s.groups[k]
+	}
+	return s.plain[uint64(uint32(k.method))<<32|uint64(uint32(k.declared))]
 }
 
 func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
@@ -347,14 +372,14 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 	case bytecode.Invokespecial:
 		s.bundle(at, s.singleton(p.special.ID), s.std.special, false)
 	case bytecode.Invokevirtual, bytecode.Invokeinterface:
-		r, ri := virtualReason, s.std.virtual
+		ri := s.std.virtual
 		if c.Op == bytecode.Invokeinterface {
-			r, ri = interfaceReason, s.std.iface
+			ri = s.std.iface
 		}
 		if p.direct {
 			s.bundle(at, s.singleton(rm.ID), ri, false)
 		} else {
-			s.dispatch(at, p.owner, rm, r)
+			s.dispatchIdx(at, p.owner, rm, ri, nil)
 		}
 	}
 	if rm.IsNative() && !rm.IsSignaturePolymorphic() {

@@ -136,7 +136,7 @@ func TestSpecImportTamiFlex(t *testing.T) {
 }
 
 // TestCallgraphJCGReflection checks the JCG rule for calls that reach a method of
-// another name: res.Main.invoked's Method.invoke (line 111 of
+// another name: res.Main.invoked's Method.invoke (in
 // testdata/java/cg/resolution/src/res/Main.java) resolves at Correct-String to
 // Circle.area, written as an extra call site on the same line named "area".
 func TestCallgraphJCGReflection(t *testing.T) {
