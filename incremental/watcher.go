@@ -39,10 +39,10 @@ type WatchOptions struct {
 // Watcher watches the class directories, jars and specification file of a Manager's
 // settings and applies debounced change sets to it. The JDK is not watched.
 type Watcher struct {
-	m    *Manager
-	opts WatchOptions
-	log  *zap.Logger
-	fsw  *fsnotify.Watcher
+	apply func(context.Context, ChangeSet) (Event, error) // a Manager's Update
+	opts  WatchOptions
+	log   *zap.Logger
+	fsw   *fsnotify.Watcher
 
 	roots  []string        // class directories (absolute)
 	files  map[string]bool // jars and the specification file (absolute)
@@ -74,6 +74,15 @@ type fileStamp struct {
 
 // Watch starts watching. Stop it with Close.
 func Watch(m *Manager, opts WatchOptions) (*Watcher, error) {
+	return WatchFunc(m.settings, m.Update, opts)
+}
+
+// WatchFunc is Watch for a caller that keeps its own snapshots: the debounced change
+// sets of the class directories, jars and specification file of st go to apply
+// instead of a Manager's Update. An Event with Deferred paths makes the watcher retry
+// them (apply must keep the rest of the change set itself, as a Manager does); a
+// context.Canceled error is not logged.
+func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error), opts WatchOptions) (*Watcher, error) {
 	if opts.Quiet <= 0 {
 		opts.Quiet = 150 * time.Millisecond
 	}
@@ -87,7 +96,7 @@ func Watch(m *Manager, opts WatchOptions) (*Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Watcher{m: m, opts: opts, log: opts.Logger, fsw: fsw,
+	w := &Watcher{apply: apply, opts: opts, log: opts.Logger, fsw: fsw,
 		files: map[string]bool{}, parent: map[string]bool{},
 		retries: map[string]int{}, polled: map[string]bool{}, pollSeen: map[string]fileStamp{},
 		results: make(chan Event, 16), done: make(chan struct{})}
@@ -100,7 +109,7 @@ func Watch(m *Manager, opts WatchOptions) (*Watcher, error) {
 	if w.opts.errs == nil {
 		w.opts.errs = fsw.Errors
 	}
-	for _, src := range m.settings.Config.Sources {
+	for _, src := range st.Config.Sources {
 		if src.Origin == classpath.JDK {
 			continue
 		}
@@ -115,8 +124,8 @@ func Watch(m *Manager, opts WatchOptions) (*Watcher, error) {
 		}
 		w.parent[filepath.Dir(abs)] = true
 	}
-	if m.settings.SpecPath != "" {
-		if abs, err := filepath.Abs(m.settings.SpecPath); err == nil {
+	if st.SpecPath != "" {
+		if abs, err := filepath.Abs(st.SpecPath); err == nil {
 			w.files[abs] = true
 			w.parent[filepath.Dir(abs)] = true
 		}
@@ -398,7 +407,7 @@ func (w *Watcher) flush(ctx context.Context) {
 	w.updates.Add(1)
 	go func() {
 		defer w.updates.Done()
-		ev, err := w.m.Update(ctx, cs)
+		ev, err := w.apply(ctx, cs)
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
 				w.log.Warn("incremental: update failed", zap.Error(err))

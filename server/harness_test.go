@@ -90,10 +90,17 @@ type env struct {
 	cond     *sync.Cond
 	config   json.RawMessage // what workspace/configuration answers
 	diags    map[uri.URI][]protocol.Diagnostic
+	pubs     []publishRecord // every publishDiagnostics, in order
 	statuses []statusParams
 	progress []json.RawMessage
 	messages []string
 	shown    []string
+}
+
+// publishRecord is one textDocument/publishDiagnostics the server sent.
+type publishRecord struct {
+	uri   uri.URI
+	diags []protocol.Diagnostic
 }
 
 type envOptions struct {
@@ -222,6 +229,7 @@ func (e *env) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return nil, nil
 		}
 		e.diags[p.URI] = p.Diagnostics
+		e.pubs = append(e.pubs, publishRecord{uri: p.URI, diags: p.Diagnostics})
 	case MethodStatus:
 		var p statusParams
 		if err := json.Unmarshal(raw, &p); err != nil {

@@ -118,6 +118,8 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: "+strings.Join(problems, "; "))
 	}
 	ws := discover(s.folderList(), &st)
+	// Watch before indexing: what the build tool writes meanwhile is a change too.
+	s.ensureWatcher(ws)
 	prog := s.startProgress(ctx, "jcg-lsp")
 	defer func() {
 		switch {
@@ -161,6 +163,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	}()
 
 	spec := readSpecFile(ws.SpecFile)
+	s.noteSpec(spec)
 	switch {
 	case spec.err != nil:
 		s.log.Warn("specification file", zap.String("path", spec.path), zap.Error(spec.err))

@@ -53,6 +53,7 @@ type Server struct {
 	seq         atomic.Uint64 // snapshot IDs
 	progressSeq atomic.Uint64
 	build       buildState
+	watch       watchState
 	facts       *index.FactsCache
 	docs        documents
 
@@ -117,6 +118,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	case <-ctx.Done():
 	}
 	// Stop background work and in-flight requests first: Close waits for handlers.
+	s.stopWatcher()
 	s.bgCancel()
 	cancel()
 	closed := make(chan struct{})

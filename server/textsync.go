@@ -58,7 +58,7 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 
 // didSave re-analyses when the specification file is saved. A saved .java file only
 // moves its diagnostics to the new text: its class files change when the build runs,
-// which the class-file watcher reports.
+// which the class-file watcher reports (watch.go).
 func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
 	path := filePath(p.TextDocument.URI)
 	if path == "" {
@@ -70,7 +70,9 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 		return nil
 	}
 	if path == snap.Workspace.SpecFile {
-		s.Rebuild(ctx, ReasonSpec)
+		if s.specSaved(path) {
+			s.Rebuild(ctx, ReasonSpec)
+		}
 		return nil
 	}
 	if filepath.Ext(path) == ".java" {

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+)
+
+// TestWatchClassFiles recompiles a changed source with javac into target/classes, as
+// a build tool would, without any didSave: the server must notice the new class file
+// by itself, rebuild (reporting progress), and republish the diagnostics of the files
+// whose diagnostics changed, and only those.
+func TestWatchClassFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	e.waitReady(0)
+	factory, main := src("app/Factory.java"), src("app/Main.java")
+	site := e.pos(factory, `Class\.(forName)\(name\)`)
+	findDiag(t, e, factory, e.diagnostics(factory), site)
+	if len(e.diagnostics(main)) == 0 {
+		t.Fatalf("no diagnostics for %s", main)
+	}
+
+	e.mu.Lock()
+	nPubs, nStatuses, nProgress := len(e.pubs), len(e.statuses), len(e.progress)
+	before := map[uri.URI]string{}
+	for u, ds := range e.diags {
+		before[u] = string(mustJSON(ds))
+	}
+	e.mu.Unlock()
+
+	// Edit create so that its class name is a constant (on the same line) and
+	// recompile that one file into the class directory.
+	path := e.path(factory)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "Class.forName(name)", `Class.forName("app.plugins.Hello")`, 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	classes := e.path("target/classes")
+	cmd := exec.Command(javatest.Javac(t), "-g", "-parameters", "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
+		"--release", "17", "-cp", classes, "-d", classes, path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+
+	// The watcher's rebuild, and Factory.java's diagnostics published without the
+	// forName site.
+	got := e.waitReady(nStatuses)
+	if got.Reason != string(ReasonClassFiles) {
+		t.Fatalf("rebuild status %+v, want reason %q", got, ReasonClassFiles)
+	}
+	if d := diagAt(e.diagnostics(factory), site); d != nil {
+		t.Errorf("the forName site still has a diagnostic: %v", d.Message)
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	pubs := e.pubs[nPubs:]
+	sawFactory := false
+	for _, p := range pubs {
+		if p.uri == e.uri(factory) {
+			sawFactory = true
+		}
+		if now := string(mustJSON(p.diags)); now == before[p.uri] {
+			t.Errorf("%s republished with unchanged diagnostics", p.uri)
+		}
+		if p.uri == e.uri(main) {
+			t.Errorf("unrelated %s republished", main)
+		}
+	}
+	if !sawFactory {
+		t.Errorf("%s not republished; publishes: %d", factory, len(pubs))
+	}
+	var uris []string
+	for _, p := range pubs {
+		uris = append(uris, string(p.uri))
+	}
+	t.Logf("republished after the class file changed: %v", uris)
+
+	// The rebuild reported its progress.
+	kinds := map[string]int{}
+	for _, raw := range e.progress[nProgress:] {
+		var p struct {
+			Value struct {
+				Kind string `json:"kind"`
+			} `json:"value"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		kinds[p.Value.Kind]++
+	}
+	if kinds["begin"] == 0 || kinds["end"] == 0 {
+		t.Errorf("no progress for the rebuild: %v", kinds)
+	}
+}
+
+// TestWatchNoSpuriousRebuilds checks what the watcher must not rebuild for: a class
+// file rewritten with the same bytes, and a specification file saved in the editor
+// (didSave rebuilds; the watcher sees the same write). A specification file changed
+// outside the editor is rebuilt for by the watcher alone.
+func TestWatchNoSpuriousRebuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	e.waitReady(0)
+	applied := make(chan Reason, 16)
+	e.srv.watch.pendMu.Lock()
+	e.srv.watch.applied = func(r Reason) { applied <- r }
+	e.srv.watch.pendMu.Unlock()
+	next := func(what string) Reason {
+		t.Helper()
+		select {
+		case r := <-applied:
+			return r
+		case <-time.After(waitTimeout):
+			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
+			return ""
+		}
+	}
+
+	// A class file rewritten with the same bytes (an up-to-date incremental build).
+	n := e.numStatuses()
+	cls := e.path("target/classes/app/Factory.class")
+	b, err := os.ReadFile(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cls, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := next("same bytes"); r != "" {
+		t.Errorf("rewriting a class file with the same bytes rebuilt (%s)", r)
+	}
+
+	// The specification file saved in the editor: one rebuild.
+	specURI := protocol.TextDocumentIdentifier{URI: e.uri("jcg-spec.txt")}
+	if err := os.WriteFile(e.path("jcg-spec.txt"), []byte("# saved in the editor\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: specURI})
+	e.hover(src("app/Main.java"), protocol.Position{}) // didSave handled (notifications run in order)
+	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+		t.Errorf("status after saving the specification: %+v", got)
+	}
+	if r := next("saved specification"); r != "" {
+		// The watcher came first (a slow client): then didSave must not have rebuilt.
+		if e.srv.watch.bySpec.Load() != 0 {
+			t.Errorf("specification file rebuilt by the watcher (%s) and by didSave", r)
+		}
+	}
+
+	// The specification file changed outside the editor: the watcher rebuilds.
+	n = e.numStatuses()
+	if err := os.WriteFile(e.path("jcg-spec.txt"), []byte("# changed on disk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := next("specification changed on disk"); r != ReasonSpec {
+		t.Errorf("specification changed on disk: rebuild %q, want %q", r, ReasonSpec)
+	}
+	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+		t.Errorf("status after changing the specification on disk: %+v", got)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	builds := 0
+	for _, st := range e.statuses {
+		if st.State == "ready" || st.State == "cancelled" {
+			builds++
+		}
+	}
+	if builds != 3 {
+		t.Errorf("%d builds, want 3 (initial, saved, changed on disk): %+v", builds, e.statuses)
+	}
+}
