@@ -61,6 +61,7 @@ type Analyzer struct {
 	fallbacks   map[fallbackKey][]int32 // conservative target sets
 	apiCache    map[int32][]CallResolver
 	plans       []atomic.Pointer[methodPlan] // by method ID
+	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
 	valuesOnce  sync.Once
 	vindex      *values.Index
 }

@@ -98,6 +98,9 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		plain:     map[uint64]*group{},
 		byName:    map[string][]*group{},
 		lambdas:   map[string][]*lambda{},
+		// The previous run's size: growing a million-entry slice by doubling
+		// copied it twenty times.
+		bundles: make([]callgraph.Bundle, 0, a.bundleHint.Load()),
 
 		lambdaIfaceSeen: map[int32]bool{},
 	}
@@ -242,21 +245,26 @@ func (s *solver) dispatchIdx(at site, t *hierarchy.Class, rm *hierarchy.Method, 
 		} else {
 			s.plain[packed] = g
 		}
-		s.byName[rm.Name] = append(s.byName[rm.Name], g)
 		g.set = s.newSet()
 		s.live[g.set] = true // its members become reachable as they are found
 		s.fillGroup(g, at.caller)
-		for _, l := range s.lambdas[rm.Name] {
-			s.matchLambda(g, l)
-		}
+		// Lambda objects implement interfaces only, and their functional method is
+		// never a public method of Object: only dispatches declared on interfaces can
+		// reach them, so only those are indexed for lambdas and keep their sites.
 		if g.declared.IsInterface() {
+			s.byName[rm.Name] = append(s.byName[rm.Name], g)
+			for _, l := range s.lambdas[rm.Name] {
+				s.matchLambda(g, l)
+			}
 			s.ifaceGroups = append(s.ifaceGroups, g)
 			for _, iface := range s.lambdaIfaces {
 				s.matchDefault(g, iface)
 			}
 		}
 	}
-	g.sites = append(g.sites, at)
+	if g.declared.IsInterface() {
+		g.sites = append(g.sites, at)
+	}
 	s.bundle(at, g.set, ri, false)
 	if g.lambdaSet >= 0 {
 		s.bundle(at, g.lambdaSet, s.std.lambda, false)
@@ -479,6 +487,7 @@ func (s *solver) graph() *callgraph.Graph {
 			s.sets[i] = slices.Compact(set)
 		}
 	}
+	s.a.bundleHint.Store(int64(len(s.bundles)))
 	s.bundles = sortBundles(s.bundles, len(s.methods)+1)
 	slices.SortStableFunc(s.sites, func(a, b callgraph.Site) int {
 		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
