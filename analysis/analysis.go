@@ -29,7 +29,7 @@ type Program = values.Program
 
 // Options select the level, the algorithm and the entry points of a run.
 type Options struct {
-	Level     callgraph.Level // default: the most precise level
+	Level     callgraph.Level // default: Correct-String (Correct-Env needs configured values)
 	Algorithm string          // CHA or RTA; default CHA
 	// Mains restricts the main classes (binary or internal names); empty means every
 	// application class with a main method.
@@ -91,7 +91,7 @@ func (a *Analyzer) Program() Program { return a.prog }
 // Run computes the call graph for opts. Runs may proceed concurrently.
 func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, error) {
 	if opts.Level == 0 {
-		opts.Level = callgraph.CorrectEnv
+		opts.Level = callgraph.CorrectString
 	}
 	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.CorrectEnv {
 		return nil, fmt.Errorf("invalid assumption level %d", opts.Level)

@@ -211,7 +211,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var af analysisFlags
 	af.register(fs)
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
-	levelName := fs.String("level", callgraph.CorrectEnv.String(), "assumption level: behaved-cls, encap-respect, correct-cast, correct-string, correct-env, or 1-5")
+	levelName := fs.String("level", callgraph.CorrectString.String(), "assumption level: behaved-cls, encap-respect, correct-cast, correct-string, correct-env, or 1-5")
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
 	fs.Usage = func() {
