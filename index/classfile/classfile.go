@@ -265,6 +265,27 @@ func (f *File) attribute(r *reader) (string, reader, bool) {
 	return name, reader{b: info, base: r.base + int64(start)}, true
 }
 
+// attributes reads an attributes table (a u2 count, then attributes). For each one fn
+// gets its name and a reader over its info, reads what it knows and reports whether
+// it knew the attribute; unknown attributes are skipped. A known attribute must be
+// consumed exactly.
+func (f *File) attributes(r *reader, what string, fn func(name string, ar *reader) bool) {
+	n := r.count(6, what)
+	for range n {
+		name, ar, ok := f.attribute(r)
+		if !ok {
+			return
+		}
+		if !fn(name, &ar) {
+			ar.off = len(ar.b)
+		}
+		finish(r, &ar, name)
+		if r.err != nil {
+			return
+		}
+	}
+}
+
 // finish checks that an attribute reader consumed exactly its bytes and propagates
 // its error to the enclosing reader.
 func finish(outer, ar *reader, name string) {
@@ -292,23 +313,17 @@ func (f *File) parseFields(r *reader) {
 		fd.Access = r.u2()
 		fd.Name = f.utf8At(r, "field name")
 		fd.Desc = f.utf8At(r, "field descriptor")
-		na := r.count(6, "field attributes")
-		for range na {
-			name, arv, ok := f.attribute(r)
-			if !ok {
-				return
-			}
-			ar := &arv
+		f.attributes(r, "field attributes", func(name string, ar *reader) bool {
 			switch name {
 			case "ConstantValue":
 				fd.ConstantValue = ar.u2()
 			case "Signature":
 				fd.Signature = f.utf8At(ar, "Signature")
 			default:
-				ar.off = len(ar.b)
+				return false
 			}
-			finish(r, ar, name)
-		}
+			return true
+		})
 		if r.err != nil {
 			return
 		}
@@ -326,13 +341,7 @@ func (f *File) parseMethods(r *reader) {
 		m.Access = r.u2()
 		m.Name = f.utf8At(r, "method name")
 		m.Desc = f.utf8At(r, "method descriptor")
-		na := r.count(6, "method attributes")
-		for range na {
-			name, arv, ok := f.attribute(r)
-			if !ok {
-				return
-			}
-			ar := &arv
+		f.attributes(r, "method attributes", func(name string, ar *reader) bool {
 			switch name {
 			case "Code":
 				if m.codeAttr {
@@ -369,10 +378,10 @@ func (f *File) parseMethods(r *reader) {
 					m.Parameters[j] = MethodParameter{Name: f.Pool.Utf8(ni), Access: ar.u2()}
 				}
 			default:
-				ar.off = len(ar.b)
+				return false
 			}
-			finish(r, ar, name)
-		}
+			return true
+		})
 		if r.err != nil {
 			return
 		}
@@ -380,13 +389,7 @@ func (f *File) parseMethods(r *reader) {
 }
 
 func (f *File) parseClassAttributes(r *reader) {
-	n := r.count(6, "class attributes")
-	for range n {
-		name, arv, ok := f.attribute(r)
-		if !ok {
-			return
-		}
-		ar := &arv
+	f.attributes(r, "class attributes", func(name string, ar *reader) bool {
 		switch name {
 		case "SourceFile":
 			f.SourceFile = f.utf8At(ar, "SourceFile")
@@ -461,29 +464,19 @@ func (f *File) parseClassAttributes(r *reader) {
 				rc := &f.Record[j]
 				rc.Name = f.utf8At(ar, "record component name")
 				rc.Desc = f.utf8At(ar, "record component descriptor")
-				na := ar.count(6, "record component attributes")
-				for range na {
-					an, aarv, ok := f.attribute(ar)
-					if !ok {
-						break
+				f.attributes(ar, "record component attributes", func(an string, aar *reader) bool {
+					if an != "Signature" {
+						return false
 					}
-					aar := &aarv
-					if an == "Signature" {
-						rc.Signature = f.utf8At(aar, "Signature")
-					} else {
-						aar.off = len(aar.b)
-					}
-					finish(ar, aar, an)
-				}
+					rc.Signature = f.utf8At(aar, "Signature")
+					return true
+				})
 			}
 		default:
-			ar.off = len(ar.b)
+			return false
 		}
-		finish(r, ar, name)
-		if r.err != nil {
-			return
-		}
-	}
+		return true
+	})
 }
 
 func (f *File) classList(r *reader, what string) []string {

@@ -70,13 +70,7 @@ func (m *Method) Code() (*Code, error) {
 			return nil, &FormatError{Offset: off, Msg: "exception handler range out of bounds", Val: [3]uint16{h.StartPC, h.EndPC, h.HandlerPC}}
 		}
 	}
-	na := r.count(6, "code attributes")
-	for range na {
-		name, arv, ok := f.attribute(r)
-		if !ok {
-			break
-		}
-		ar := &arv
+	f.attributes(r, "code attributes", func(name string, ar *reader) bool {
 		switch name {
 		case "LineNumberTable":
 			k := ar.count(4, "line numbers")
@@ -92,10 +86,10 @@ func (m *Method) Code() (*Code, error) {
 			c.lvts = append(c.lvts, ar.bytes(k*10))
 			c.lvtOff = append(c.lvtOff, ar.pos()-int64(k*10))
 		default:
-			ar.off = len(ar.b)
+			return false
 		}
-		finish(r, ar, name)
-	}
+		return true
+	})
 	if r.err != nil {
 		return nil, r.err
 	}
