@@ -265,27 +265,6 @@ func (f *File) attribute(r *reader) (string, reader, bool) {
 	return name, reader{b: info, base: r.base + int64(start)}, true
 }
 
-// attributes reads an attributes table (a u2 count, then attributes). For each one fn
-// gets its name and a reader over its info, reads what it knows and reports whether
-// it knew the attribute; unknown attributes are skipped. A known attribute must be
-// consumed exactly.
-func (f *File) attributes(r *reader, what string, fn func(name string, ar *reader) bool) {
-	n := r.count(6, what)
-	for range n {
-		name, ar, ok := f.attribute(r)
-		if !ok {
-			return
-		}
-		if !fn(name, &ar) {
-			ar.off = len(ar.b)
-		}
-		finish(r, &ar, name)
-		if r.err != nil {
-			return
-		}
-	}
-}
-
 // The attribute loops of fields, methods, classes, records and Code are written out
 // rather than shared through a callback: a reader handed to a func value escapes to
 // the heap, which cost a fifth more allocations on the parser's hottest path.
@@ -317,17 +296,23 @@ func (f *File) parseFields(r *reader) {
 		fd.Access = r.u2()
 		fd.Name = f.utf8At(r, "field name")
 		fd.Desc = f.utf8At(r, "field descriptor")
-		f.attributes(r, "field attributes", func(name string, ar *reader) bool {
+		na := r.count(6, "field attributes")
+		for range na {
+			name, arv, ok := f.attribute(r)
+			if !ok {
+				return
+			}
+			ar := &arv
 			switch name {
 			case "ConstantValue":
 				fd.ConstantValue = ar.u2()
 			case "Signature":
 				fd.Signature = f.utf8At(ar, "Signature")
 			default:
-				return false
+				ar.off = len(ar.b)
 			}
-			return true
-		})
+			finish(r, ar, name)
+		}
 		if r.err != nil {
 			return
 		}
@@ -345,7 +330,13 @@ func (f *File) parseMethods(r *reader) {
 		m.Access = r.u2()
 		m.Name = f.utf8At(r, "method name")
 		m.Desc = f.utf8At(r, "method descriptor")
-		f.attributes(r, "method attributes", func(name string, ar *reader) bool {
+		na := r.count(6, "method attributes")
+		for range na {
+			name, arv, ok := f.attribute(r)
+			if !ok {
+				return
+			}
+			ar := &arv
 			switch name {
 			case "Code":
 				if m.codeAttr {
@@ -382,10 +373,10 @@ func (f *File) parseMethods(r *reader) {
 					m.Parameters[j] = MethodParameter{Name: f.Pool.Utf8(ni), Access: ar.u2()}
 				}
 			default:
-				return false
+				ar.off = len(ar.b)
 			}
-			return true
-		})
+			finish(r, ar, name)
+		}
 		if r.err != nil {
 			return
 		}
@@ -393,7 +384,13 @@ func (f *File) parseMethods(r *reader) {
 }
 
 func (f *File) parseClassAttributes(r *reader) {
-	f.attributes(r, "class attributes", func(name string, ar *reader) bool {
+	n := r.count(6, "class attributes")
+	for range n {
+		name, arv, ok := f.attribute(r)
+		if !ok {
+			return
+		}
+		ar := &arv
 		switch name {
 		case "SourceFile":
 			f.SourceFile = f.utf8At(ar, "SourceFile")
@@ -468,19 +465,29 @@ func (f *File) parseClassAttributes(r *reader) {
 				rc := &f.Record[j]
 				rc.Name = f.utf8At(ar, "record component name")
 				rc.Desc = f.utf8At(ar, "record component descriptor")
-				f.attributes(ar, "record component attributes", func(an string, aar *reader) bool {
-					if an != "Signature" {
-						return false
+				na := ar.count(6, "record component attributes")
+				for range na {
+					an, aarv, ok := f.attribute(ar)
+					if !ok {
+						break
 					}
-					rc.Signature = f.utf8At(aar, "Signature")
-					return true
-				})
+					aar := &aarv
+					if an == "Signature" {
+						rc.Signature = f.utf8At(aar, "Signature")
+					} else {
+						aar.off = len(aar.b)
+					}
+					finish(ar, aar, an)
+				}
 			}
 		default:
-			return false
+			ar.off = len(ar.b)
 		}
-		return true
-	})
+		finish(r, ar, name)
+		if r.err != nil {
+			return
+		}
+	}
 }
 
 func (f *File) classList(r *reader, what string) []string {

@@ -70,7 +70,13 @@ func (m *Method) Code() (*Code, error) {
 			return nil, &FormatError{Offset: off, Msg: "exception handler range out of bounds", Val: [3]uint16{h.StartPC, h.EndPC, h.HandlerPC}}
 		}
 	}
-	f.attributes(r, "code attributes", func(name string, ar *reader) bool {
+	na := r.count(6, "code attributes")
+	for range na {
+		name, arv, ok := f.attribute(r)
+		if !ok {
+			break
+		}
+		ar := &arv
 		switch name {
 		case "LineNumberTable":
 			k := ar.count(4, "line numbers")
@@ -86,10 +92,10 @@ func (m *Method) Code() (*Code, error) {
 			c.lvts = append(c.lvts, ar.bytes(k*10))
 			c.lvtOff = append(c.lvtOff, ar.pos()-int64(k*10))
 		default:
-			return false
+			ar.off = len(ar.b)
 		}
-		return true
-	})
+		finish(r, ar, name)
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
