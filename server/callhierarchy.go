@@ -29,29 +29,26 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHiera
 }
 
 func (s *Server) incomingCalls(ctx context.Context, p *protocol.CallHierarchyIncomingCallsParams) (any, error) {
-	snap, release := s.current()
-	defer release()
-	if snap == nil || snap.Graph == nil {
-		return nil, nil
-	}
-	n, ok := s.itemNode(snap, &p.Item)
-	if !ok {
-		return nil, nil
-	}
-	return incoming(ctx, s, snap, n), nil
+	return s.withItem(&p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n) }), nil
 }
 
 func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOutgoingCallsParams) (any, error) {
+	return s.withItem(&p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n) }), nil
+}
+
+// withItem answers a call-hierarchy request about item from the current snapshot:
+// nil when there is no graph yet or the item names nothing in it.
+func (s *Server) withItem(item *protocol.CallHierarchyItem, answer func(*Snapshot, int32) any) any {
 	snap, release := s.current()
 	defer release()
 	if snap == nil || snap.Graph == nil {
-		return nil, nil
+		return nil
 	}
-	n, ok := s.itemNode(snap, &p.Item)
+	n, ok := s.itemNode(snap, item)
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	return outgoing(ctx, s, snap, n), nil
+	return answer(snap, n)
 }
 
 // prepareItems returns the items for a position: the callee of a call (the method the
