@@ -130,7 +130,13 @@ func (c *DiskCache) write(hash uint64, f *facts.Class) error {
 	if err := encodeFacts(&buf, hash, f); err != nil {
 		return err
 	}
-	p := c.path(hash)
+	return writeAtomic(c.path(hash), buf.Bytes())
+}
+
+// writeAtomic writes a file through a temporary file renamed into place, so that a
+// concurrent reader (another server sharing the cache) sees the old file or the new
+// one, never a partial one.
+func writeAtomic(p string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -138,7 +144,7 @@ func (c *DiskCache) write(hash uint64, f *facts.Class) error {
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(buf.Bytes())
+	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())

@@ -64,6 +64,7 @@ func (e Event) Published() bool { return e.Snapshot != 0 }
 type Manager struct {
 	settings Settings
 	cache    *index.FactsCache
+	graphs   *GraphCache
 	log      *zap.Logger
 
 	current atomic.Pointer[Snapshot]
@@ -85,12 +86,13 @@ type Manager struct {
 // Options configure a Manager.
 type Options struct {
 	Cache  *index.FactsCache // shared facts; nil for a new in-memory cache
+	Graphs *GraphCache       // analysed graphs on disk, for warm restarts; nil for none
 	Logger *zap.Logger       // nil for none
 }
 
 // NewManager builds the first snapshot.
 func NewManager(ctx context.Context, st Settings, opts Options) (*Manager, error) {
-	m := &Manager{settings: st, cache: opts.Cache, log: opts.Logger}
+	m := &Manager{settings: st, cache: opts.Cache, graphs: opts.Graphs, log: opts.Logger}
 	if m.cache == nil {
 		m.cache = index.NewFactsCache()
 	}
@@ -235,6 +237,7 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 		sp = spec.Parse(m.settings.SpecPath, specData)
 	}
 	s := newSnapshot(0, m.settings, ix, sp, specData)
+	s.cache = m.graphs
 	ev := Event{SpecChanged: old != nil && specChanged}
 	if old != nil {
 		diffClasses(old, s, &ev)
@@ -247,7 +250,8 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 	if m.beforeAnalysis != nil {
 		m.beforeAnalysis(ctx)
 	}
-	if m.settings.Prepare {
+	// Graphs found on disk need no planning: prepare only when one is missing.
+	if m.settings.Prepare && !s.loadCached(m.settings.levels()) {
 		if err := s.an.Prepare(ctx); err != nil {
 			_ = ix.Close()
 			return Event{}, err

@@ -29,12 +29,15 @@ package incremental
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -89,6 +92,7 @@ type Snapshot struct {
 	classes  map[string]ClassInfo // by internal class name
 
 	graphs map[callgraph.Level]*lazyGraph
+	cache  *GraphCache // nil for none
 
 	mu     sync.Mutex
 	refs   int // the manager's reference while current, plus Acquire's
@@ -131,6 +135,10 @@ func (s *Snapshot) Graph(ctx context.Context, level callgraph.Level) (*callgraph
 	if lg.g != nil || lg.err != nil {
 		return lg.g, lg.err
 	}
+	key := s.cacheKey(level)
+	if lg.g = s.cache.load(key, s.numNodes()); lg.g != nil {
+		return lg.g, nil
+	}
 	opts := s.settings.Options
 	opts.Level = level
 	opts.Spec = s.spec
@@ -139,7 +147,46 @@ func (s *Snapshot) Graph(ctx context.Context, level callgraph.Level) (*callgraph
 		return nil, err
 	}
 	lg.g, lg.err = g, err
+	if err == nil {
+		s.cache.store(key, g)
+	}
 	return g, err
+}
+
+// loadCached loads the graphs of levels from the graph cache and reports whether
+// all of them were there.
+func (s *Snapshot) loadCached(levels []callgraph.Level) bool {
+	if s.cache == nil {
+		return false
+	}
+	all := true
+	for _, l := range levels {
+		lg := s.graphs[l]
+		lg.mu.Lock()
+		if lg.g == nil {
+			lg.g = s.cache.load(s.cacheKey(l), s.numNodes())
+		}
+		all = all && lg.g != nil
+		lg.mu.Unlock()
+	}
+	return all
+}
+
+func (s *Snapshot) numNodes() int { return len(s.ix.Hierarchy().Methods()) + 1 }
+
+// cacheKey is the graph cache key of a level's graph; "" without a cache.
+func (s *Snapshot) cacheKey(level callgraph.Level) string {
+	if s.cache == nil {
+		return ""
+	}
+	opts := s.settings.Options
+	opts.Level = level
+	opts.Spec = nil // its path and content are below
+	b, err := json.Marshal(opts) // maps marshal in key order: deterministic
+	if err != nil {
+		return ""
+	}
+	return s.cache.GraphKey(s.ix, fmt.Sprintf("%s\nspec %q %x", b, s.settings.SpecPath, xxhash.Sum64(s.specData)))
 }
 
 func (s *Snapshot) tryRef() bool {

@@ -1,0 +1,101 @@
+package incremental
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+)
+
+// TestGraphCacheWarmRestart: a restarted manager over the same classes loads its
+// graph instead of analysing; the loaded graph is the analysed one. A changed class
+// or other settings miss the cache; a damaged file is ignored, removed and rewritten.
+func TestGraphCacheWarmRestart(t *testing.T) {
+	out, dir := t.TempDir(), t.TempDir()
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
+	st := testSettings(t, out, "")
+	level := st.levels()[0]
+
+	// start runs a manager to its first snapshot and returns the graph's text and
+	// how many graphs came from the cache.
+	start := func(st Settings) (string, int64) {
+		t.Helper()
+		gc, err := OpenGraphCache(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewManager(context.Background(), st, Options{Graphs: gc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, release := m.Acquire()
+		text := snapshotText(t, s, level)
+		release()
+		m.Close()
+		gc.Close()
+		return text, gc.Hits()
+	}
+	cold, hits := start(st)
+	if hits != 0 {
+		t.Fatalf("empty cache: %d hits", hits)
+	}
+	if want := scratchText(t, st, level); cold != want {
+		t.Fatalf("cold graph differs from scratch:\n%s\nwant\n%s", cold, want)
+	}
+	warm, hits := start(st)
+	if hits != 1 || warm != cold {
+		t.Fatalf("warm restart: %d hits, graph equal %v", hits, warm == cold)
+	}
+
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+graphSuffix))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(files[0], data, 0o644)
+	if again, hits := start(st); hits != 0 || again != cold {
+		t.Errorf("damaged file: %d hits, graph equal %v", hits, again == cold)
+	}
+	if _, hits := start(st); hits != 1 {
+		t.Errorf("damaged file not rewritten: %d hits", hits)
+	}
+
+	other := st
+	other.Options.LibraryMode = false
+	other.Options.Mains = []string{"p.A"}
+	if _, hits := start(other); hits != 0 {
+		t.Errorf("other entry points hit the cache")
+	}
+	javac(t, map[string]string{"p/A.java": strings.Replace(baseA, "class A", "class A implements java.io.Serializable", 1), "p/B.java": baseB}, out)
+	changed, hits := start(st)
+	if hits != 0 {
+		t.Errorf("changed class hit the cache")
+	}
+	if want := scratchText(t, st, level); changed != want {
+		t.Errorf("graph after a change differs from scratch")
+	}
+}
+
+// TestGraphCachePrunes keeps the most recently used files.
+func TestGraphCachePrunes(t *testing.T) {
+	gc, err := OpenGraphCache(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc.max = 2
+	g := &callgraph.Graph{Level: callgraph.BehavedCLs, NumNodes: 1, Reachable: callgraph.NewBitset(1)}
+	for i, k := range []string{"a", "b", "c"} {
+		gc.Store(k, g)
+		gc.Close() // wait: stores run in the background
+		old := time.Now().Add(time.Duration(i-3) * time.Hour)
+		os.Chtimes(gc.path(k), old, old)
+	}
+	if gc.Load("a", 1) != nil || gc.Load("b", 1) == nil || gc.Load("c", 1) == nil {
+		t.Errorf("pruning kept the wrong files")
+	}
+}
