@@ -181,7 +181,7 @@ func (s *Snapshot) cacheKey(level callgraph.Level) string {
 	}
 	opts := s.settings.Options
 	opts.Level = level
-	opts.Spec = nil // its path and content are below
+	opts.Spec = nil              // its path and content are below
 	b, err := json.Marshal(opts) // maps marshal in key order: deterministic
 	if err != nil {
 		return ""
