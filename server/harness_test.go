@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -107,6 +108,7 @@ type envOptions struct {
 	initOptions any // initializationOptions
 	config      any // the "jcg" section workspace/configuration returns
 	logger      *zap.Logger
+	graphs      *incremental.GraphCache
 }
 
 // newEnv starts a server for the workspace dir and initializes it.
@@ -125,7 +127,7 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 	}
 	a, b := net.Pipe()
 	e.raw = b
-	e.srv = New(Options{Logger: log, Version: "test"})
+	e.srv = New(Options{Logger: log, Version: "test", Graphs: o.graphs})
 	go func() { e.done <- e.srv.Serve(context.Background(), a) }()
 	e.spy = &spyConn{Conn: b, sent: make(chan sentCall, 100)}
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(e.spy), jsonrpc2.WithCodec(lspCodec{}))

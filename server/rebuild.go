@@ -152,6 +152,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		prog.report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
 		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
 		w = newWorld(key, ix, src, s.log)
+		w.cache = s.graphs
 		fresh = true
 		s.log.Info("indexed", zap.Int("classes", len(ix.Hierarchy().Classes())), zap.Int("warnings", len(ix.Warnings)),
 			zap.Int("source files", len(src.classes)), zap.Duration("took", time.Since(start)))

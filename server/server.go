@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index"
 )
 
@@ -20,6 +21,9 @@ import (
 type Options struct {
 	Logger  *zap.Logger // default: no logging
 	Version string
+	// Graphs caches analysed call graphs on disk, so that a restart over unchanged
+	// classes and settings loads them instead of analysing; nil for none.
+	Graphs *incremental.GraphCache
 }
 
 // Server is a jcg-lsp language server for one client connection.
@@ -55,6 +59,7 @@ type Server struct {
 	build       buildState
 	watch       watchState
 	facts       *index.FactsCache
+	graphs      *incremental.GraphCache
 	docs        documents
 
 	pubMu     sync.Mutex
@@ -90,6 +95,7 @@ func New(opts Options) *Server {
 		initialized: make(chan struct{}),
 		exited:      make(chan struct{}),
 		facts:       index.NewFactsCache(),
+		graphs:      opts.Graphs,
 		published:   map[uri.URI]string{},
 	}
 	s.docs.open = map[string]*document{}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -51,6 +53,8 @@ type world struct {
 	src  *sourceIndex
 	log  *zap.Logger
 	refs atomic.Int64
+	// cache keeps graphs on disk across server restarts; nil for none.
+	cache *incremental.GraphCache
 
 	mu     sync.Mutex
 	graphs map[string]*graphCall
@@ -128,7 +132,7 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 			w.graphs[key] = c
 			w.evict()
 			w.mu.Unlock()
-			c.g, c.err = w.run(ctx, st.options(sf))
+			c.g, c.err = w.compute(ctx, st, sf, key)
 			if c.err != nil && ctx.Err() != nil {
 				w.mu.Lock()
 				delete(w.graphs, key)
@@ -148,6 +152,29 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 		}
 		return c.g, c.err
 	}
+}
+
+// compute loads a graph from the disk cache or runs the analysis (and stores its
+// graph there).
+func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string) (*callgraph.Graph, error) {
+	diskKey := ""
+	if w.cache != nil {
+		path := ""
+		if sf != nil {
+			path = sf.path
+		}
+		// The spec file's path is part of the graph: its problems name it.
+		diskKey = w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
+		if g := w.cache.Load(diskKey, len(w.h.Methods())+1); g != nil {
+			w.log.Info("call graph loaded from the cache", zap.String("dir", w.cache.Dir()))
+			return g, nil
+		}
+	}
+	g, err := w.run(ctx, st.options(sf))
+	if err == nil && diskKey != "" {
+		w.cache.Store(diskKey, g)
+	}
+	return g, err
 }
 
 // touch marks key as the most recently used graph.

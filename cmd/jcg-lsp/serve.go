@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/server"
 )
 
@@ -21,8 +22,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.Bool("stdio", true, "speak LSP over standard input and output (the only transport; accepted because VS Code passes it)")
 	logFile := fs.String("log", "", "also append the log to this file (the log always goes to standard error)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	graphCache := fs.String("graph-cache", "", "directory of the on-disk call-graph cache that makes restarts fast (default: the user cache directory's jcg-lsp/graphs; \"off\" for none)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jcg-lsp [serve] [--stdio] [--log FILE] [--log-level LEVEL]\n\nRuns the language server over standard input and output.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: jcg-lsp [serve] [--stdio] [--log FILE] [--log-level LEVEL] [--graph-cache DIR|off]\n\nRuns the language server over standard input and output.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,7 +44,17 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("redirecting standard output: %w", err)
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
-	return server.Serve(ctx, stdio{in, out}, server.Options{Logger: log, Version: version()})
+	opts := server.Options{Logger: log, Version: version()}
+	if *graphCache != "off" {
+		gc, err := incremental.OpenGraphCache(*graphCache, log)
+		if err != nil {
+			log.Warn("no graph cache: restarts analyse again", zap.Error(err))
+		} else {
+			defer gc.Close()
+			opts.Graphs = gc
+		}
+	}
+	return server.Serve(ctx, stdio{in, out}, opts)
 }
 
 // stdio is the LSP stream: the guarded standard input and output.
