@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -70,33 +71,54 @@ func (s *Server) specActions(snap *Snapshot, m *hierarchy.Method, site *callgrap
 		return nil // native code is not specified by entries
 	}
 	cands := specCandidates(snap, site)
-	if len(cands) == 0 || len(cands) > maxAllCandidates {
-		return nil
-	}
+	observed, logPath := s.observedTargets(snap, m, site)
 	ss := specSiteOf(snap, m, site)
 	var out []*protocol.CodeAction
-	add := func(ts []specTarget, label string) {
+	add := func(ts []specTarget, label string, preferred bool) {
 		edit, err := s.specEdit(snap, ss, formatSpecEntry(ss, ts))
 		if err != nil {
 			s.bug("spec edit: %v", err)
 			return
 		}
 		kind := protocol.CodeActionKindQuickFix
-		out = append(out, &protocol.CodeAction{
+		a := &protocol.CodeAction{
 			Title: fmt.Sprintf("Add specification: this site ⇒ %s", label),
 			Kind:  &kind,
 			Edit:  edit,
-		})
+		}
+		if preferred {
+			a.IsPreferred = &preferred
+		}
+		out = append(out, a)
+	}
+	if len(observed) > 0 {
+		// What a real run did is the best guess: offered first, and preferred.
+		add(observed, fmt.Sprintf("%s (observed in %s)", targetsLabel(observed), filepath.Base(logPath)), true)
+	}
+	if len(cands) == 0 || len(cands) > maxAllCandidates {
+		return out
 	}
 	if len(cands) <= maxSingleCandidates {
 		for _, c := range cands {
-			add([]specTarget{c}, "{"+shortTarget(c)+"}")
+			add([]specTarget{c}, "{"+shortTarget(c)+"}", false)
 		}
 	}
 	if len(cands) > 1 {
-		add(cands, fmt.Sprintf("all %d candidates", len(cands)))
+		add(cands, fmt.Sprintf("all %d candidates", len(cands)), false)
 	}
 	return out
+}
+
+// targetsLabel names a few targets, or counts many.
+func targetsLabel(ts []specTarget) string {
+	if len(ts) > 3 {
+		return fmt.Sprintf("%d observed targets", len(ts))
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = shortTarget(t)
+	}
+	return "{" + strings.Join(names, ", ") + "}"
 }
 
 func shortTarget(t specTarget) string {

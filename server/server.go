@@ -60,6 +60,7 @@ type Server struct {
 	watch       watchState
 	facts       *index.FactsCache
 	graphs      *incremental.GraphCache
+	reflLogs    reflLogs
 	docs        documents
 
 	pubMu     sync.Mutex

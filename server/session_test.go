@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -199,6 +200,13 @@ func TestSession(t *testing.T) {
 	t.Run("QuickFix", func(t *testing.T) {
 		p := e.pos(factory, `Class\.(forName)\(name\)`)
 		d := findDiag(t, e, factory, e.diagnostics(factory), p)
+		// A TamiFlex log of a run that loaded Bye at this site (and something
+		// elsewhere): its observation is the first, preferred fix.
+		reflLog := fmt.Sprintf("Class.forName;app.plugins.Bye;app.Factory.create;%d;;\nClass.forName;app.Other;app.Main.main;3;;\n", p.Line+1)
+		os.MkdirAll(filepath.Join(dir, "out"), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, "out", "refl.log"), []byte(reflLog), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var actions []protocol.CodeAction
 		e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)},
@@ -215,6 +223,9 @@ func TestSession(t *testing.T) {
 		}
 		if add == nil || !slices.Contains(titles, "Open specification file") || !slices.ContainsFunc(titles, func(s string) bool { return strings.Contains(s, "all ") }) {
 			t.Fatalf("actions: %q", titles)
+		}
+		if obs := actions[0]; obs.Title != "Add specification: this site ⇒ {Bye} (observed in refl.log)" || obs.IsPreferred == nil || !*obs.IsPreferred {
+			t.Errorf("first action %q (preferred %v), want the observed target", obs.Title, obs.IsPreferred)
 		}
 		// Apply the edit as a client would: create the file, insert the text.
 		specPath := filepath.Join(dir, "jcg-spec.txt")

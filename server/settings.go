@@ -45,6 +45,10 @@ type Settings struct {
 	Severity       protocol.DiagnosticSeverity // of unresolved and partially resolved sites; 0: none
 	NativeSeverity protocol.DiagnosticSeverity // of reachable native calls; 0: none
 	SpecFile       string                      // relative to the first workspace folder
+	// ReflectionLogs are TamiFlex refl.log files (relative to the first workspace
+	// folder) whose observed targets quick fixes offer; default out/refl.log and
+	// refl.log in each folder.
+	ReflectionLogs []string
 	HoverTargets   int                         // targets listed in a hover
 	// MaxCallItems bounds the items of one incoming or outgoing calls answer: the
 	// callers that reach a method only through a conservative fallback, and the
@@ -150,6 +154,8 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			strs(k, raw, &st.MainClasses)
 		case "entryPoints":
 			strs(k, raw, &st.EntryPoints)
+		case "reflectionLogs":
+			strs(k, raw, &st.ReflectionLogs)
 		case "jdkHome", "specFile":
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {

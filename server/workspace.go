@@ -21,6 +21,9 @@ type Workspace struct {
 	NoJDK       bool
 	Release     int
 	SpecFile    string // absolute path of the specification file
+	// ReflectionLogs are the TamiFlex refl.log files whose observed targets quick fixes
+	// offer (absolute paths; they need not exist).
+	ReflectionLogs []string
 	// Notes say what was discovered or configured and why, for the log and the
 	// jcg.showClassPath command.
 	Notes []string
@@ -73,6 +76,17 @@ func discover(folders []string, st *Settings) *Workspace {
 		return filepath.Join(base, p)
 	}
 	ws.SpecFile = abs(st.SpecFile)
+	if len(st.ReflectionLogs) > 0 {
+		for _, p := range st.ReflectionLogs {
+			ws.ReflectionLogs = append(ws.ReflectionLogs, abs(p))
+		}
+	} else {
+		// Where TamiFlex's play-out agent writes (out/refl.log of the working
+		// directory), run from a folder, and a log copied next to the build file.
+		for _, f := range folders {
+			ws.ReflectionLogs = append(ws.ReflectionLogs, filepath.Join(f, "out", "refl.log"), filepath.Join(f, "refl.log"))
+		}
+	}
 	seen := map[string]bool{}
 	add := func(path string, o classpath.Origin, why string) {
 		if seen[path] {
@@ -252,6 +266,13 @@ func (ws *Workspace) describe() string {
 		fmt.Fprintf(&b, "JDK: %s (configured)\n", ws.JDKHome)
 	}
 	fmt.Fprintf(&b, "Specification file: %s\n", ws.SpecFile)
+	for _, l := range ws.ReflectionLogs {
+		state := "not present"
+		if _, err := os.Stat(l); err == nil {
+			state = "present"
+		}
+		fmt.Fprintf(&b, "Reflection log (TamiFlex): %s (%s)\n", l, state)
+	}
 	for _, n := range ws.Notes {
 		fmt.Fprintf(&b, "Note: %s\n", n)
 	}
