@@ -49,7 +49,7 @@ type Settings struct {
 	// folder) whose observed targets quick fixes offer; default out/refl.log and
 	// refl.log in each folder.
 	ReflectionLogs []string
-	HoverTargets   int                         // targets listed in a hover
+	HoverTargets   int // targets listed in a hover
 	// MaxCallItems bounds the items of one incoming or outgoing calls answer: the
 	// callers that reach a method only through a conservative fallback, and the
 	// callees of calls with huge target sets, are cut to it (hovers count them all).
