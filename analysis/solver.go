@@ -317,6 +317,9 @@ func (s *solver) solve() error {
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
+			if s.steps&16383 == 0 && s.opts.Progress != nil {
+				s.opts.Progress(s.steps)
+			}
 		}
 		if id == s.native {
 			s.visitNative()

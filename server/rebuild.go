@@ -177,7 +177,11 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 
 	prog.report(40, "analysing at "+st.Level.Title())
 	t0 := time.Now()
-	g, gerr := w.graph(ctx, &st, spec)
+	expect := 0
+	if prev != nil && prev.Graph != nil {
+		expect = prev.Graph.NumReachable()
+	}
+	g, gerr := w.graphReporting(ctx, &st, spec, prog.report, expect)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

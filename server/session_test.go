@@ -35,12 +35,14 @@ func TestSession(t *testing.T) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		var kinds []string
-		pct := false
+		pct, planning, reached := false, false, false
+		last := uint32(0)
 		for _, raw := range e.progress {
 			var p struct {
 				Value struct {
 					Kind       string  `json:"kind"`
 					Percentage *uint32 `json:"percentage"`
+					Message    string  `json:"message"`
 				} `json:"value"`
 			}
 			if err := json.Unmarshal(raw, &p); err != nil {
@@ -48,9 +50,19 @@ func TestSession(t *testing.T) {
 			}
 			kinds = append(kinds, p.Value.Kind)
 			pct = pct || p.Value.Percentage != nil && *p.Value.Percentage > 0
+			// Inside the analysis: planning (percent of classes) and the run (methods
+			// reached so far).
+			planning = planning || strings.HasPrefix(p.Value.Message, "planning calls: ")
+			reached = reached || strings.HasSuffix(p.Value.Message, " methods reached")
+			if p.Value.Percentage != nil {
+				if *p.Value.Percentage < last {
+					t.Errorf("progress went back from %d%% to %d%%", last, *p.Value.Percentage)
+				}
+				last = *p.Value.Percentage
+			}
 		}
-		if len(kinds) < 3 || kinds[0] != "begin" || kinds[len(kinds)-1] != "end" || !pct {
-			t.Errorf("progress %v (percentages: %v)", kinds, pct)
+		if len(kinds) < 3 || kinds[0] != "begin" || kinds[len(kinds)-1] != "end" || !pct || !planning || !reached {
+			t.Errorf("progress %v (percentages: %v, planning reported: %v, run reported: %v)", kinds, pct, planning, reached)
 		}
 	})
 

@@ -48,7 +48,7 @@ type world struct {
 	key  string
 	ix   *index.Index
 	an   *analysis.Analyzer
-	run  func(context.Context, analysis.Options) (*callgraph.Graph, error) // an.Run; tests replace it
+	run  func(context.Context, analysis.Options, reportFunc) (*callgraph.Graph, error) // an.Run; tests replace it
 	h    *hierarchy.Hierarchy
 	src  *sourceIndex
 	log  *zap.Logger
@@ -74,15 +74,18 @@ type graphCall struct {
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}}
-	w.run = func(ctx context.Context, opts analysis.Options) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, opts analysis.Options, report reportFunc) (*callgraph.Graph, error) {
 		// Resolving calls and CHA dispatch on every core before the (serial) first run
 		// shortens the time to the first diagnostics; later runs reuse the caches.
 		w.prepare.Do(func() {
-			prep := w.an.PrepareCalls
-			if opts.Algorithm == "" || opts.Algorithm == analysis.CHA {
-				prep = w.an.Prepare
+			var progress func(done, total int)
+			if report != nil {
+				progress = func(done, total int) {
+					report(uint32(40+25*done/total), fmt.Sprintf("planning calls: %d of %d classes", done, total))
+				}
 			}
-			if err := prep(ctx); err != nil {
+			cha := opts.Algorithm == "" || opts.Algorithm == analysis.CHA
+			if err := w.an.PrepareReporting(ctx, cha, progress); err != nil {
 				w.log.Debug("prepare", zap.Error(err))
 			}
 		})
@@ -122,6 +125,15 @@ const maxGraphs = 3
 // analysis key. A computation cancelled by its caller is forgotten, so that the next
 // caller starts afresh instead of inheriting the cancellation.
 func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgraph.Graph, error) {
+	return w.graphReporting(ctx, st, sf, nil, 0)
+}
+
+// reportFunc reports a build's progress: a percentage and what is being done.
+type reportFunc func(pct uint32, msg string)
+
+// graphReporting is graph that reports the progress of an analysis it runs to report
+// (when not nil), expecting about expect reachable methods (0: unknown).
+func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, report reportFunc, expect int) (*callgraph.Graph, error) {
 	key := st.analysisKey(sf)
 	for {
 		w.mu.Lock()
@@ -132,7 +144,7 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 			w.graphs[key] = c
 			w.evict()
 			w.mu.Unlock()
-			c.g, c.err = w.compute(ctx, st, sf, key)
+			c.g, c.err = w.compute(ctx, st, sf, key, report, expect)
 			if c.err != nil && ctx.Err() != nil {
 				w.mu.Lock()
 				delete(w.graphs, key)
@@ -156,7 +168,7 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 
 // compute loads a graph from the disk cache or runs the analysis (and stores its
 // graph there).
-func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string) (*callgraph.Graph, error) {
+func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int) (*callgraph.Graph, error) {
 	diskKey := ""
 	if w.cache != nil {
 		path := ""
@@ -170,7 +182,16 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 			return g, nil
 		}
 	}
-	g, err := w.run(ctx, st.options(sf))
+	opts := st.options(sf)
+	if report != nil {
+		if expect <= 0 {
+			expect = len(w.h.Methods()) / 2 // a first guess: the JDK dominates
+		}
+		opts.Progress = func(reached int) {
+			report(uint32(65+24*min(reached, expect)/expect), fmt.Sprintf("analysing: %d methods reached", reached))
+		}
+	}
+	g, err := w.run(ctx, opts, report)
 	if err == nil && diskKey != "" {
 		w.cache.Store(diskKey, g)
 	}

@@ -22,7 +22,7 @@ func TestGraphCache(t *testing.T) {
 	// A computation its caller cancels is not cached.
 	run := w.run
 	cancelled, cancel := context.WithCancel(ctx)
-	w.run = func(ctx context.Context, o analysis.Options) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, error) {
 		cancel()
 		return nil, ctx.Err()
 	}
@@ -30,9 +30,9 @@ func TestGraphCache(t *testing.T) {
 		t.Fatalf("cancelled computation: %v", err)
 	}
 	runs := 0
-	w.run = func(ctx context.Context, o analysis.Options) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, error) {
 		runs++
-		return run(ctx, o)
+		return run(ctx, o, r)
 	}
 	g4, err := w.graph(ctx, &st, nil)
 	if err != nil || g4 == nil {
