@@ -53,6 +53,9 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commandNames()},
+			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: &yes, ChangeNotifications: protocol.Boolean(true),
+			}},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "jcg-lsp", Version: protocol.NewOptional(s.version)},
 	}, nil
@@ -186,6 +189,25 @@ func (s *Server) folderList() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.folders)
+}
+
+// didChangeWorkspaceFolders re-discovers the class path of the new set of folders.
+func (s *Server) didChangeWorkspaceFolders(ctx context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
+	s.mu.Lock()
+	for _, f := range p.Event.Removed {
+		if f.URI.IsFile() {
+			path := filepath.Clean(f.URI.FsPath())
+			s.folders = slices.DeleteFunc(s.folders, func(x string) bool { return x == path })
+		}
+	}
+	for _, f := range p.Event.Added {
+		if path := filepath.Clean(f.URI.FsPath()); f.URI.IsFile() && !slices.Contains(s.folders, path) {
+			s.folders = append(s.folders, path)
+		}
+	}
+	s.mu.Unlock()
+	s.Rebuild(ctx, ReasonFolders)
+	return nil
 }
 
 func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {

@@ -25,6 +25,7 @@ const (
 	ReasonSpec       Reason = "specification"
 	ReasonCommand    Reason = "command"     // jcg.reanalyze: re-reads the class path
 	ReasonClassFiles Reason = "class files" // class files changed on disk (the watcher)
+	ReasonFolders    Reason = "workspace folders"
 )
 
 // reindexes reports whether a build for this reason re-reads the class path even

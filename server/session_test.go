@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // TestSession drives one server through a whole editing session on the plugins test
@@ -333,6 +334,39 @@ func TestSession(t *testing.T) {
 		// The new index serves requests; the old one was closed once unused.
 		if h := e.hover(worker, e.pos(worker, `void (run)\(`)); !strings.Contains(h, "Reachable") {
 			t.Errorf("hover after reanalysis: %q", h)
+		}
+	})
+
+	t.Run("WorkspaceFolders", func(t *testing.T) {
+		// A folder added to the workspace joins the class path (its lib/ jar is
+		// discovered); removed, it leaves it again.
+		other := t.TempDir()
+		jar, err := os.ReadFile(filepath.Join("..", "testdata", "java", "main-example", "example.jar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(other, "lib"), 0o755)
+		if err := os.WriteFile(filepath.Join(other, "lib", "example.jar"), jar, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		folder := []map[string]any{{"uri": uri.File(other), "name": "other"}}
+		for _, add := range []bool{true, false} {
+			ev := map[string]any{"added": folder, "removed": []any{}}
+			if !add {
+				ev = map[string]any{"added": []any{}, "removed": folder}
+			}
+			n := e.numStatuses()
+			e.notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, map[string]any{"event": ev})
+			if st := e.waitReady(n); st.Reason != string(ReasonFolders) {
+				t.Errorf("status %+v", st)
+			}
+			var cp string
+			if err := e.command(cmdShowClassPath, &cp); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(cp, filepath.Join(other, "lib", "example.jar")); got != add {
+				t.Errorf("folder added %v, its jar on the class path %v:\n%s", add, got, cp)
+			}
 		}
 	})
 
