@@ -226,7 +226,11 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 			return Event{}, nil
 		}
 	}
-	ix, err := index.Build(ctx, m.settings.Config, m.cache)
+	var prevIx *index.Index
+	if old != nil {
+		prevIx = old.ix // alive: old stays current (and open) until replaced below
+	}
+	ix, err := index.Rebuild(ctx, m.settings.Config, m.cache, prevIx)
 	if err != nil {
 		return Event{}, err
 	}

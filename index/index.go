@@ -104,12 +104,32 @@ func (c *FactsCache) put(h uint64, f *facts.Class) {
 // Build opens the class path, parses every class header and builds the hierarchy.
 // Facts are extracted on demand (Facts) or all at once (ExtractAll). cache may be nil.
 func Build(ctx context.Context, cfg Config, cache *FactsCache) (*Index, error) {
+	return Rebuild(ctx, cfg, cache, nil)
+}
+
+// Rebuild is Build after a change: container files (the JDK image, jars) unchanged
+// since prev was built are not read again (classpath.Reopen), and their classes are
+// not parsed again. prev may be nil, and may be closed before or after the new index.
+func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*Index, error) {
 	if cache == nil {
 		cache = NewFactsCache()
 	}
 	ix := &Index{cache: cache}
 	t0 := time.Now()
-	cp, err := classpath.Open(ctx, cfg)
+	var prevCP *classpath.ClassPath
+	// A class shared with prev (same *classpath.Class: its container was reused, so
+	// its bytes are still there) keeps its parsed form.
+	var parsed map[*classpath.Class]*classfile.File
+	if prev != nil {
+		prevCP = prev.ClassPath
+		parsed = make(map[*classpath.Class]*classfile.File, len(prev.sources))
+		for _, c := range prev.h.Classes() {
+			if src := prev.sources[c.ID]; src != nil && c.File != nil {
+				parsed[src] = c.File
+			}
+		}
+	}
+	cp, err := classpath.Reopen(ctx, cfg, prevCP)
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +148,13 @@ func Build(ctx context.Context, cfg Config, cache *FactsCache) (*Index, error) {
 	files := make([]*classfile.File, len(cp.Classes))
 	errs := make([]error, len(cp.Classes))
 	if err := parallel(ctx, len(cp.Classes), func(i int) {
+		if f := parsed[cp.Classes[i]]; f != nil {
+			files[i] = f
+			return
+		}
 		files[i], errs[i] = classfile.Parse(cp.Classes[i].Data)
 	}); err != nil {
+		cp.Close()
 		return nil, err
 	}
 	inputs := make([]hierarchy.Input, 0, len(files))

@@ -146,7 +146,11 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		for _, line := range strings.Split(strings.TrimSpace(ws.describe()), "\n") {
 			s.log.Info("workspace: " + line)
 		}
-		ix, err := index.Build(ctx, ws.config(), s.facts)
+		var prevIx *index.Index
+		if prev != nil {
+			prevIx = prev.w.ix // alive: the snapshot is held until the build ends
+		}
+		ix, err := index.Rebuild(ctx, ws.config(), s.facts, prevIx)
 		if err != nil {
 			return nil, fmt.Errorf("indexing: %w", err)
 		}

@@ -114,8 +114,9 @@ type ClassPath struct {
 	JDKHome  string // the JDK loaded, discovered or given as a Source; may be ""
 	Release  int    // the release used for multi-release jars
 
-	byName  map[string]*Class
-	closers []func() error
+	byName     map[string]*Class
+	closers    []func() error
+	containers map[string]*container // container files by path, for Reopen
 }
 
 // Lookup returns the class with the given internal name, or nil.
@@ -144,7 +145,11 @@ const maxWarningsPerContainer = 100
 // or entries end up in Warnings; the error is non-nil only when the JDK is
 // required and cannot be found, or when ctx is cancelled.
 func Open(ctx context.Context, cfg Config) (*ClassPath, error) {
-	cp := &ClassPath{Release: cfg.Release}
+	return open(ctx, cfg, nil)
+}
+
+func open(ctx context.Context, cfg Config, prev *ClassPath) (*ClassPath, error) {
+	cp := &ClassPath{Release: cfg.Release, containers: map[string]*container{}}
 	var units []unit
 	wantJDK := !cfg.NoJDK && !slices.ContainsFunc(cfg.Sources, func(s Source) bool { return s.Origin == JDK })
 	if wantJDK {
@@ -177,9 +182,15 @@ func Open(ctx context.Context, cfg Config) (*ClassPath, error) {
 	// Sources load concurrently; each also parallelises its own entries.
 	// Goroutines are cheap, and the CPU work stays bounded by GOMAXPROCS.
 	l := &loader{release: cp.Release, workers: runtime.GOMAXPROCS(0)}
+	if prev != nil {
+		l.prev = prev.containers
+	}
 	err := forEach(ctx, l.workers, len(units), func(i int) { l.loadUnit(ctx, &units[i]) })
 	for _, u := range units {
 		cp.closers = append(cp.closers, u.closers...)
+		for _, c := range u.containers {
+			cp.containers[c.path] = c.c
+		}
 	}
 	if err != nil {
 		cp.Close()
@@ -197,6 +208,8 @@ type unit struct {
 	classes []*Class
 	warns   []Warning
 	closers []func() error
+	// containers are the container files read or reused, for a later Reopen.
+	containers []containerAt
 }
 
 // merge applies first-wins resolution and reports shadowing once per pair
@@ -250,6 +263,7 @@ func (cp *ClassPath) merge(units []unit) {
 type loader struct {
 	release int
 	workers int
+	prev    map[string]*container // what an earlier Open read; nil for none
 }
 
 func (l *loader) loadUnit(ctx context.Context, u *unit) {
@@ -321,9 +335,28 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 		w.add("", -1, err)
 		return
 	}
+	var st os.FileInfo
+	if kind != kindDir {
+		if old, ok := l.reuse(u, path); ok {
+			u.classes = append(u.classes, old.classes...)
+			u.warns = append(u.warns, old.warns...)
+			if old.mapping != nil {
+				u.closers = append(u.closers, old.mapping.release)
+			}
+			u.containers = append(u.containers, containerAt{path, old})
+			return
+		}
+		st, _ = os.Stat(path)
+	}
 	opt := ReadOptions{Container: path, Origin: u.origin, Release: l.release, Workers: l.workers}
 	var classes []*Class
 	var warns []Warning
+	var mp *mapping
+	defer func() {
+		if err == nil {
+			l.record(u, path, st, classes, warns, mp)
+		}
+	}()
 	switch kind {
 	case kindDir:
 		classes, warns, err = readDir(ctx, path, opt)
@@ -331,7 +364,8 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 		var closer func() error
 		classes, warns, closer, err = readImageFile(ctx, path, opt)
 		if closer != nil {
-			u.closers = append(u.closers, closer)
+			mp = newMapping(closer)
+			u.closers = append(u.closers, mp.release)
 		}
 	case kindZip, kindJmod:
 		read := ReadJar
