@@ -234,6 +234,7 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
+	m.cache.Retain(ix)
 	var sp *spec.File
 	if old != nil && !specChanged {
 		sp = old.spec

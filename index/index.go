@@ -101,6 +101,32 @@ func (c *FactsCache) put(h uint64, f *facts.Class) {
 	}
 }
 
+// Retain drops the cached facts of every class that is not in ix, so that a
+// long-running server whose classes keep changing does not keep the facts of every
+// version it has seen. The second level (FactsStore) is not affected.
+func (c *FactsCache) Retain(ix *Index) {
+	keep := make(map[uint64]bool, len(ix.sources))
+	for _, src := range ix.sources {
+		if src != nil {
+			keep[src.Hash] = true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for h := range c.m {
+		if !keep[h] {
+			delete(c.m, h)
+		}
+	}
+}
+
+// Len returns the number of classes whose facts are cached.
+func (c *FactsCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
 // Build opens the class path, parses every class header and builds the hierarchy.
 // Facts are extracted on demand (Facts) or all at once (ExtractAll). cache may be nil.
 func Build(ctx context.Context, cfg Config, cache *FactsCache) (*Index, error) {

@@ -34,3 +34,25 @@ func TestRebuildSharesUnchanged(t *testing.T) {
 		t.Errorf("facts of HashMap after the first index closed: %v", err)
 	}
 }
+
+// TestFactsCacheRetain: facts of classes no longer on the class path are dropped.
+func TestFactsCacheRetain(t *testing.T) {
+	cfg := jdkConfig(t)
+	cache := NewFactsCache()
+	ix, err := Build(context.Background(), cfg, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	for _, n := range []string{"java/lang/String", "java/util/HashMap"} {
+		if _, err := ix.ClassFacts(h.Class(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache.put(12345, nil) // a class version no longer on the class path
+	cache.Retain(ix)
+	if n := cache.Len(); n != 2 {
+		t.Errorf("cache holds %d classes after Retain, want 2", n)
+	}
+}

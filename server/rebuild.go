@@ -155,6 +155,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 			return nil, fmt.Errorf("indexing: %w", err)
 		}
 		prog.report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
+		s.facts.Retain(ix) // facts of replaced class versions are not needed again
 		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
 		w = newWorld(key, ix, src, s.log)
 		w.cache = s.graphs
