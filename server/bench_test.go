@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // The benchmarks go through the JSON-RPC connection, like an editor's requests (the
@@ -187,4 +188,50 @@ func BenchmarkColdStart(b *testing.B) {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// BenchmarkClassChange measures what a developer waits for after recompiling one
+// class: from the class file's rewrite on disk to the new snapshot's jcg/status
+// (watcher debounce, re-index, analysis and republished diagnostics included), on
+// javacc and the full JDK at Correct-String. Each iteration alternates between two
+// versions of the class (one adds a call).
+func BenchmarkClassChange(b *testing.B) {
+	if _, err := os.Stat(javaccJar); err != nil {
+		b.Skipf("%s not found: install javacc", javaccJar)
+	}
+	versions := [2][]byte{}
+	for i, body := range []string{"", "System.out.println(a.length);"} {
+		srcDir := b.TempDir()
+		os.MkdirAll(filepath.Join(srcDir, "app"), 0o755)
+		os.WriteFile(filepath.Join(srcDir, "app", "App.java"), []byte("package app;\npublic class App { public static void main(String[] a) { "+body+" } }\n"), 0o644)
+		data, err := os.ReadFile(filepath.Join(javatest.Compile(b, srcDir), "app", "App.class"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		versions[i] = data
+	}
+	dir := b.TempDir()
+	classes := filepath.Join(dir, "target", "classes")
+	target := filepath.Join(classes, "app", "App.class")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, versions[0], 0o644)
+	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes, javaccJar},
+		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string"})
+	b.Logf("ready after %v", ready)
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := e.numStatuses()
+		t0 := time.Now()
+		if err := os.WriteFile(target, versions[(i+1)%2], 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if st := e.waitReady(n); st.Reason != string(ReasonClassFiles) {
+			b.Fatalf("status %+v", st)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
+	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
 }

@@ -234,13 +234,14 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 		}
 		return a
 	}
-	for _, bi := range g.Callers(n) {
+	callers := g.Callers(n)
+	for _, bi := range callers {
 		b := &g.Bundles[bi]
 		a := add(b.Caller)
 		a.fallback = a.fallback && g.Reasons[b.Reason].Fallback != 0
 	}
 	order = limitCallers(snap, order, aggs, snap.Settings.MaxCallItems)
-	for _, bi := range g.Callers(n) {
+	for _, bi := range callers {
 		if ctx.Err() != nil {
 			return nil
 		}

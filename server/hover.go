@@ -246,7 +246,7 @@ func methodHover(s *Server, snap *Snapshot, m *hierarchy.Method) string {
 		}
 		b.WriteString("\n")
 	}
-	callers, sites := len(g.Callers(m.ID)), g.SitesOf(m.ID)
+	callers, sites := g.NumCallers(m.ID), g.SitesOf(m.ID)
 	unresolved := 0
 	for _, st := range sites {
 		if st.Status == callgraph.Unresolved || st.Status == callgraph.Partial {

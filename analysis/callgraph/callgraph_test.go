@@ -1,6 +1,9 @@
 package callgraph
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestParseLevel(t *testing.T) {
 	for in, want := range map[string]Level{"1": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "5": CorrectEnv} {
@@ -53,8 +56,14 @@ func TestGraphQueries(t *testing.T) {
 	if cs := g.Callees(0); len(cs) != 2 {
 		t.Errorf("Callees(0) = %v", cs)
 	}
-	if callers := g.Callers(2); len(callers) != 3 {
-		t.Errorf("Callers(2) = %v, want the three bundles", callers)
+	if callers := g.Callers(2); !slices.Equal(callers, []int32{0, 1, 2}) || g.NumCallers(2) != 3 {
+		t.Errorf("Callers(2) = %v (%d), want the three bundles in order", callers, g.NumCallers(2))
+	}
+	if callers := g.Callers(1); !slices.Equal(callers, []int32{0}) || g.NumCallers(1) != 1 {
+		t.Errorf("Callers(1) = %v", callers)
+	}
+	if g.Callers(-1) != nil || g.Callers(4) != nil {
+		t.Error("Callers of a node out of range")
 	}
 	if callers := g.Callers(0); len(callers) != 0 {
 		t.Errorf("Callers(0) = %v", callers)

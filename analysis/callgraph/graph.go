@@ -85,8 +85,13 @@ type Graph struct {
 	Sites     []Site   // dynamic sites of reachable methods, sorted by (Caller, PC)
 	Problems  []string // bad specification entries, each with file:line:col
 
+	// The callers index, built on first use: the bundles of each set, and the sets
+	// each node is a member of (setsOf[setStart[n]:setStart[n+1]]). Not an edge list:
+	// a set shared by thousands of bundles (Object.toString) would make it millions.
 	callersOnce sync.Once
-	callers     [][]int32 // callee -> bundle indices; built on first use
+	bySet       [][]int32
+	setStart    []int32
+	setsOf      []int32
 }
 
 // Callees returns the bundles whose caller is n.
@@ -99,31 +104,68 @@ func (g *Graph) Callees(n NodeID) []Bundle {
 	return g.Bundles[i:j]
 }
 
-// Callers returns the indices of the bundles that have n among their callees.
+// Callers returns the indices of the bundles that have n among their callees, in
+// increasing order. The result may be shared: do not modify it.
 func (g *Graph) Callers(n NodeID) []int32 {
+	sets := g.containing(n)
+	switch len(sets) {
+	case 0:
+		return nil
+	case 1:
+		return g.bySet[sets[0]]
+	}
+	var out []int32
+	for _, s := range sets {
+		out = append(out, g.bySet[s]...)
+	}
+	slices.Sort(out) // a bundle has one set: no duplicates
+	return out
+}
+
+// NumCallers returns len(g.Callers(n)) without building the list.
+func (g *Graph) NumCallers(n NodeID) int {
+	total := 0
+	for _, s := range g.containing(n) {
+		total += len(g.bySet[s])
+	}
+	return total
+}
+
+// containing returns the sets that contain n and are used by some bundle.
+func (g *Graph) containing(n NodeID) []int32 {
 	g.callersOnce.Do(g.buildCallers)
-	if int(n) < 0 || int(n) >= len(g.callers) {
+	if int(n) < 0 || int(n) >= g.NumNodes {
 		return nil
 	}
-	return g.callers[n]
+	return g.setsOf[g.setStart[n]:g.setStart[n+1]]
 }
 
 func (g *Graph) buildCallers() {
-	bySet := make([][]int32, len(g.Sets))
+	g.bySet = make([][]int32, len(g.Sets))
 	for i, b := range g.Bundles {
-		bySet[b.Set] = append(bySet[b.Set], int32(i))
+		g.bySet[b.Set] = append(g.bySet[b.Set], int32(i))
 	}
-	g.callers = make([][]int32, g.NumNodes)
+	// A counting sort of (member, set) pairs by member.
+	g.setStart = make([]int32, g.NumNodes+1)
 	for s, ids := range g.Sets {
-		if len(bySet[s]) == 0 {
-			continue
-		}
-		for _, id := range ids {
-			g.callers[id] = append(g.callers[id], bySet[s]...)
+		if len(g.bySet[s]) > 0 {
+			for _, id := range ids {
+				g.setStart[id+1]++
+			}
 		}
 	}
-	for _, c := range g.callers {
-		slices.Sort(c)
+	for i := 1; i <= g.NumNodes; i++ {
+		g.setStart[i] += g.setStart[i-1]
+	}
+	g.setsOf = make([]int32, g.setStart[g.NumNodes])
+	next := slices.Clone(g.setStart[:g.NumNodes])
+	for s, ids := range g.Sets {
+		if len(g.bySet[s]) > 0 {
+			for _, id := range ids {
+				g.setsOf[next[id]] = int32(s)
+				next[id]++
+			}
+		}
 	}
 }
 
