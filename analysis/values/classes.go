@@ -194,6 +194,11 @@ func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Clas
 	if len(ws) == 0 {
 		return Classes{Points: []Point{a.point(mi, fa.PC, "Class object in field "+fd.Class.Name+"."+fd.Name+", never written")}}
 	}
+	leave, ok := a.enterField(fd)
+	if !ok {
+		return Classes{Complete: true}
+	}
+	defer leave()
 	out := Classes{Complete: true}
 	set := map[*hierarchy.Class]bool{}
 	for _, w := range ws {
@@ -434,6 +439,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 		return v
 	}
 	a.loaded[k] = Classes{} // recursion through returns: unknown meanwhile
+	cuts := a.cuts
 	var cast Classes
 	if a.level >= callgraph.CorrectCast {
 		insts, ok := a.InstantiationsOf(m, c.PC)
@@ -477,7 +483,11 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	default:
 		out = names
 	}
-	a.loaded[k] = out
+	if a.cuts == cuts {
+		a.loaded[k] = out
+	} else {
+		delete(a.loaded, k)
+	}
 	return out
 }
 

@@ -73,3 +73,18 @@ func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 	a.writes[fd.ID] = out
 	return out
 }
+
+// enterField marks a followable field as being evaluated. A field whose stores
+// include a read of the same field (x.f = y.f) is the least solution of its own
+// equation: the recursive read adds nothing the other stores do not, so it counts
+// as no value (ok false, and the caller returns an empty, complete result). Results
+// computed while a read was cut are partial, so the caches (string memo, loaded
+// classes) skip them: see cuts.
+func (a *Analyzer) enterField(fd *hierarchy.Field) (leave func(), ok bool) {
+	if a.fieldBusy[fd.ID] {
+		a.cuts++
+		return nil, false
+	}
+	a.fieldBusy[fd.ID] = true
+	return func() { delete(a.fieldBusy, fd.ID) }, true
+}

@@ -101,6 +101,11 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 		if len(ws) == 0 {
 			return unknown("Method object in field " + fd.Class.Name + "." + fd.Name + ", never written")
 		}
+		leave, ok := a.enterField(fd)
+		if !ok {
+			return Methods{Known: true}
+		}
+		defer leave()
 		out := Methods{Known: true}
 		for _, w := range ws {
 			v := withFrame(a, nil, func() Methods { return a.methodDefs(w.mi, w.defs, depth+1) })

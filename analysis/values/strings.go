@@ -176,6 +176,10 @@ type Analyzer struct {
 	loaded  map[loadKey]Classes
 	frame   *frame                 // the call whose callee is being evaluated; see frames.go
 	writes  map[int32][]fieldWrite // by field ID
+	// fieldBusy holds the fields whose Class or Method values are being
+	// evaluated; cuts counts the recursive reads cut short (see enterField).
+	fieldBusy map[int32]bool
+	cuts      int
 }
 
 type defKey struct {
@@ -187,7 +191,7 @@ type defKey struct {
 // New returns an analyzer for one run.
 func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) *Analyzer {
 	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
-		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}, writes: map[int32][]fieldWrite{}}
+		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}, writes: map[int32][]fieldWrite{}, fieldBusy: map[int32]bool{}}
 }
 
 // StringOperand evaluates operand k of the instruction at pc in m.
@@ -228,9 +232,12 @@ func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 		return hole(Point{Method: mi.m, PC: int32(d.N), Line: mi.line(int32(d.N)), Kind: "value computed in a loop or deep call chain"})
 	}
 	a.busy[k] = true
+	cuts := a.cuts
 	v := a.evalStr(mi, d, depth)
 	delete(a.busy, k)
-	a.memo[k] = v
+	if a.cuts == cuts {
+		a.memo[k] = v
+	}
 	return v
 }
 

@@ -51,6 +51,12 @@ type Index struct {
 	namesOnce sync.Once
 	names     []string // binary names of the classes, by class ID
 
+	// callerCache memoises callers by method ID: the cast and class analyses ask
+	// for the same methods' callers at every level, and the runs of the levels
+	// share the index concurrently.
+	callerMu    sync.Mutex
+	callerCache map[int32][]CallRef
+
 	byNameOnce sync.Once
 	byName     map[string][]*hierarchy.Method // methods by name, without <init> and <clinit>
 }
@@ -159,6 +165,23 @@ func (ix *Index) hiddenCallers(m *hierarchy.Method) bool {
 // callers returns the call instructions that may invoke m: those naming m's name
 // and descriptor whose declared class resolves to m, or to a method m overrides.
 func (ix *Index) callers(m *hierarchy.Method) []CallRef {
+	ix.callerMu.Lock()
+	out, ok := ix.callerCache[m.ID]
+	ix.callerMu.Unlock()
+	if ok {
+		return out
+	}
+	out = ix.findCallers(m)
+	ix.callerMu.Lock()
+	if ix.callerCache == nil {
+		ix.callerCache = map[int32][]CallRef{}
+	}
+	ix.callerCache[m.ID] = out
+	ix.callerMu.Unlock()
+	return out
+}
+
+func (ix *Index) findCallers(m *hierarchy.Method) []CallRef {
 	h := ix.prog.Hierarchy()
 	var out []CallRef
 	for _, cr := range ix.callsNamed(m.Name, m.Desc) {

@@ -2,8 +2,8 @@
  * Correct-String (4) flow of Method objects, Class objects and names through fields,
  * helpers and String methods, beyond the cases of testdata/java/cg/resolution:
  *
- *  - Method objects kept in private and final fields, and returned by private
- *    helpers, resolve Method.invoke to the methods of their classes and names;
+ *  - Method objects kept in private and final fields (also when a store copies
+ *    the same field of another object), and returned by helpers, resolve Method.invoke to the methods of their classes and names;
  *  - getMethod with a known name on a class the analysis does not know (an
  *    Object.getClass()) resolves invoke to the accessible methods of that name
  *    anywhere (the found method and every override share it), narrowed by the
@@ -29,6 +29,7 @@ public class Main {
     private Method start; // written only in viaField
     private final Method stop; // written only in the constructor
     private static final Class<?> KIND = Widget.class; // written only in <clinit>
+    private Method action; // stores: a getMethod result, and another Main's action
 
     Main() throws Exception {
         stop = Widget.class.getMethod("stop");
@@ -39,6 +40,7 @@ public class Main {
         Object w = args.length > 0 ? new Widget() : new Gadget();
         m.viaField(w);
         m.viaFinalField(w);
+        m.copied(w, args.length > 3 ? m : null);
         unknownClass(w);
         declaredUnknown(w, args.length > 1);
         withParams(w);
@@ -62,6 +64,17 @@ public class Main {
     // A final field holding Widget's stop().
     void viaFinalField(Object w) throws Exception {
         stop.invoke(w); // @site[level>=4](resolved, invoke) @calls(vflow.Widget.stop) @!calls[level>=4](vflow.Gadget.stop, vflow.Widget.start)
+    }
+
+    // A field whose stores include a copy of the same field of another object: the
+    // copy adds no method the other store does not.
+    void copied(Object w, Main other) throws Exception {
+        if (other != null) {
+            action = other.action;
+        } else {
+            action = w.getClass().getMethod("start");
+        }
+        action.invoke(w); // @site[level>=4](resolved, invoke) @calls(vflow.Widget.start) @!calls[level>=4](vflow.Widget.stop)
     }
 
     // The class is unknown, the name is not: every public start().
