@@ -54,10 +54,17 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	va := s.values()
 	switch d.feature {
 	case callgraph.FeatLoading:
-		if values.LoadingAPI(c) == "" {
+		var cls values.Classes
+		switch {
+		case values.LoadingAPI(c) != "":
+			cls = va.Loaded(m, c)
+		case d.inits && d.api != nil && !d.api.IsStatic() && strings.HasPrefix(d.api.Desc, "(Ljava/lang/Class;)"):
+			// Lookup.ensureInitialized(Class), Unsafe.ensureClassInitialized(Class):
+			// the classes of the Class object, followed like newInstance's receiver.
+			cls = va.ClassOperand(m, c.PC, 1)
+		default:
 			return siteResult{}
 		}
-		cls := va.Loaded(m, c)
 		if !cls.Complete {
 			return siteResult{points: specPoints(cls.Points)}
 		}
@@ -69,14 +76,25 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	case callgraph.FeatInstantiation:
 		return s.resolveInstantiation(va, d)
 	case callgraph.FeatInvocation:
-		classes, names, _, ev, ok := va.Invocation(m, c.PC)
+		shapes, points, ok := va.Invocation(m, c.PC)
 		if !ok {
-			return siteResult{}
+			return siteResult{points: specPoints(points)}
 		}
-		res := siteResult{status: callgraph.Resolved, evidence: "Method.invoke: " + ev}
-		for _, cl := range classes {
-			res.virtual = append(res.virtual, s.invocable(m.Class, cl, names)...)
+		var ev []string
+		res := siteResult{status: callgraph.Resolved}
+		for _, sh := range shapes {
+			if !containsString(ev, sh.Evidence) {
+				ev = append(ev, sh.Evidence)
+			}
+			if !sh.Classes.Complete {
+				res.methods = append(res.methods, s.a.namedMethods(m.Class, sh)...)
+				continue
+			}
+			for _, cl := range sh.Classes.Set {
+				res.virtual = append(res.virtual, s.invocable(m.Class, cl, sh.Names, sh.Params)...)
+			}
 		}
+		res.evidence = "Method.invoke: " + strings.Join(ev, "; ")
 		return res
 	}
 	return siteResult{}
@@ -169,8 +187,9 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 // invocable returns the dispatches of the methods that Method.invoke may call on a
 // method obtained from class c: those declared in or inherited by c, concrete or not
 // (the receiver's class selects the implementation), encapsulation-safe from the
-// calling class, and named in names when names is not nil.
-func (s *solver) invocable(from, c *hierarchy.Class, names []string) []virtualCall {
+// calling class, named in names when names is not nil, and with the parameter
+// descriptors params ("(I)"; "" for any).
+func (s *solver) invocable(from, c *hierarchy.Class, names []string, params string) []virtualCall {
 	var out []virtualCall
 	seen := map[string]bool{}
 	s.h.Supertypes(c, func(sc *hierarchy.Class) bool {
@@ -178,7 +197,7 @@ func (s *solver) invocable(from, c *hierarchy.Class, names []string) []virtualCa
 			if m.Name == "<init>" || m.Name == "<clinit>" || seen[m.Name+m.Desc] {
 				continue
 			}
-			if names != nil && !containsString(names, m.Name) {
+			if names != nil && !containsString(names, m.Name) || !strings.HasPrefix(m.Desc, params) {
 				continue
 			}
 			if !s.h.EncapsulationSafe(from, m) {
@@ -199,4 +218,26 @@ func containsString(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// namedMethods returns the methods Method.invoke may call on a Method object whose
+// class is unknown but whose names are known (Correct-String): every concrete method
+// of the program with one of the names (and the parameter types, when known), since
+// the method getMethod finds and every override invoke may dispatch to share them.
+// getMethod finds only public methods, and overrides of public methods are public;
+// getDeclaredMethod finds any, of which Encap-Respect keeps those safe from the
+// calling class. The result is within the level 2 fallback of the site.
+func (a *Analyzer) namedMethods(from *hierarchy.Class, sh values.MethodShape) []*hierarchy.Method {
+	var out []*hierarchy.Method
+	for _, name := range sh.Names {
+		for _, m := range a.valuesIndex().MethodsNamed(name) {
+			if m.IsAbstract() || !strings.HasPrefix(m.Desc, sh.Params) {
+				continue
+			}
+			if m.IsPublic() || sh.Declared && a.h.EncapsulationSafe(from, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }

@@ -127,7 +127,10 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 	}
 	switch d.Kind {
 	case facts.DefParam:
-		return a.classParam(mi, d.N, depth)
+		if fr, defs, ok := a.boundArg(mi, d.N); ok {
+			return withFrame(a, fr.up, func() Classes { return a.classDefs(fr.caller, defs, depth+1) })
+		}
+		return withFrame(a, nil, func() Classes { return a.classParam(mi, d.N, depth) })
 	case facts.DefInstr:
 	default:
 		return unknown("unknown Class object")
@@ -142,9 +145,15 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 	if _, ok := mi.casts[pc]; ok {
 		return a.classDefs(mi, mi.operand(pc, 0), depth)
 	}
+	if fa, ok := mi.fields[pc]; ok && !fa.Write {
+		return a.classField(mi, fa, depth)
+	}
+	if in, ok := mi.opAt(int(pc)); ok && in.Op == bytecode.AconstNull {
+		return Classes{Complete: true} // null: no class along this definition
+	}
 	if c, ok := mi.calls[pc]; ok {
 		if LoadingAPI(c) != "" {
-			return a.Loaded(mi.m, c)
+			return withFrame(a, nil, func() Classes { return a.Loaded(mi.m, c) })
 		}
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
 			return unknown("Object.getClass")
@@ -156,8 +165,9 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 			}
 			out := Classes{Complete: true}
 			set := map[*hierarchy.Class]bool{}
+			fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
 			for _, r := range cmi.returns() {
-				v := a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1)
+				v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
 				for _, x := range v.Set {
 					set[x] = true
 				}
@@ -171,6 +181,40 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		return unknown("Class object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
 	}
 	return unknown("Class object computed here")
+}
+
+// classField reads a Class object from a field: under Correct-String, a followable
+// field (private or final) holds only what its nest stores in it.
+func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Classes {
+	fd := a.resolveField(fa)
+	if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
+		return Classes{Points: []Point{a.point(mi, fa.PC, "Class object in field "+fa.Ref.Class+"."+fa.Ref.Name)}}
+	}
+	ws := a.fieldWrites(fd)
+	if len(ws) == 0 {
+		return Classes{Points: []Point{a.point(mi, fa.PC, "Class object in field "+fd.Class.Name+"."+fd.Name+", never written")}}
+	}
+	leave, ok := a.enterField(fd)
+	if !ok {
+		return Classes{Complete: true}
+	}
+	defer leave()
+	out := Classes{Complete: true}
+	set := map[*hierarchy.Class]bool{}
+	for _, w := range ws {
+		v := withFrame(a, nil, func() Classes { return a.classDefs(w.mi, w.defs, depth+1) })
+		for _, x := range v.Set {
+			set[x] = true
+		}
+		out.Complete = out.Complete && v.Complete
+		out.Points = append(out.Points, v.Points...)
+		out.Env = out.Env || v.Env
+		if v.Evidence != "" {
+			out.Evidence = v.Evidence
+		}
+	}
+	out.Set = sortedClasses(set)
+	return out
 }
 
 // classParam follows a Class-typed parameter of a non-public method to its callers.
@@ -395,6 +439,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 		return v
 	}
 	a.loaded[k] = Classes{} // recursion through returns: unknown meanwhile
+	cuts := a.cuts
 	var cast Classes
 	if a.level >= callgraph.CorrectCast {
 		insts, ok := a.InstantiationsOf(m, c.PC)
@@ -438,65 +483,15 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	default:
 		out = names
 	}
-	a.loaded[k] = out
+	if a.cuts == cuts {
+		a.loaded[k] = out
+	} else {
+		delete(a.loaded, k)
+	}
 	return out
 }
 
 type loadKey struct {
 	m  int32
 	pc int32
-}
-
-// Invocation resolves the Method objects reaching a Method.invoke site at pc: every
-// definition must be a getMethod/getDeclaredMethod call on resolved classes. It
-// returns the classes, the method names when known (nil: any name), the parameter
-// descriptors when known ("" : any), and whether all of it is known.
-func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (classes []*hierarchy.Class, names []string, params string, evidence string, ok bool) {
-	if a.level < callgraph.CorrectCast {
-		return nil, nil, "", "", false
-	}
-	mi := a.methodInfo(m)
-	if mi == nil {
-		return nil, nil, "", "", false
-	}
-	defs := mi.operand(pc, 0)
-	set := map[*hierarchy.Class]bool{}
-	var ev []string
-	anyName := false
-	for _, d := range defs {
-		if d.Kind != facts.DefInstr {
-			return nil, nil, "", "", false
-		}
-		g, found := mi.calls[int32(d.N)]
-		if !found || g.Ref.Class != "java/lang/Class" || (g.Ref.Name != "getMethod" && g.Ref.Name != "getDeclaredMethod") {
-			return nil, nil, "", "", false
-		}
-		cs := a.ClassOperand(m, g.PC, 0)
-		if !cs.Complete {
-			return nil, nil, "", "", false
-		}
-		for _, c := range cs.Set {
-			set[c] = true
-		}
-		ev = append(ev, cs.Evidence)
-		if a.level >= callgraph.CorrectString {
-			if vs := a.StringOperand(m, g.PC, 1).Values(); vs != nil {
-				for _, v := range vs {
-					if !contains(names, v) {
-						names = append(names, v)
-					}
-				}
-				continue
-			}
-		}
-		anyName = true
-	}
-	if anyName {
-		names = nil
-	}
-	ev2 := strings.Join(ev, "; ")
-	if names != nil {
-		ev2 = "getMethod(\"" + strings.Join(names, "\" | \"") + "\") on " + ev2
-	}
-	return sortedClasses(set), names, "", ev2, len(defs) > 0
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -173,17 +174,24 @@ type Analyzer struct {
 	memo    map[defKey]Str
 	busy    map[defKey]bool
 	loaded  map[loadKey]Classes
+	frame   *frame                 // the call whose callee is being evaluated; see frames.go
+	writes  map[int32][]fieldWrite // by field ID
+	// fieldBusy holds the fields whose Class or Method values are being
+	// evaluated; cuts counts the recursive reads cut short (see enterField).
+	fieldBusy map[int32]bool
+	cuts      int
 }
 
 type defKey struct {
 	m   int32
 	def facts.Def
+	fr  *frame // values of parameters depend on the frame
 }
 
 // New returns an analyzer for one run.
 func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) *Analyzer {
 	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
-		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}}
+		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}, writes: map[int32][]fieldWrite{}, fieldBusy: map[int32]bool{}}
 }
 
 // StringOperand evaluates operand k of the instruction at pc in m.
@@ -216,7 +224,7 @@ func (a *Analyzer) defsStr(mi *method, defs []facts.Def, depth int) Str {
 // defStr evaluates one definition, memoised; a definition that depends on itself (a
 // loop, recursion) is unknown.
 func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
-	k := defKey{mi.m.ID, d}
+	k := defKey{mi.m.ID, d, a.frame}
 	if v, ok := a.memo[k]; ok {
 		return v
 	}
@@ -224,9 +232,12 @@ func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 		return hole(Point{Method: mi.m, PC: int32(d.N), Line: mi.line(int32(d.N)), Kind: "value computed in a loop or deep call chain"})
 	}
 	a.busy[k] = true
+	cuts := a.cuts
 	v := a.evalStr(mi, d, depth)
 	delete(a.busy, k)
-	a.memo[k] = v
+	if a.cuts == cuts {
+		a.memo[k] = v
+	}
 	return v
 }
 
@@ -237,7 +248,10 @@ func (a *Analyzer) point(mi *method, pc int32, kind string) Point {
 func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
 	switch d.Kind {
 	case facts.DefParam:
-		return a.paramStr(mi, d.N, depth)
+		if fr, defs, ok := a.boundArg(mi, d.N); ok {
+			return withFrame(a, fr.up, func() Str { return a.defsStr(fr.caller, defs, depth+1) })
+		}
+		return withFrame(a, nil, func() Str { return a.paramStr(mi, d.N, depth) })
 	case facts.DefCaught, facts.DefUnknown:
 		return hole(a.point(mi, int32(d.N), "exception or unknown value"))
 	}
@@ -302,21 +316,14 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 	return out
 }
 
-// fieldStr reads a field: a private field (or a static final one) is the union of its
-// constant value and every value written to it in its class's nest; others come from
-// outside.
+// fieldStr reads a field: a followable one (private or final) is the union of its
+// constant value and every value its nest stores in it; others come from outside.
 func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
-	c := a.h.Class(fa.Ref.Class)
-	if c == nil {
-		return hole(a.point(mi, fa.PC, "field of a missing class"))
-	}
-	fd, err := a.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc)
-	if err != nil || fd == nil {
+	fd := a.resolveField(fa)
+	if fd == nil {
 		return hole(a.point(mi, fa.PC, "unresolved field"))
 	}
-	private := fd.Access&0x0002 != 0
-	staticFinal := fd.Access&0x0018 == 0x0018
-	if !private && !staticFinal {
+	if !followable(fd) {
 		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" written from outside"))
 	}
 	var out Str
@@ -329,31 +336,12 @@ func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
 		}
 	}
 	if cf := fd.Class.File; cf != nil {
-		if idx := cf.Fields[fd.Index].ConstantValue; idx != 0 && cf.Pool.Tag(idx) == 8 {
+		if idx := cf.Fields[fd.Index].ConstantValue; idx != 0 && cf.Pool.Tag(idx) == classfile.TagString {
 			add(lit(cf.Pool.String(idx)))
 		}
 	}
-	for _, w := range a.h.NestClasses(fd.Class) {
-		for _, m := range w.Methods {
-			wmi := a.methodInfo(m)
-			if wmi == nil {
-				continue
-			}
-			for i := range wmi.f.Fields {
-				wf := &wmi.f.Fields[i]
-				if !wf.Write || wf.Ref.Name != fd.Name || wf.Ref.Desc != fd.Desc {
-					continue
-				}
-				if rc := a.h.Class(wf.Ref.Class); rc == nil || !a.h.IsSubtype(rc, fd.Class) {
-					continue
-				}
-				ops := wmi.flow.Operands(int(wf.PC))
-				if len(ops) == 0 {
-					continue
-				}
-				add(a.defsStr(wmi, ops[len(ops)-1], depth+1))
-			}
-		}
+	for _, w := range a.fieldWrites(fd) {
+		add(withFrame(a, nil, func() Str { return a.defsStr(w.mi, w.defs, depth+1) }))
 	}
 	if first {
 		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" never written"))
@@ -385,6 +373,12 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	case owner == "java/lang/System" && name == "getProperty", owner == "java/lang/System" && name == "getenv" && c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/String;",
 		owner == "java/security/Security" && name == "getProperty":
 		return a.envStr(mi, c, depth)
+	}
+	if owner == "java/lang/Class" && name == "getName" && c.Ref.Desc == "()Ljava/lang/String;" {
+		return a.classNameStr(mi, c, depth)
+	}
+	if owner == "java/lang/String" && strings.HasSuffix(c.Ref.Desc, ")Ljava/lang/String;") && c.Op != bytecode.Invokestatic {
+		return a.stringMethodStr(mi, c, depth)
 	}
 	if v, ok := a.returnStr(mi, c, depth); ok {
 		return v
@@ -457,8 +451,9 @@ func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
 		return Str{}, true
 	}
 	var out Str
+	fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
 	for i, pc := range rets {
-		v := a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1)
+		v := withFrame(a, fr, func() Str { return a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1) })
 		if i == 0 {
 			out = v
 		} else {
@@ -627,4 +622,135 @@ func (a *Analyzer) builderInit(mi *method, newPC int32, t string, depth, consume
 		return concat(init, hole(a.point(mi, newPC, "builder appended in several statements")))
 	}
 	return init
+}
+
+// classNameStr evaluates Class.getName() on a Class object the class analysis knows
+// completely: the binary names of its classes. Class constants of array types give
+// no class, so an empty set stays unknown rather than "no name".
+func (a *Analyzer) classNameStr(mi *method, c *facts.Call, depth int) Str {
+	cls := a.classDefs(mi, mi.operand(c.PC, 0), depth+1)
+	if !cls.Complete || len(cls.Set) == 0 {
+		return hole(append(cls.Points, a.point(mi, c.PC, "Class.getName of an unknown class"))...)
+	}
+	var out Str
+	for i, x := range cls.Set {
+		v := lit(strings.ReplaceAll(x.Name, "/", "."))
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	out.Env = cls.Env
+	return out
+}
+
+// stringMethodStr evaluates an instance method of String returning a String. The
+// common transformations of names are computed on finite values; any other method,
+// or a receiver that is not finite, gives an unknown value whose specification points
+// are the receiver's and the arguments': String is final and immutable, so the result
+// depends on nothing else, and the JDK's implementation is not worth following.
+func (a *Analyzer) stringMethodStr(mi *method, c *facts.Call, depth int) Str {
+	recv := a.defsStr(mi, mi.operand(c.PC, 0), depth)
+	unknown := func(args ...Str) Str {
+		ps := append([]Point(nil), recv.Points...)
+		for _, x := range args {
+			ps = append(ps, x.Points...)
+		}
+		if len(ps) == 0 {
+			ps = []Point{a.point(mi, c.PC, "result of String."+c.Ref.Name)}
+		}
+		return Str{Alts: [][]Part{{{Hole: true}}}, Points: ps, Env: recv.Env}
+	}
+	rs := recv.Values()
+	if rs == nil {
+		return unknown()
+	}
+	apply := func(f func(string) (string, bool)) Str {
+		out := Str{Env: recv.Env}
+		for _, r := range rs {
+			v, ok := f(r)
+			if !ok {
+				return unknown()
+			}
+			out = union(out, lit(v))
+		}
+		return out
+	}
+	switch c.Ref.Name + c.Ref.Desc {
+	case "trim()Ljava/lang/String;":
+		return apply(func(r string) (string, bool) {
+			return strings.TrimFunc(r, func(x rune) bool { return x <= ' ' }), ascii(r)
+		})
+	case "intern()Ljava/lang/String;", "toString()Ljava/lang/String;":
+		return recv
+	case "replace(CC)Ljava/lang/String;":
+		from, ok1 := a.charArg(mi, c, 1)
+		to, ok2 := a.charArg(mi, c, 2)
+		if !ok1 || !ok2 {
+			return unknown()
+		}
+		return apply(func(r string) (string, bool) {
+			return strings.ReplaceAll(r, string(from), string(to)), ascii(r)
+		})
+	case "replace(Ljava/lang/CharSequence;Ljava/lang/CharSequence;)Ljava/lang/String;":
+		from := a.defsStr(mi, mi.operand(c.PC, 1), depth).Values()
+		to := a.defsStr(mi, mi.operand(c.PC, 2), depth).Values()
+		if len(from) != 1 || len(to) != 1 || from[0] == "" {
+			return unknown()
+		}
+		return apply(func(r string) (string, bool) { return strings.ReplaceAll(r, from[0], to[0]), true })
+	case "substring(I)Ljava/lang/String;", "substring(II)Ljava/lang/String;":
+		begin, ok := a.intArg(mi, c, 1)
+		if !ok {
+			return unknown()
+		}
+		end := int32(-1)
+		if c.Ref.Desc == "(II)Ljava/lang/String;" {
+			if end, ok = a.intArg(mi, c, 2); !ok {
+				return unknown()
+			}
+		}
+		return apply(func(r string) (string, bool) {
+			e := end
+			if e < 0 {
+				e = int32(len(r))
+			}
+			// Out of range: the call throws, and no string reaches the site.
+			if !ascii(r) || begin < 0 || e > int32(len(r)) || begin > e {
+				return "", false
+			}
+			return r[begin:e], true
+		})
+	}
+	return unknown()
+}
+
+// ascii reports whether s is ASCII, where Java's UTF-16 indices and character
+// classes agree with Go's byte-wise operations.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// intArg returns operand k of a call when it is one int constant.
+func (a *Analyzer) intArg(mi *method, c *facts.Call, k int) (int32, bool) {
+	defs := mi.operand(c.PC, k)
+	if len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return 0, false
+	}
+	return mi.intConst(defs[0].N)
+}
+
+// charArg returns operand k of a call when it is one ASCII char constant.
+func (a *Analyzer) charArg(mi *method, c *facts.Call, k int) (byte, bool) {
+	v, ok := a.intArg(mi, c, k)
+	if !ok || v < 0 || v >= 0x80 {
+		return 0, false
+	}
+	return byte(v), true
 }

@@ -44,12 +44,35 @@ type Index struct {
 	once sync.Once
 	refs map[refKey][]CallRef
 	// handles are the methods named by method-handle constants of bootstrap
-	// arguments (lambda bodies, method references): they have callers no call
-	// instruction shows.
-	handles map[refKey]bool
+	// arguments (lambda bodies, method references), with the classes the constants
+	// name: they have callers no call instruction shows.
+	handles map[refKey][]string
 
 	namesOnce sync.Once
 	names     []string // binary names of the classes, by class ID
+
+	// callerCache memoises callers by method ID: the cast and class analyses ask
+	// for the same methods' callers at every level, and the runs of the levels
+	// share the index concurrently.
+	callerMu    sync.Mutex
+	callerCache map[int32][]CallRef
+
+	byNameOnce sync.Once
+	byName     map[string][]*hierarchy.Method // methods by name, without <init> and <clinit>
+}
+
+// MethodsNamed returns the methods of the program with a name (neither
+// constructors nor initialisers), for resolving reflective calls by name.
+func (ix *Index) MethodsNamed(name string) []*hierarchy.Method {
+	ix.byNameOnce.Do(func() {
+		ix.byName = map[string][]*hierarchy.Method{}
+		for _, m := range ix.prog.Hierarchy().Methods() {
+			if m.Name != "<init>" && m.Name != "<clinit>" {
+				ix.byName[m.Name] = append(ix.byName[m.Name], m)
+			}
+		}
+	})
+	return ix.byName[name]
 }
 
 // binaryNames returns every class's binary name ("java.lang.String"), by class ID,
@@ -81,7 +104,7 @@ func NewIndex(prog Program) *Index { return &Index{prog: prog} }
 func (ix *Index) callsNamed(name, desc string) []CallRef {
 	ix.once.Do(func() {
 		ix.refs = map[refKey][]CallRef{}
-		ix.handles = map[refKey]bool{}
+		ix.handles = map[refKey][]string{}
 		for _, m := range ix.prog.Hierarchy().Methods() {
 			f := ix.prog.Facts(m)
 			if f == nil {
@@ -92,7 +115,8 @@ func (ix *Index) callsNamed(name, desc string) []CallRef {
 				if c.Indy != nil {
 					for _, arg := range c.Indy.Args {
 						if arg.Kind == facts.ConstMethodHandle {
-							ix.handles[refKey{arg.Ref.Name, arg.Ref.Desc}] = true
+							k := refKey{arg.Ref.Name, arg.Ref.Desc}
+							ix.handles[k] = append(ix.handles[k], arg.Ref.Class)
 						}
 					}
 				}
@@ -111,12 +135,53 @@ func (ix *Index) callsNamed(name, desc string) []CallRef {
 // the JVM (serialization hooks and other private methods nothing calls).
 func (ix *Index) hiddenCallers(m *hierarchy.Method) bool {
 	ix.callsNamed("", "") // builds the index
-	return ix.handles[refKey{m.Name, m.Desc}] || m.Access&classfile.AccSynthetic != 0
+	if m.Access&classfile.AccSynthetic != 0 {
+		return true
+	}
+	h := ix.prog.Hierarchy()
+	for _, rc := range ix.handles[refKey{m.Name, m.Desc}] {
+		// A handle to a constructor, a static or a private method names exactly
+		// the method its class resolves to; one to another method may dispatch to
+		// any override, so any class may hide a caller.
+		if !m.IsConstructor() && !m.IsStatic() && !m.IsPrivate() {
+			return true
+		}
+		c := h.Class(rc)
+		if c == nil {
+			continue
+		}
+		if c == m.Class {
+			return true
+		}
+		if !m.IsConstructor() {
+			if rm, err := h.ResolveMethod(c, m.Name, m.Desc, c.IsInterface()); err != nil || rm == m {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callers returns the call instructions that may invoke m: those naming m's name
 // and descriptor whose declared class resolves to m, or to a method m overrides.
 func (ix *Index) callers(m *hierarchy.Method) []CallRef {
+	ix.callerMu.Lock()
+	out, ok := ix.callerCache[m.ID]
+	ix.callerMu.Unlock()
+	if ok {
+		return out
+	}
+	out = ix.findCallers(m)
+	ix.callerMu.Lock()
+	if ix.callerCache == nil {
+		ix.callerCache = map[int32][]CallRef{}
+	}
+	ix.callerCache[m.ID] = out
+	ix.callerMu.Unlock()
+	return out
+}
+
+func (ix *Index) findCallers(m *hierarchy.Method) []CallRef {
 	h := ix.prog.Hierarchy()
 	var out []CallRef
 	for _, cr := range ix.callsNamed(m.Name, m.Desc) {

@@ -1,0 +1,90 @@
+package values
+
+import (
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// fieldWrite is one putfield/putstatic of a field, with the definitions of the
+// value it stores.
+type fieldWrite struct {
+	mi   *method
+	defs []facts.Def
+}
+
+// followable reports whether every value a field can hold is one its class's nest
+// stores in it, so that the analyses may take the union of those stores:
+//   - a private field is written by bytecode of its nest only, and Correct-String
+//     assumes reflection does not alter private fields whose values reach sites;
+//   - a final field (static or not) is written by bytecode of its declaring class
+//     only (the JVM rejects other putfield/putstatic instructions, JVMS 6.5), and a
+//     reflective write needs setAccessible(true) to suppress Java's access checks,
+//     which Encap-Respect (level 2, and so every level above) excludes.
+//
+// Callers check the level: the analyses follow fields from Correct-String on.
+func followable(fd *hierarchy.Field) bool {
+	return fd.Access&(classfile.AccPrivate|classfile.AccFinal) != 0
+}
+
+// resolveField resolves the field a getfield/getstatic names; nil when the class or
+// the field is missing.
+func (a *Analyzer) resolveField(fa *facts.FieldAccess) *hierarchy.Field {
+	c := a.h.Class(fa.Ref.Class)
+	if c == nil {
+		return nil
+	}
+	fd, err := a.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc)
+	if err != nil {
+		return nil
+	}
+	return fd
+}
+
+// fieldWrites returns every store into fd found in the methods of its class's nest
+// (the only code that can store into a followable field).
+func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
+	if ws, ok := a.writes[fd.ID]; ok {
+		return ws
+	}
+	var out []fieldWrite
+	for _, w := range a.h.NestClasses(fd.Class) {
+		for _, m := range w.Methods {
+			wmi := a.methodInfo(m)
+			if wmi == nil {
+				continue
+			}
+			for i := range wmi.f.Fields {
+				wf := &wmi.f.Fields[i]
+				if !wf.Write || wf.Ref.Name != fd.Name || wf.Ref.Desc != fd.Desc {
+					continue
+				}
+				if rc := a.h.Class(wf.Ref.Class); rc == nil || !a.h.IsSubtype(rc, fd.Class) {
+					continue
+				}
+				ops := wmi.flow.Operands(int(wf.PC))
+				if len(ops) == 0 {
+					continue
+				}
+				out = append(out, fieldWrite{wmi, ops[len(ops)-1]})
+			}
+		}
+	}
+	a.writes[fd.ID] = out
+	return out
+}
+
+// enterField marks a followable field as being evaluated. A field whose stores
+// include a read of the same field (x.f = y.f) is the least solution of its own
+// equation: the recursive read adds nothing the other stores do not, so it counts
+// as no value (ok false, and the caller returns an empty, complete result). Results
+// computed while a read was cut are partial, so the caches (string memo, loaded
+// classes) skip them: see cuts.
+func (a *Analyzer) enterField(fd *hierarchy.Field) (leave func(), ok bool) {
+	if a.fieldBusy[fd.ID] {
+		a.cuts++
+		return nil, false
+	}
+	a.fieldBusy[fd.ID] = true
+	return func() { delete(a.fieldBusy, fd.ID) }, true
+}

@@ -1,0 +1,308 @@
+package values
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// MethodShape describes the Method objects one getMethod/getDeclaredMethod call may
+// return: a method of Classes (any class when Classes is not Complete), named one
+// of Names (any name when nil), with parameter types Params ("(I)" in descriptor
+// form; any when "").
+type MethodShape struct {
+	Classes  Classes
+	Names    []string
+	Params   string
+	Declared bool // getDeclaredMethod: any access; getMethod: public methods only
+	Evidence string
+}
+
+// Methods is what the analyses know about the Method objects reaching an operand.
+type Methods struct {
+	Shapes []MethodShape
+	Known  bool // every definition is a getMethod/getDeclaredMethod call found
+	Points []Point
+}
+
+// Invocation resolves the Method objects reaching a Method.invoke site at pc. ok
+// is true when every Method object comes from getMethod/getDeclaredMethod and each
+// shape bounds its targets: by its classes (Correct-Cast on), or, from
+// Correct-String on, by its method names when the class is unknown (whatever the
+// class, the method found has that name, and so has every override the invocation
+// may dispatch to).
+func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (shapes []MethodShape, points []Point, ok bool) {
+	if a.level < callgraph.CorrectCast {
+		return nil, nil, false
+	}
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return nil, nil, false
+	}
+	ms := a.methodDefs(mi, mi.operand(pc, 0), 0)
+	if !ms.Known {
+		return nil, ms.Points, false
+	}
+	for _, s := range ms.Shapes {
+		if !s.Classes.Complete && (s.Names == nil || a.level < callgraph.CorrectString) {
+			return nil, append(ms.Points, s.Classes.Points...), false
+		}
+	}
+	return ms.Shapes, ms.Points, true
+}
+
+func (a *Analyzer) methodDefs(mi *method, defs []facts.Def, depth int) Methods {
+	out := Methods{Known: len(defs) > 0}
+	if len(defs) == 0 {
+		out.Points = []Point{a.point(mi, -1, "no reaching definition of the Method object")}
+	}
+	for _, d := range defs {
+		v := a.methodDef(mi, d, depth)
+		out.Shapes = append(out.Shapes, v.Shapes...)
+		out.Known = out.Known && v.Known
+		out.Points = append(out.Points, v.Points...)
+	}
+	return out
+}
+
+func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
+	unknown := func(kind string) Methods {
+		return Methods{Points: []Point{a.point(mi, int32(d.N), kind)}}
+	}
+	if depth > maxDepth {
+		return unknown("Method object from a deep call chain")
+	}
+	switch d.Kind {
+	case facts.DefParam:
+		if fr, defs, ok := a.boundArg(mi, d.N); ok {
+			return withFrame(a, fr.up, func() Methods { return a.methodDefs(fr.caller, defs, depth+1) })
+		}
+		return withFrame(a, nil, func() Methods { return a.methodParam(mi, d.N, depth) })
+	case facts.DefInstr:
+	default:
+		return unknown("unknown Method object")
+	}
+	pc := int32(d.N)
+	if _, ok := mi.casts[pc]; ok {
+		return a.methodDefs(mi, mi.operand(pc, 0), depth)
+	}
+	if in, ok := mi.opAt(int(pc)); ok && in.Op == bytecode.AconstNull {
+		return Methods{Known: true} // null: no method along this definition
+	}
+	if fa, ok := mi.fields[pc]; ok && !fa.Write {
+		fd := a.resolveField(fa)
+		if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
+			return unknown("Method object in field " + fa.Ref.Class + "." + fa.Ref.Name)
+		}
+		ws := a.fieldWrites(fd)
+		if len(ws) == 0 {
+			return unknown("Method object in field " + fd.Class.Name + "." + fd.Name + ", never written")
+		}
+		leave, ok := a.enterField(fd)
+		if !ok {
+			return Methods{Known: true}
+		}
+		defer leave()
+		out := Methods{Known: true}
+		for _, w := range ws {
+			v := withFrame(a, nil, func() Methods { return a.methodDefs(w.mi, w.defs, depth+1) })
+			out.Shapes = append(out.Shapes, v.Shapes...)
+			out.Known = out.Known && v.Known
+			out.Points = append(out.Points, v.Points...)
+		}
+		return out
+	}
+	c, ok := mi.calls[pc]
+	if !ok {
+		return unknown("Method object computed here")
+	}
+	if c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getMethod" || c.Ref.Name == "getDeclaredMethod") {
+		return Methods{Shapes: []MethodShape{a.getMethodShape(mi, c, depth)}, Known: true}
+	}
+	callee := a.boundTarget(mi, c)
+	if callee == nil {
+		return unknown("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
+	}
+	cmi := a.methodInfo(callee)
+	if cmi == nil {
+		return unknown("Method object returned by " + callee.Name)
+	}
+	out := Methods{Known: true}
+	fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+	for _, r := range cmi.returns() {
+		v := withFrame(a, fr, func() Methods { return a.methodDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
+		out.Shapes = append(out.Shapes, v.Shapes...)
+		out.Known = out.Known && v.Known
+		out.Points = append(out.Points, v.Points...)
+	}
+	return out
+}
+
+// methodParam follows a Method-typed parameter of a non-public method to its
+// callers, as classParam does for Class objects.
+func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
+	m := mi.m
+	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
+		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name}}}
+	}
+	callers := a.ix.callers(m)
+	if a.ix.hiddenCallers(m) || len(callers) == 0 {
+		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
+	}
+	out := Methods{Known: true}
+	for _, cr := range callers {
+		cmi := a.methodInfo(cr.Caller)
+		if cmi == nil {
+			out.Known = false
+			continue
+		}
+		v := a.methodDefs(cmi, cmi.operand(cmi.f.Calls[cr.Call].PC, n), depth+1)
+		out.Shapes = append(out.Shapes, v.Shapes...)
+		out.Known = out.Known && v.Known
+		out.Points = append(out.Points, v.Points...)
+	}
+	return out
+}
+
+// getMethodShape describes a getMethod/getDeclaredMethod call: the classes of its
+// receiver, the names its name argument may be (from Correct-String on) and its
+// parameter types when the Class[] argument is a known array of class constants.
+func (a *Analyzer) getMethodShape(mi *method, c *facts.Call, depth int) MethodShape {
+	s := MethodShape{Declared: c.Ref.Name == "getDeclaredMethod"}
+	s.Classes = a.classDefs(mi, mi.operand(c.PC, 0), depth+1)
+	var ev []string
+	if a.level >= callgraph.CorrectString {
+		str := a.defsStr(mi, mi.operand(c.PC, 1), depth+1)
+		s.Names = str.Values()
+		if s.Names == nil {
+			s.Classes.Points = append(s.Classes.Points, str.Points...)
+		} else {
+			ev = append(ev, c.Ref.Name+`("`+strings.Join(s.Names, `" | "`)+`")`)
+		}
+		s.Params = a.classArray(mi, c, 2)
+		if s.Params != "" {
+			ev = append(ev, "parameter types "+s.Params)
+		}
+	}
+	if s.Classes.Complete {
+		ev = append(ev, "on "+s.Classes.Evidence)
+	} else {
+		ev = append(ev, "on any class")
+	}
+	s.Evidence = strings.Join(ev, " ")
+	return s
+}
+
+// classArray returns the parameter descriptors "(...)" of operand k of a call when it
+// is null, an empty Class[] or a Class[] created in the method, filled with class
+// constants at constant indices and used for nothing else; "" otherwise.
+func (a *Analyzer) classArray(mi *method, c *facts.Call, k int) string {
+	defs := mi.operand(c.PC, k)
+	if len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return ""
+	}
+	def := defs[0]
+	in, ok := mi.opAt(def.N)
+	if !ok {
+		return ""
+	}
+	if in.Op == bytecode.AconstNull {
+		return "()"
+	}
+	if t, ok := mi.allocs[int32(def.N)]; !ok || t != "[Ljava/lang/Class;" {
+		return ""
+	}
+	lens := mi.operand(int32(def.N), 0)
+	if len(lens) != 1 || lens[0].Kind != facts.DefInstr {
+		return ""
+	}
+	n, ok := mi.intConst(lens[0].N)
+	if !ok || n < 0 || n > 32 {
+		return ""
+	}
+	elems := make([]string, n)
+	bad := false
+	only := func(ds []facts.Def) bool { return len(ds) == 1 && ds[0] == def }
+	has := func(ds []facts.Def) bool {
+		for _, x := range ds {
+			if x == def {
+				return true
+			}
+		}
+		return false
+	}
+	bytecode.Walk(mi.code, func(in bytecode.Instr) error {
+		if bad {
+			return nil
+		}
+		ops := mi.flow.Operands(in.PC)
+		used := false
+		for _, o := range ops {
+			used = used || has(o)
+		}
+		switch {
+		case !used || int32(in.PC) == c.PC && only(ops[k]):
+		case in.Op == bytecode.Dup || in.Op == bytecode.Astore || in.Op == bytecode.Astore0 || in.Op == bytecode.Astore1 ||
+			in.Op == bytecode.Astore2 || in.Op == bytecode.Astore3:
+			// moves the array; its uses are found at their own instructions
+		case in.Op == bytecode.Aastore && len(ops) == 3 && only(ops[0]) && !has(ops[2]):
+			idx, ok1 := mi.intConstDefs(ops[1])
+			t, ok2 := a.classConstDesc(mi, ops[2])
+			if !ok1 || !ok2 || idx < 0 || idx >= n || elems[idx] != "" {
+				bad = true
+				return nil
+			}
+			elems[idx] = t
+		default:
+			bad = true
+		}
+		return nil
+	})
+	if bad {
+		return ""
+	}
+	for _, e := range elems {
+		if e == "" {
+			return ""
+		}
+	}
+	return "(" + strings.Join(elems, "") + ")"
+}
+
+// intConstDefs returns the value of an int whose one definition is a constant.
+func (mi *method) intConstDefs(defs []facts.Def) (int32, bool) {
+	if len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return 0, false
+	}
+	return mi.intConst(defs[0].N)
+}
+
+// wrapperTypes maps the wrapper classes whose TYPE field holds a primitive's Class
+// (int.class compiles to getstatic java/lang/Integer.TYPE) to its descriptor.
+var wrapperTypes = map[string]string{
+	"java/lang/Boolean": "Z", "java/lang/Byte": "B", "java/lang/Character": "C",
+	"java/lang/Short": "S", "java/lang/Integer": "I", "java/lang/Long": "J",
+	"java/lang/Float": "F", "java/lang/Double": "D", "java/lang/Void": "V",
+}
+
+// classConstDesc returns the field descriptor of a Class value whose one definition
+// is a class literal.
+func (a *Analyzer) classConstDesc(mi *method, defs []facts.Def) (string, bool) {
+	if len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return "", false
+	}
+	pc := int32(defs[0].N)
+	if n, ok := mi.cls[pc]; ok {
+		if strings.HasPrefix(n, "[") {
+			return n, true
+		}
+		return "L" + n + ";", true
+	}
+	if fa, ok := mi.fields[pc]; ok && fa.Static && !fa.Write && fa.Ref.Name == "TYPE" && wrapperTypes[fa.Ref.Class] != "" {
+		return wrapperTypes[fa.Ref.Class], true
+	}
+	return "", false
+}

@@ -1,0 +1,29 @@
+/* A class whose methods the reflective sites of Main call by name. */
+package vflow;
+
+public class Widget {
+    static {
+        System.out.println("Widget");
+    }
+
+    public Widget() {
+    }
+
+    public void start() {
+    }
+
+    public void stop() {
+    }
+
+    public void resize(int n) {
+    }
+
+    public void resize(String n) {
+    }
+
+    void hidden() {
+    }
+
+    private void secret() {
+    }
+}
