@@ -52,25 +52,35 @@ type diskItem struct {
 }
 
 // DefaultCacheDir returns os.UserCacheDir()/jcg-lsp/facts/<version>.
-func DefaultCacheDir() (string, error) {
+func DefaultCacheDir() (string, error) { return userCacheDir("facts", factsVersion) }
+
+// userCacheDir returns os.UserCacheDir()/jcg-lsp/<kind>/<version>: each format
+// version has its own directory, so old files are never read as new ones.
+func userCacheDir(kind, version string) (string, error) {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(base, "jcg-lsp", "facts", factsVersion), nil
+	return filepath.Join(base, "jcg-lsp", kind, version), nil
+}
+
+// makeCacheDir creates dir, or the default directory when dir is "".
+func makeCacheDir(dir string, def func() (string, error)) (string, error) {
+	if dir == "" {
+		d, err := def()
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	}
+	return dir, os.MkdirAll(dir, 0o755)
 }
 
 // OpenDiskCache opens (creating) a cache directory; "" means DefaultCacheDir.
 // Writes happen in the background; Close waits for them.
 func OpenDiskCache(dir string, log *zap.Logger) (*DiskCache, error) {
-	if dir == "" {
-		d, err := DefaultCacheDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := makeCacheDir(dir, DefaultCacheDir)
+	if err != nil {
 		return nil, err
 	}
 	if log == nil {

@@ -54,25 +54,13 @@ const (
 )
 
 // DefaultGraphCacheDir returns os.UserCacheDir()/jcg-lsp/graphs/<version>.
-func DefaultGraphCacheDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "jcg-lsp", "graphs", graphCacheVersion), nil
-}
+func DefaultGraphCacheDir() (string, error) { return userCacheDir("graphs", graphCacheVersion) }
 
 // OpenGraphCache opens (creating) a graph cache directory; "" means
 // DefaultGraphCacheDir. Writes happen in the background; Close waits for them.
 func OpenGraphCache(dir string, log *zap.Logger) (*GraphCache, error) {
-	if dir == "" {
-		d, err := DefaultGraphCacheDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := makeCacheDir(dir, DefaultGraphCacheDir)
+	if err != nil {
 		return nil, fmt.Errorf("graph cache: %w", err)
 	}
 	if log == nil {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -16,6 +15,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/refcount"
 )
 
 // Snapshot is one immutable state of the server: the workspace, its index, the call
@@ -52,7 +52,7 @@ type world struct {
 	h    *hierarchy.Hierarchy
 	src  *sourceIndex
 	log  *zap.Logger
-	refs atomic.Int64
+	refs refcount.Count
 	// cache keeps graphs on disk across server restarts; nil for none.
 	cache *incremental.GraphCache
 
@@ -91,26 +91,16 @@ func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *w
 		})
 		return w.an.Run(ctx, opts)
 	}
-	w.refs.Store(1)
+	w.refs.Init()
 	return w
 }
 
 // acquire takes a reference; it fails once the world is closed.
-func (w *world) acquire() bool {
-	for {
-		n := w.refs.Load()
-		if n <= 0 {
-			return false
-		}
-		if w.refs.CompareAndSwap(n, n+1) {
-			return true
-		}
-	}
-}
+func (w *world) acquire() bool { return w.refs.Acquire() }
 
 // release drops a reference and closes the index with the last one.
 func (w *world) release() {
-	if w.refs.Add(-1) == 0 {
+	if w.refs.Release() {
 		if err := w.ix.Close(); err != nil {
 			w.log.Warn("closing index", zap.Error(err))
 		}

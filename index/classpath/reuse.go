@@ -3,8 +3,9 @@ package classpath
 import (
 	"context"
 	"os"
-	"sync/atomic"
 	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/internal/refcount"
 )
 
 // Reopen is Open for a class path that was opened before: a container file (the
@@ -33,32 +34,19 @@ type container struct {
 
 // mapping is a memory mapping shared by the class paths that use it.
 type mapping struct {
-	refs  atomic.Int32
+	refs  refcount.Count
 	unmap func() error
 }
 
 func newMapping(unmap func() error) *mapping {
 	m := &mapping{unmap: unmap}
-	m.refs.Store(1)
+	m.refs.Init()
 	return m
-}
-
-// acquire takes a reference; it fails once the mapping is gone.
-func (m *mapping) acquire() bool {
-	for {
-		n := m.refs.Load()
-		if n <= 0 {
-			return false
-		}
-		if m.refs.CompareAndSwap(n, n+1) {
-			return true
-		}
-	}
 }
 
 // release drops a reference, unmapping with the last one.
 func (m *mapping) release() error {
-	if m.refs.Add(-1) == 0 {
+	if m.refs.Release() {
 		return m.unmap()
 	}
 	return nil
@@ -75,7 +63,7 @@ func (l *loader) reuse(u *unit, path string) (c *container, ok bool) {
 	if err != nil || st.Size() != old.size || !st.ModTime().Equal(old.mod) {
 		return nil, false
 	}
-	if old.mapping != nil && !old.mapping.acquire() {
+	if old.mapping != nil && !old.mapping.refs.Acquire() {
 		return nil, false
 	}
 	return old, true
