@@ -13,6 +13,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // Reason says why a build runs.
@@ -207,7 +208,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	msg := fmt.Sprintf("%s: %s", st.Level.Title(), summary(snap))
 	unresolved := 0
 	if g != nil {
-		unresolved = unresolvedSites(g)
+		unresolved = unresolvedSites(g, w.h.Methods())
 	}
 	prog.end(msg)
 	s.sendStatus(statusParams{
@@ -224,17 +225,23 @@ func summary(snap *Snapshot) string {
 		return "no call graph: " + snap.Err.Error()
 	}
 	g := snap.Graph
-	return fmt.Sprintf("%d reachable methods, %d dynamic sites (%d unresolved or partial)", g.NumReachable(), len(g.Sites), unresolvedSites(g))
+	return fmt.Sprintf("%d reachable methods, %d dynamic sites (%d unresolved or partial)", g.NumReachable(), len(g.Sites), unresolvedSites(g, nil))
 }
 
 // unresolvedSites counts the unresolved and partially resolved dynamic sites of a
-// graph.
-func unresolvedSites(g *callgraph.Graph) int {
+// graph; with the hierarchy's methods, only those in application and library code
+// (the JDK's own sites outnumber a program's by thousands, and users act on theirs).
+func unresolvedSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
 	n := 0
 	for i := range g.Sites {
-		if st := g.Sites[i].Status; st == callgraph.Unresolved || st == callgraph.Partial {
-			n++
+		site := &g.Sites[i]
+		if st := site.Status; st != callgraph.Unresolved && st != callgraph.Partial {
+			continue
 		}
+		if ms != nil && (site.Caller < 0 || int(site.Caller) >= len(ms) || ms[site.Caller].Class.Origin == hierarchy.JDK) {
+			continue
+		}
+		n++
 	}
 	return n
 }
@@ -256,9 +263,9 @@ type statusParams struct {
 	Reason   string `json:"reason"`
 	Level    string `json:"level,omitempty"`
 	Message  string `json:"message,omitempty"`
-	// Unresolved counts the graph's unresolved or partially resolved dynamic sites;
-	// UnresolvedByLevel does for every level computed so far under the same other
-	// settings (the statistics command computes them all).
+	// Unresolved counts the graph's unresolved or partially resolved dynamic sites in
+	// application and library code; UnresolvedByLevel does for every level computed
+	// so far under the same other settings (the statistics command computes them all).
 	Unresolved        int            `json:"unresolved"`
 	UnresolvedByLevel map[string]int `json:"unresolvedByLevel,omitempty"`
 	SpecFile          string         `json:"specFile,omitempty"`

@@ -263,7 +263,8 @@ func TestSession(t *testing.T) {
 		// The status counts the unresolved sites of this level and of every level
 		// computed so far; Behaved-CLs resolves nothing, so it has more.
 		st := e.waitReady(n)
-		if st.Level != "correct-string" || st.UnresolvedByLevel["correct-string"] != st.Unresolved || st.Unresolved == 0 {
+		// Only the program's own sites count: a handful here, not the JDK's thousands.
+		if st.Level != "correct-string" || st.UnresolvedByLevel["correct-string"] != st.Unresolved || st.Unresolved == 0 || st.Unresolved > 20 {
 			t.Errorf("status after the switch back: level %s, unresolved %d, by level %v", st.Level, st.Unresolved, st.UnresolvedByLevel)
 		}
 		if bcl, ok := st.UnresolvedByLevel["behaved-cls"]; !ok || bcl <= st.Unresolved {

@@ -56,8 +56,8 @@ type world struct {
 	graphs map[string]*graphCall
 	recent []string // graph keys, most recently used last
 	pinned string   // the key of the published snapshot's graph: never evicted
-	// unresolved counts the unresolved or partially resolved sites of every graph
-	// computed, by analysis key. It outlives evicted graphs (a number each), so the
+	// unresolved counts the unresolved or partially resolved sites in application
+	// and library code of every graph computed, by analysis key. It outlives evicted graphs (a number each), so the
 	// status can tell the counts of every level computed so far.
 	unresolved map[string]int
 
@@ -138,7 +138,7 @@ func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgra
 				delete(w.graphs, key)
 			}
 			if c.g != nil {
-				w.unresolved[key] = unresolvedSites(c.g)
+				w.unresolved[key] = unresolvedSites(c.g, w.h.Methods())
 			}
 			w.mu.Unlock()
 			close(c.done)
