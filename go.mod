@@ -16,3 +16,5 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/sys v0.45.0 // indirect
 )
+
+ignore ./node_modules

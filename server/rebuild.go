@@ -13,6 +13,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // Reason says why a build runs.
@@ -216,9 +217,14 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		snap.pathTree()
 	}
 	msg := fmt.Sprintf("%s: %s", st.Level.Title(), summary(snap))
+	unresolved := 0
+	if g != nil {
+		unresolved = unresolvedSites(g, w.h.Methods())
+	}
 	prog.end(msg)
 	s.sendStatus(statusParams{
 		State: "ready", Snapshot: snap.ID, Reason: string(reason), Level: st.Level.String(), Message: msg,
+		Unresolved: unresolved, UnresolvedByLevel: w.unresolvedByLevel(st, spec),
 		SpecFile: spec.path, SpecEntries: spec.entries(), SpecProblems: specProblems(spec, g), TookMs: time.Since(start).Milliseconds(),
 	})
 	return snap, nil
@@ -230,13 +236,25 @@ func summary(snap *Snapshot) string {
 		return "no call graph: " + snap.Err.Error()
 	}
 	g := snap.Graph
-	unresolved := 0
+	return fmt.Sprintf("%d reachable methods, %d dynamic sites (%d unresolved or partial)", g.NumReachable(), len(g.Sites), unresolvedSites(g, nil))
+}
+
+// unresolvedSites counts the unresolved and partially resolved dynamic sites of a
+// graph; with the hierarchy's methods, only those in application and library code
+// (the JDK's own sites outnumber a program's by thousands, and users act on theirs).
+func unresolvedSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
+	n := 0
 	for i := range g.Sites {
-		if st := g.Sites[i].Status; st == callgraph.Unresolved || st == callgraph.Partial {
-			unresolved++
+		site := &g.Sites[i]
+		if st := site.Status; st != callgraph.Unresolved && st != callgraph.Partial {
+			continue
 		}
+		if ms != nil && (site.Caller < 0 || int(site.Caller) >= len(ms) || ms[site.Caller].Class.Origin == hierarchy.JDK) {
+			continue
+		}
+		n++
 	}
-	return fmt.Sprintf("%d reachable methods, %d dynamic sites (%d unresolved or partial)", g.NumReachable(), len(g.Sites), unresolved)
+	return n
 }
 
 // specProblems lists the problems of a specification: bad lines, and entries the
@@ -251,15 +269,20 @@ func specProblems(sf *specFile, g *callgraph.Graph) []string {
 
 // statusParams are the parameters of the jcg/status notification.
 type statusParams struct {
-	State        string   `json:"state"` // ready, failed or cancelled
-	Snapshot     uint64   `json:"snapshot,omitempty"`
-	Reason       string   `json:"reason"`
-	Level        string   `json:"level,omitempty"`
-	Message      string   `json:"message,omitempty"`
-	SpecFile     string   `json:"specFile,omitempty"`
-	SpecEntries  int      `json:"specEntries"`
-	SpecProblems []string `json:"specProblems,omitempty"`
-	TookMs       int64    `json:"tookMs,omitempty"`
+	State    string `json:"state"` // ready, failed or cancelled
+	Snapshot uint64 `json:"snapshot,omitempty"`
+	Reason   string `json:"reason"`
+	Level    string `json:"level,omitempty"`
+	Message  string `json:"message,omitempty"`
+	// Unresolved counts the graph's unresolved or partially resolved dynamic sites in
+	// application and library code; UnresolvedByLevel does for every level computed
+	// so far under the same other settings (the statistics command computes them all).
+	Unresolved        int            `json:"unresolved"`
+	UnresolvedByLevel map[string]int `json:"unresolvedByLevel,omitempty"`
+	SpecFile          string         `json:"specFile,omitempty"`
+	SpecEntries       int            `json:"specEntries"`
+	SpecProblems      []string       `json:"specProblems,omitempty"`
+	TookMs            int64          `json:"tookMs,omitempty"`
 }
 
 func (s *Server) sendStatus(p statusParams) {

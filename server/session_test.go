@@ -279,10 +279,21 @@ func TestSession(t *testing.T) {
 		if h := e.hover(factory, known); !strings.Contains(h, "unresolved") || !strings.Contains(h, "Behaved-CLs") {
 			t.Errorf("hover at Behaved-CLs:\n%s", h)
 		}
+		n := e.numStatuses()
 		if err := e.command(cmdSetLevel, &res, 4); err != nil {
 			t.Fatal(err)
 		}
 		e.waitFor("no diagnostic on known's forName", func() bool { return diagAt(e.diags[e.uri(factory)], known) == nil })
+		// The status counts the unresolved sites of this level and of every level
+		// computed so far; Behaved-CLs resolves nothing, so it has more.
+		st := e.waitReady(n)
+		// Only the program's own sites count: a handful here, not the JDK's thousands.
+		if st.Level != "correct-string" || st.UnresolvedByLevel["correct-string"] != st.Unresolved || st.Unresolved == 0 || st.Unresolved > 20 {
+			t.Errorf("status after the switch back: level %s, unresolved %d, by level %v", st.Level, st.Unresolved, st.UnresolvedByLevel)
+		}
+		if bcl, ok := st.UnresolvedByLevel["behaved-cls"]; !ok || bcl <= st.Unresolved {
+			t.Errorf("Behaved-CLs unresolved %d (known: %v), want more than Correct-String's %d", bcl, ok, st.Unresolved)
+		}
 		if err := e.command(cmdSetLevel, &res, "level 9"); rpcCode(err) != jsonrpc2.InvalidParams {
 			t.Errorf("bad level: %v", err)
 		}

@@ -60,6 +60,10 @@ type world struct {
 	graphs map[string]*graphCall
 	recent []string // graph keys, most recently used last
 	pinned string   // the key of the published snapshot's graph: never evicted
+	// unresolved counts the unresolved or partially resolved sites in application
+	// and library code of every graph computed, by analysis key. It outlives evicted graphs (a number each), so the
+	// status can tell the counts of every level computed so far.
+	unresolved map[string]int
 
 	prepare  sync.Once
 	listings sync.Map // class ID -> *listing
@@ -73,7 +77,7 @@ type graphCall struct {
 }
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
-	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}}
+	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}, unresolved: map[string]int{}}
 	w.run = func(ctx context.Context, opts analysis.Options, report reportFunc) (*callgraph.Graph, error) {
 		// Resolving calls and CHA dispatch on every core before the (serial) first run
 		// shortens the time to the first diagnostics; later runs reuse the caches.
@@ -135,11 +139,14 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 			w.evict()
 			w.mu.Unlock()
 			c.g, c.err = w.compute(ctx, st, sf, key, report, expect)
+			w.mu.Lock()
 			if c.err != nil && ctx.Err() != nil {
-				w.mu.Lock()
 				delete(w.graphs, key)
-				w.mu.Unlock()
 			}
+			if c.g != nil {
+				w.unresolved[key] = unresolvedSites(c.g, w.h.Methods())
+			}
+			w.mu.Unlock()
 			close(c.done)
 			return c.g, c.err
 		}
@@ -221,6 +228,22 @@ func (w *world) evict() {
 		}
 		i++
 	}
+}
+
+// unresolvedByLevel returns, for each level whose graph under otherwise the same
+// settings and specification was computed, its number of unresolved or partially
+// resolved sites.
+func (w *world) unresolvedByLevel(st Settings, sf *specFile) map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]int{}
+	for _, l := range callgraph.Levels {
+		st.Level = l
+		if n, ok := w.unresolved[st.analysisKey(sf)]; ok {
+			out[l.String()] = n
+		}
+	}
+	return out
 }
 
 // pin keeps the graph of key (the published snapshot's) in the cache.

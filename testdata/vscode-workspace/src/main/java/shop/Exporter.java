@@ -1,0 +1,6 @@
+/* The exporters' interface. */
+package shop;
+
+public interface Exporter {
+    String format(String order);
+}

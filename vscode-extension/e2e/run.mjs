@@ -1,0 +1,375 @@
+// The editor end-to-end test, driven by e2e_test.go: installs the packaged .vsix into
+// code-server (VS Code in a browser), opens the Maven-layout workspace in headless
+// Chromium and checks, through the real UI, what the issue asks for: the Problems
+// panel, a hover on Class.forName, the Call Hierarchy view, the quick fix and the
+// level switch in the status bar. Every step leaves a screenshot in ARTIFACTS.
+//
+// Environment: CODE_SERVER (the code-server launcher), NODE24_BIN (the Node it needs),
+// CHROMIUM, VSIX, WORKSPACE (sources and javac-compiled classes), ARTIFACTS.
+// The last line of standard output is a JSON object of measurements.
+/* global document -- in the page functions of waitForFunction */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const env = (k) => {
+  const v = process.env[k];
+  if (!v) {
+    throw new Error(`e2e: ${k} is not set`);
+  }
+  return v;
+};
+const codeServer = env('CODE_SERVER');
+const node24 = env('NODE24_BIN');
+const chromiumPath = env('CHROMIUM');
+const vsix = env('VSIX');
+const ws = env('WORKSPACE');
+const artifacts = env('ARTIFACTS');
+mkdirSync(artifacts, { recursive: true });
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const metrics = {};
+const tmp = mkdtempSync(join(tmpdir(), 'jcg-e2e-'));
+const userData = join(tmp, 'user-data');
+const extDir = join(tmp, 'extensions');
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(
+  join(userData, 'User', 'settings.json'),
+  JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'update.mode': 'none',
+    'files.refactoring.autoSave': true,
+    'editor.hover.delay': 300,
+    'workbench.editor.enablePreview': false,
+    'chat.disableAIFeatures': true,
+  }),
+);
+const childEnv = {
+  ...process.env,
+  PATH: `${node24}:${process.env.PATH}`,
+  XDG_CONFIG_HOME: join(tmp, 'xdg-config'),
+  XDG_DATA_HOME: join(tmp, 'xdg-data'),
+  // Marketplace look-ups fail at once on a closed loopback port.
+  EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' }),
+};
+const common = ['--user-data-dir', userData, '--extensions-dir', extDir];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+// saveLogs copies the extension's output channels (VS Code writes them under the
+// user-data logs) to the artifacts and reads the client's own timing from them.
+function saveLogs() {
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const logs = existsSync(join(userData, 'logs')) ? walk(join(userData, 'logs')) : [];
+  for (const f of logs.filter((f) => /JCG Language Server/.test(f))) {
+    const name = f.split('/').pop().replace(/^\d+-/, '').replace(/ /g, '-');
+    copyFileSync(f, join(artifacts, name));
+    const m = /first diagnostics (\d+) ms after activation/.exec(readFileSync(f, 'utf8'));
+    if (m) {
+      metrics.activationToDiagnosticsMs = Number(m[1]);
+    }
+  }
+}
+
+let server;
+let context;
+async function cleanup() {
+  try {
+    await context?.close();
+  } catch {
+    // the browser is gone already
+  }
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, 'SIGTERM'); // the whole process group: a child outlives code-server otherwise
+    } catch {
+      // exited
+    }
+  }
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+async function main() {
+  let t = Date.now();
+  const inst = spawnSync(codeServer, [...common, '--install-extension', vsix], { env: childEnv, encoding: 'utf8' });
+  if (inst.status !== 0) {
+    throw new Error(`installing the .vsix failed:\n${inst.stdout}\n${inst.stderr}`);
+  }
+  log(`installed ${vsix} in ${Date.now() - t} ms`);
+
+  const port = await freePort();
+  writeFileSync(join(tmp, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  server = spawn(
+    codeServer,
+    [
+      ...common,
+      '--config', join(tmp, 'config.yaml'),
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth', 'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      ws,
+    ],
+    { env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const serverLog = [];
+  server.stdout.on('data', (d) => serverLog.push(String(d)));
+  server.stderr.on('data', (d) => serverLog.push(String(d)));
+  const base = `http://127.0.0.1:${port}`;
+  t = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) {
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - t > 30000) {
+      throw new Error(`code-server did not come up:\n${serverLog.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`code-server healthy in ${Date.now() - t} ms`);
+
+  context = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(60000);
+  let step = 0;
+  const shot = async (name) => {
+    step++;
+    const file = join(artifacts, `${String(step).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    log(`screenshot ${file}`);
+  };
+  const text = (s) => s.replace(/\u00a0/g, ' ');
+
+  t = Date.now();
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench .part.statusbar').waitFor();
+  await page.locator('.monaco-workbench .part.activitybar').waitFor();
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor();
+  const ready = Date.now();
+  metrics.workbenchReadyMs = ready - t;
+  log(`workbench ready ${metrics.workbenchReadyMs} ms after page load`);
+
+  // Activation (workspaceContains:**/pom.xml) to first diagnostics: the status-bar
+  // item shows the level once the first build is done, the Problems counter the
+  // diagnostics.
+  const jcgItem = page.locator('.statusbar-item', { hasText: /unresolved site/ });
+  await jcgItem.first().waitFor({ timeout: 120000 });
+  metrics.readyToStatusMs = Date.now() - ready;
+  const problemsItem = page.locator('.statusbar-item[id="status.problems"]');
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('.statusbar-item[id="status.problems"]');
+      return el !== null && /[1-9]/.test(el.textContent ?? '');
+    },
+    undefined,
+    { timeout: 120000 },
+  );
+  metrics.readyToDiagnosticsMs = Date.now() - ready;
+  metrics.statusBarInitial = text(await jcgItem.first().innerText());
+  log(`first diagnostics ${metrics.readyToDiagnosticsMs} ms after the workbench was ready; status bar "${metrics.statusBarInitial}", problems "${text(await problemsItem.innerText())}"`);
+  if (!/Correct-String/.test(metrics.statusBarInitial)) {
+    throw new Error(`status bar at start: ${metrics.statusBarInitial}`);
+  }
+  await shot('ready');
+
+  const palette = async (command, rowText = command) => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${command}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  const quickOpen = async (query, rowText) => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(query);
+    if (rowText) {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first().waitFor();
+    } else {
+      await page.waitForTimeout(300);
+    }
+    await page.keyboard.press('Enter');
+  };
+  const source = (rel) => readFileSync(join(ws, 'src', 'main', 'java', rel), 'utf8');
+  // posOf returns the 1-based line and column of the first group of re in a file.
+  const posOf = (rel, re) => {
+    const src = source(rel);
+    const m = re.exec(src);
+    if (!m) {
+      throw new Error(`${re} not in ${rel}`);
+    }
+    const off = m.index + m[0].indexOf(m[1]);
+    const before = src.slice(0, off).split('\n');
+    return { line: before.length, col: before[before.length - 1].length + 1 };
+  };
+  const openAt = async (rel, re) => {
+    const name = rel.split('/').pop();
+    await quickOpen(name, name);
+    await page.locator('.tab.active', { hasText: name }).waitFor();
+    const p = posOf(rel, re);
+    await quickOpen(`:${p.line}:${p.col}`);
+    await page.locator('.monaco-editor .cursor').first().waitFor();
+    return p;
+  };
+
+  // 1. The Problems panel lists the unresolved reflective site.
+  await openAt('shop/Loader.java', /Class\.(forName)\(name\)/);
+  await palette('View: Focus Problems', 'Problems');
+  const markers = page.locator('.markers-panel');
+  const forNameRow = markers.locator('.monaco-list-row', { hasText: /Class\.forName: unresolved at Correct-String/ });
+  await forNameRow.first().waitFor();
+  metrics.problems = (await markers.locator('.monaco-list-row').allInnerTexts()).map(text);
+  log(`problems: ${JSON.stringify(metrics.problems)}`);
+  await shot('problems');
+
+  // 2. Hovering the resolved Class.forName shows its target.
+  await openAt('shop/Loader.java', /Class\.(forName)\("shop\.JsonExporter/);
+  await palette('Show or Focus Hover');
+  const hover = page.locator('.monaco-hover:visible', { hasText: 'JsonExporter' });
+  await hover.first().waitFor();
+  metrics.hover = text(await hover.first().innerText());
+  if (!/resolved/.test(metrics.hover)) {
+    throw new Error(`hover on forName: ${metrics.hover}`);
+  }
+  log(`hover: ${JSON.stringify(metrics.hover.slice(0, 300))}`);
+  await shot('hover-forName');
+  await page.keyboard.press('Escape');
+
+  // 3. The Call Hierarchy view: JsonExporter's constructor is called only through
+  // reflection (Loader.standard's newInstance); audit is called from a lambda.
+  await openAt('shop/JsonExporter.java', / {4}(JsonExporter)\(\) \{/);
+  await palette('Calls: Show Call Hierarchy', 'Show Call Hierarchy');
+  const tree = page.locator('.pane', { hasText: /JsonExporter\(\)/ }).locator('.monaco-list');
+  await tree.locator('.monaco-list-row', { hasText: 'standard()' }).first().waitFor();
+  metrics.callHierarchyConstructor = (await tree.locator('.monaco-list-row').allInnerTexts()).map(text);
+  log(`call hierarchy of JsonExporter(): ${JSON.stringify(metrics.callHierarchyConstructor)}`);
+  await shot('call-hierarchy-reflection');
+
+  await openAt('shop/App.java', /static void (audit)\(/);
+  await palette('Calls: Show Call Hierarchy', 'Show Call Hierarchy');
+  const tree2 = page.locator('.pane', { hasText: /audit\(String\)/ }).locator('.monaco-list');
+  await tree2.locator('.monaco-list-row', { hasText: 'lambda' }).first().waitFor();
+  metrics.callHierarchyLambda = (await tree2.locator('.monaco-list-row').allInnerTexts()).map(text);
+  log(`call hierarchy of audit: ${JSON.stringify(metrics.callHierarchyLambda)}`);
+  await shot('call-hierarchy-lambda');
+
+  // 4. The quick fix adds a specification entry and the problem disappears.
+  await openAt('shop/Loader.java', /Class\.(forName)\(name\)/);
+  await palette('Quick Fix...', 'Quick Fix');
+  const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Add specification: this site ⇒ {CsvExporter}' });
+  await fix.first().waitFor();
+  await shot('quick-fix-menu');
+  await fix.first().click();
+  const specPath = join(ws, 'jcg-spec.txt');
+  const t4 = Date.now();
+  for (;;) {
+    const spec = existsSync(specPath) ? readFileSync(specPath, 'utf8') : '';
+    if (/shop\.Loader\.load.*=> shop\.CsvExporter/.test(spec)) {
+      metrics.spec = spec.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+      break;
+    }
+    if (Date.now() - t4 > 30000) {
+      throw new Error(`the specification file was not written:\n${spec}`);
+    }
+    await page.waitForTimeout(200);
+  }
+  await palette('View: Focus Problems', 'Problems');
+  await page.waitForFunction(
+    () => {
+      const panel = document.querySelector('.markers-panel');
+      return panel !== null && !/Class\.forName: unresolved/.test(panel.textContent ?? '');
+    },
+    undefined,
+    { timeout: 60000 },
+  );
+  metrics.quickFixToProblemGoneMs = Date.now() - t4;
+  metrics.problemsAfterFix = (await markers.locator('.monaco-list-row').allInnerTexts()).map(text);
+  log(`after the quick fix (${metrics.quickFixToProblemGoneMs} ms): spec ${JSON.stringify(metrics.spec)}, problems ${JSON.stringify(metrics.problemsAfterFix)}`);
+  await shot('after-quick-fix');
+
+  // 5. Switching the level through the command changes the status bar.
+  const before = text(await jcgItem.first().innerText());
+  await palette('JCG: Select Assumption Level');
+  const levelRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Behaved-CLs' });
+  await levelRow.first().waitFor();
+  metrics.levelPicker = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map(text);
+  await shot('level-picker');
+  await levelRow.first().click();
+  const bcl = page.locator('.statusbar-item', { hasText: /Behaved-CLs · \d+ unresolved site/ });
+  await bcl.first().waitFor({ timeout: 120000 });
+  metrics.statusBarBefore = before;
+  metrics.statusBarAfter = text(await bcl.first().innerText());
+  log(`status bar: "${before}" -> "${metrics.statusBarAfter}"`);
+  await shot('level-behaved-cls');
+
+  metrics.totalMs = Date.now() - t0;
+}
+
+try {
+  await main();
+  saveLogs();
+  console.log(JSON.stringify(metrics));
+} catch (err) {
+  try {
+    const page = context?.pages()[0];
+    if (page) {
+      await page.screenshot({ path: join(artifacts, 'failure.png') });
+    }
+  } catch {
+    // no page to show
+  }
+  console.error(err instanceof Error ? err.stack : err);
+  try {
+    saveLogs();
+  } catch {
+    // no logs
+  }
+  console.log(JSON.stringify({ ...metrics, error: String(err) }));
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,54 @@
+// The settings the server reads: the keys of the "jcg" section that
+// server/settings.go's Settings.apply knows. The extension's own settings
+// (jcg.server.*, jcg.trace.*) are not sent, or the server would report them as
+// unknown. A unit test checks this list against settings.go and package.json.
+
+export const SECTION = 'jcg';
+
+export const SERVER_KEYS = [
+  'level',
+  'algorithm',
+  'classPath',
+  'libraries',
+  'sourceRoots',
+  'jdkHome',
+  'noJdk',
+  'release',
+  'mainClasses',
+  'entryPoints',
+  'libraryMode',
+  'env',
+  'diagnosticSeverity',
+  'nativeDiagnosticSeverity',
+  'specFile',
+  'reflectionLogs',
+  'hoverTargets',
+  'maxCallHierarchyItems',
+] as const;
+
+/** EXTENSION_KEYS are the settings the extension itself reads. */
+export const EXTENSION_KEYS = ['server.path', 'trace.server'] as const;
+
+/**
+ * serverSettings keeps the keys the server knows of a "jcg" configuration value
+ * (a plain object, or VS Code's WorkspaceConfiguration through get).
+ */
+export function serverSettings(get: (key: string) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of SERVER_KEYS) {
+    const v = get(k);
+    if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** serverSettingsOf filters a raw configuration answer (null stays null). */
+export function serverSettingsOf(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return raw;
+  }
+  const obj = raw as Record<string, unknown>;
+  return serverSettings((k) => obj[k]);
+}

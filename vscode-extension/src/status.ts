@@ -1,0 +1,89 @@
+// What the server's jcg/status notification says (server/rebuild.go statusParams),
+// and how the status bar and the level picker present it. Nothing here imports
+// vscode, so the unit tests run it under plain Node.
+
+import { LEVELS, Level, levelOf } from './levels';
+
+export const STATUS_METHOD = 'jcg/status';
+
+export interface ServerStatus {
+  state: 'ready' | 'failed' | 'cancelled';
+  snapshot?: number;
+  reason: string;
+  level?: string;
+  message?: string;
+  unresolved?: number;
+  unresolvedByLevel?: Record<string, number>;
+  specFile?: string;
+  specEntries?: number;
+  specProblems?: string[];
+  tookMs?: number;
+}
+
+export interface StatusBarView {
+  text: string;
+  tooltip: string;
+  error: boolean;
+}
+
+/** statusBarView renders the latest status (undefined: the first build runs). */
+export function statusBarView(st: ServerStatus | undefined, busy: boolean): StatusBarView {
+  const spin = busy ? '$(sync~spin) ' : '';
+  if (st === undefined) {
+    return { text: '$(sync~spin) JCG: analysing…', tooltip: 'jcg-lsp is indexing and analysing the workspace', error: false };
+  }
+  if (st.state === 'failed') {
+    return {
+      text: `${spin}$(error) JCG: analysis failed`,
+      tooltip: `${st.message ?? 'the build failed'}\nClick to choose another assumption level.`,
+      error: true,
+    };
+  }
+  const level = levelOf(st.level);
+  const title = level?.title ?? st.level ?? '?';
+  const n = st.unresolved ?? 0;
+  const sites = n === 1 ? '1 unresolved site' : `${n} unresolved sites`;
+  const lines = [
+    `Assumption level ${level ? `${level.n} ${level.title}` : title}: ${level?.description ?? ''}`.trim(),
+    st.message ?? '',
+    st.specFile ? `Specification: ${st.specEntries ?? 0} entries in ${st.specFile}` : '',
+    ...(st.specProblems ?? []).slice(0, 5).map((p) => `Specification problem: ${p}`),
+    'Click to select the assumption level.',
+  ];
+  return {
+    text: `${spin}$(type-hierarchy) ${title} · ${sites}`,
+    tooltip: lines.filter((l) => l !== '').join('\n'),
+    error: false,
+  };
+}
+
+export interface LevelPick {
+  level: Level;
+  label: string;
+  description: string;
+  detail: string;
+  current: boolean;
+}
+
+/** levelPicks lists the levels for the picker, with the counts known so far. */
+export function levelPicks(st: ServerStatus | undefined): LevelPick[] {
+  const counts = st?.unresolvedByLevel ?? {};
+  return LEVELS.map((level) => {
+    const current = st?.level === level.name;
+    const n = counts[level.name];
+    const parts: string[] = [];
+    if (current) {
+      parts.push('current');
+    }
+    if (n !== undefined) {
+      parts.push(n === 1 ? '1 unresolved site' : `${n} unresolved sites`);
+    }
+    return {
+      level,
+      label: `${level.n} ${level.title}`,
+      description: parts.join(' · '),
+      detail: level.description,
+      current,
+    };
+  });
+}

@@ -1,0 +1,112 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { serverSettingsOf } from '../config';
+import { levelOf } from '../levels';
+import { Lookup, resolveServer } from '../serverPath';
+import { levelPicks, ServerStatus, statusBarView } from '../status';
+import { escapeHtml, parseTable, statisticsHtml } from '../statistics';
+
+describe('resolveServer', () => {
+  const base = (files: string[], over: Partial<Lookup> = {}): Lookup => ({
+    configured: '',
+    extensionPath: '/ext',
+    platform: 'linux',
+    arch: 'x64',
+    pathEnv: ['/usr/bin', '/opt/go/bin'].join(path.delimiter),
+    exists: (p) => files.includes(p) || files.includes(p + '!noexec'),
+    isExecutable: (p) => files.includes(p),
+    ...over,
+  });
+
+  test('the setting wins, relative to the workspace folder', () => {
+    const l = base(['/ws/tools/jcg-lsp', '/ext/bin/linux-x64/jcg-lsp'], { configured: 'tools/jcg-lsp', workspaceFolder: '/ws' });
+    assert.deepEqual(resolveServer(l), { path: '/ws/tools/jcg-lsp', source: 'setting' });
+  });
+  test('a bad setting is an error, not a silent fallback', () => {
+    const r = resolveServer(base(['/ext/bin/linux-x64/jcg-lsp'], { configured: '/nowhere/jcg-lsp' }));
+    assert.ok('error' in r && r.fix === 'settings' && r.error.includes('/nowhere/jcg-lsp'));
+    const r2 = resolveServer(base(['/x/jcg-lsp!noexec'], { configured: '/x/jcg-lsp' }));
+    assert.ok('error' in r2 && r2.error.includes('not an executable'));
+  });
+  test('then the bundled binary of the platform', () => {
+    assert.deepEqual(resolveServer(base(['/ext/bin/linux-x64/jcg-lsp', '/usr/bin/jcg-lsp'])), {
+      path: '/ext/bin/linux-x64/jcg-lsp',
+      source: 'bundled',
+    });
+  });
+  test('then PATH', () => {
+    const r = resolveServer(base(['/ext/bin/linux-x64/jcg-lsp', '/opt/go/bin/jcg-lsp'], { arch: 'arm64' }));
+    assert.deepEqual(r, { path: '/opt/go/bin/jcg-lsp', source: 'PATH' });
+  });
+  test('nothing: one error that says how to fix it', () => {
+    const r = resolveServer(base([]));
+    assert.ok('error' in r && r.fix === 'install' && r.error.includes('linux-x64') && r.error.includes('jcg.server.path'));
+  });
+  test('windows binaries end in .exe', () => {
+    const r = resolveServer(base(['/ext/bin/win32-x64/jcg-lsp.exe'], { platform: 'win32' }));
+    assert.ok('path' in r && r.path.endsWith('jcg-lsp.exe'));
+  });
+});
+
+test('serverSettingsOf drops the extension-only keys', () => {
+  const raw = { level: 'correct-cast', server: { path: '/x' }, trace: { server: 'verbose' }, env: { a: 'b' } };
+  assert.deepEqual(serverSettingsOf(raw), { level: 'correct-cast', env: { a: 'b' } });
+  assert.equal(serverSettingsOf(null), null);
+});
+
+test('levelOf accepts names, titles and numbers', () => {
+  assert.equal(levelOf('correct-cast')?.n, 3);
+  assert.equal(levelOf('Encap-Respect')?.n, 2);
+  assert.equal(levelOf(5)?.name, 'correct-env');
+  assert.equal(levelOf('level 9'), undefined);
+});
+
+describe('status', () => {
+  const ready: ServerStatus = {
+    state: 'ready',
+    reason: 'initial',
+    level: 'correct-string',
+    message: 'Correct-String: 40 reachable methods, 6 dynamic sites (2 unresolved or partial)',
+    unresolved: 2,
+    unresolvedByLevel: { 'correct-string': 2, 'behaved-cls': 6 },
+    specFile: '/ws/jcg-spec.txt',
+    specEntries: 0,
+  };
+  test('the status bar shows the level and the unresolved sites', () => {
+    const v = statusBarView(ready, false);
+    assert.equal(v.text, '$(type-hierarchy) Correct-String · 2 unresolved sites');
+    assert.ok(v.tooltip.includes('Assumption level 4 Correct-String') && v.tooltip.includes('0 entries'));
+    assert.equal(statusBarView({ ...ready, unresolved: 1 }, true).text, '$(sync~spin) $(type-hierarchy) Correct-String · 1 unresolved site');
+    assert.ok(statusBarView(undefined, false).text.includes('analysing'));
+    const failed = statusBarView({ state: 'failed', reason: 'initial', message: 'indexing: no JDK' }, false);
+    assert.ok(failed.error && failed.tooltip.includes('no JDK'));
+  });
+  test('the picker marks the current level and shows known counts', () => {
+    const picks = levelPicks(ready);
+    assert.equal(picks.length, 5);
+    assert.equal(picks[3]?.description, 'current · 2 unresolved sites');
+    assert.equal(picks[0]?.description, '6 unresolved sites');
+    assert.equal(picks[1]?.description, '');
+    assert.ok(picks.every((p) => p.detail.length > 20));
+    assert.equal(picks.filter((p) => p.current).length, 1);
+  });
+});
+
+test('statistics: the server table becomes an HTML table', () => {
+  const text = [
+    '          level  methods  edges  loading t/r/u  time',
+    '    Behaved-CLs     3021   9000         4/0/4   1.2s',
+    ' Correct-String     2000   5000         4/3/1     0s',
+    'CHA call graphs; t/r/u: dynamic sites in reachable methods.',
+    '',
+  ].join('\n');
+  const { rows, notes } = parseTable(text);
+  assert.equal(rows.length, 3);
+  assert.deepEqual(rows[1], ['Behaved-CLs', '3021', '9000', '4/0/4', '1.2s']);
+  assert.deepEqual(notes, ['CHA call graphs; t/r/u: dynamic sites in reachable methods.']);
+  const html = statisticsHtml(text + '<script>', 'vscode-resource:');
+  assert.ok(html.includes('<th>Correct-String</th>') && !html.includes('<script>'));
+  assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+});
