@@ -52,7 +52,7 @@ type Watcher struct {
 	pending  ChangeSet
 	retries  map[string]int
 	polled   map[string]bool // directories scanned instead of watched
-	pollSeen map[string]fileStamp
+	pollSeen map[string]map[string]fileStamp // polled directory -> entry path -> last stamp
 	warned   bool
 	timer    *time.Timer
 	ticker   *time.Ticker
@@ -98,7 +98,7 @@ func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error
 	}
 	w := &Watcher{apply: apply, opts: opts, log: opts.Logger, fsw: fsw,
 		files: map[string]bool{}, parent: map[string]bool{},
-		retries: map[string]int{}, polled: map[string]bool{}, pollSeen: map[string]fileStamp{},
+		retries: map[string]int{}, polled: map[string]bool{}, pollSeen: map[string]map[string]fileStamp{},
 		results: make(chan Event, 16), done: make(chan struct{})}
 	if w.log == nil {
 		w.log = zap.NewNop()
@@ -355,14 +355,19 @@ func (w *Watcher) event(ev fsnotify.Event) bool {
 // polled too) with the last scan; with report, differences go to the change set.
 func (w *Watcher) scanPolled(dir string, report bool) bool {
 	changed := false
+	last := w.pollSeen[dir]
+	if last == nil {
+		last = map[string]fileStamp{}
+		w.pollSeen[dir] = last
+	}
 	seen := map[string]bool{}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() {
 			if report && !w.polled[p] {
-				if _, ok := w.pollSeen[p]; !ok {
-					w.pollSeen[p] = fileStamp{}
+				if _, ok := last[p]; !ok {
+					last[p] = fileStamp{}
 					w.add(p) // a new directory: watch (or poll) it
 					w.addTree(p, true)
 					changed = true
@@ -377,17 +382,17 @@ func (w *Watcher) scanPolled(dir string, report bool) bool {
 		}
 		seen[p] = true
 		st := fileStamp{info.ModTime(), info.Size()}
-		if old, ok := w.pollSeen[p]; !ok || old != st {
-			w.pollSeen[p] = st
+		if old, ok := last[p]; !ok || old != st {
+			last[p] = st
 			if report {
 				w.pending.Paths = append(w.pending.Paths, p)
 				changed = true
 			}
 		}
 	}
-	for p := range w.pollSeen {
-		if filepath.Dir(p) == dir && !seen[p] {
-			delete(w.pollSeen, p)
+	for p := range last {
+		if !seen[p] {
+			delete(last, p)
 			if report {
 				w.pending.Paths = append(w.pending.Paths, p)
 				changed = true
