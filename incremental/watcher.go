@@ -51,7 +51,7 @@ type Watcher struct {
 	// owned by the loop goroutine
 	pending  ChangeSet
 	retries  map[string]int
-	polled   map[string]bool // directories scanned instead of watched
+	polled   map[string]bool                 // directories scanned instead of watched
 	pollSeen map[string]map[string]fileStamp // polled directory -> entry path -> last stamp
 	warned   bool
 	timer    *time.Timer
