@@ -101,14 +101,16 @@ func (c *FactsCache) put(h uint64, f *facts.Class) {
 	}
 }
 
-// Retain drops the cached facts of every class that is not in ix, so that a
+// Retain drops the cached facts of every class that is in none of ixs, so that a
 // long-running server whose classes keep changing does not keep the facts of every
 // version it has seen. The second level (FactsStore) is not affected.
-func (c *FactsCache) Retain(ix *Index) {
-	keep := make(map[uint64]bool, len(ix.sources))
-	for _, src := range ix.sources {
-		if src != nil {
-			keep[src.Hash] = true
+func (c *FactsCache) Retain(ixs ...*Index) {
+	keep := map[uint64]bool{}
+	for _, ix := range ixs {
+		for _, src := range ix.sources {
+			if src != nil {
+				keep[src.Hash] = true
+			}
 		}
 	}
 	c.mu.Lock()

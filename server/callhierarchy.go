@@ -16,7 +16,7 @@ import (
 )
 
 func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHierarchyPrepareParams) (any, error) {
-	snap, release := s.current()
+	snap, release := s.currentFor(p.TextDocument.URI)
 	defer release()
 	if snap == nil {
 		return nil, nil
@@ -39,7 +39,7 @@ func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOut
 // withItem answers a call-hierarchy request about item from the current snapshot:
 // nil when there is no graph yet or the item names nothing in it.
 func (s *Server) withItem(item *protocol.CallHierarchyItem, answer func(*Snapshot, int32) any) any {
-	snap, release := s.current()
+	snap, release := s.currentFor(item.URI)
 	defer release()
 	if snap == nil || snap.Graph == nil {
 		return nil

@@ -24,7 +24,7 @@ const (
 )
 
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
-	snap, release := s.current()
+	snap, release := s.currentFor(p.TextDocument.URI)
 	defer release()
 	if snap == nil || snap.Graph == nil {
 		return nil, nil

@@ -59,7 +59,17 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	case cmdExport:
 		return s.export(ctx, snap, p.Arguments)
 	case cmdShowClassPath:
-		return showClassPath(snap), nil
+		all, releaseAll := s.currentAll()
+		defer releaseAll()
+		var parts []string
+		for i, p := range all {
+			text := showClassPath(p)
+			if len(all) > 1 {
+				text = fmt.Sprintf("Project %d of %d (analysed separately):\n%s", i+1, len(all), text)
+			}
+			parts = append(parts, text)
+		}
+		return strings.Join(parts, "\n"), nil
 	case cmdOpenSpecFile:
 		return s.openSpecFile(ctx, snap)
 	case cmdShowSpecification:
@@ -251,7 +261,7 @@ func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, 
 	if name == nativeNodeName {
 		return &classContentResult{Text: nativeListing}, nil
 	}
-	snap, release := s.current()
+	snap, release := s.currentFor(uri.URI(p.URI))
 	defer release()
 	if snap == nil {
 		return nil, errNoSnapshot

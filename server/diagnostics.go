@@ -199,16 +199,18 @@ func nativeFanout(g *callgraph.Graph) int {
 	return n
 }
 
-// publishDiagnostics publishes the diagnostics of a new snapshot for every file whose
-// diagnostics changed, clearing those of files that have none any more.
-func (s *Server) publishDiagnostics(ctx context.Context, snap *Snapshot) {
-	byFile := sitesByFile(snap)
+// publishDiagnostics publishes the diagnostics of new snapshots (one per project) for
+// every file whose diagnostics changed, clearing those of files that have none any
+// more.
+func (s *Server) publishDiagnostics(ctx context.Context, snaps []*Snapshot) {
 	next := map[uri.URI][]protocol.Diagnostic{}
-	for path, sites := range byFile {
-		if ctx.Err() != nil {
-			return
+	for _, snap := range snaps {
+		for path, sites := range sitesByFile(snap) {
+			if ctx.Err() != nil {
+				return
+			}
+			next[uri.File(path)] = fileDiagnostics(s, snap, path, sites)
 		}
-		next[uri.File(path)] = fileDiagnostics(s, snap, path, sites)
 	}
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()

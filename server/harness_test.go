@@ -109,6 +109,7 @@ type envOptions struct {
 	config      any // the "jcg" section workspace/configuration returns
 	logger      *zap.Logger
 	graphs      *incremental.GraphCache
+	folders     []string // more workspace folders after dir
 }
 
 // newEnv starts a server for the workspace dir and initializes it.
@@ -136,11 +137,9 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 
 	yes := true
 	params := map[string]any{
-		"processId": os.Getpid(),
-		"rootUri":   uri.File(dir),
-		"workspaceFolders": []map[string]any{
-			{"uri": uri.File(dir), "name": filepath.Base(dir)},
-		},
+		"processId":        os.Getpid(),
+		"rootUri":          uri.File(dir),
+		"workspaceFolders": folderList(append([]string{dir}, o.folders...)),
 		"capabilities": map[string]any{
 			"window": map[string]any{"workDoneProgress": yes, "showDocument": map[string]any{"support": true}},
 			"workspace": map[string]any{
@@ -160,6 +159,14 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 	}
 	e.notify(protocol.MethodInitialized, map[string]any{})
 	return e
+}
+
+func folderList(dirs []string) []map[string]any {
+	var out []map[string]any
+	for _, d := range dirs {
+		out = append(out, map[string]any{"uri": uri.File(d), "name": filepath.Base(d)})
+	}
+	return out
 }
 
 func (e *env) close() { e.closeOnce.Do(e.stop) }

@@ -15,7 +15,7 @@ import (
 )
 
 func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (any, error) {
-	snap, release := s.current()
+	snap, release := s.currentFor(p.TextDocument.URI)
 	defer release()
 	if snap == nil {
 		return nil, nil

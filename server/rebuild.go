@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -119,9 +120,9 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	if len(problems) > 0 && reason != ReasonSpec {
 		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: "+strings.Join(problems, "; "))
 	}
-	ws := discover(s.folderList(), &st)
+	wss := discoverProjects(s.folderList(), &st)
 	// Watch before indexing: what the build tool writes meanwhile is a change too.
-	s.ensureWatcher(ws)
+	s.ensureWatcher(wss)
 	prog := s.startProgress(ctx, "jcg-lsp")
 	defer func() {
 		switch {
@@ -136,39 +137,125 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		}
 	}()
 
-	prev, release := s.current()
+	prevs, release := s.currentAll()
 	defer release()
-	var w *world
-	fresh := false
-	if key := ws.indexKey(); prev != nil && prev.w.key == key && !reason.reindexes() {
+	var snaps []*Snapshot
+	var fresh []*world // worlds this build made: released unless published
+	defer func() {
+		if snap == nil {
+			for _, w := range fresh {
+				w.release()
+			}
+		}
+	}()
+	for i, ws := range wss {
+		report := prog.report
+		if len(wss) > 1 {
+			// Each project gets its share of the bar, and its name in the message.
+			name := filepath.Base(ws.Folders[0])
+			report = func(pct uint32, msg string) {
+				prog.report((uint32(i)*90+pct*90/100)/uint32(len(wss)), name+": "+msg)
+			}
+		}
+		p, made, err := s.buildProject(ctx, reason, &st, ws, prevs, report)
+		if made != nil {
+			fresh = append(fresh, made)
+		}
+		if err != nil {
+			return nil, err
+		}
+		snaps = append(snaps, p)
+	}
+	id, now := s.seq.Add(1), time.Now()
+	inUse := map[*world]bool{}
+	for _, p := range snaps {
+		p.ID, p.Reason, p.Built, p.Took = id, reason, now, now.Sub(start)
+		p.w.pin(st.analysisKey(p.Spec))
+		inUse[p.w] = true
+	}
+	if old := s.snap.Swap(&snapSet{list: snaps}); old != nil {
+		for _, p := range old.list {
+			if !inUse[p.w] {
+				p.w.release()
+			}
+		}
+	}
+	snap, fresh = snaps[0], nil
+	var ixs []*index.Index
+	for _, p := range snaps {
+		ixs = append(ixs, p.w.ix)
+	}
+	s.facts.Retain(ixs...) // facts of replaced class versions are not needed again
+
+	prog.report(90, "publishing diagnostics")
+	s.publishDiagnostics(ctx, snaps)
+	var msgs []string
+	status := statusParams{State: "ready", Snapshot: id, Reason: string(reason), Level: st.Level.String(),
+		SpecFile: snap.Spec.path, SpecEntries: snap.Spec.entries(), UnresolvedByLevel: map[string]int{}}
+	for _, p := range snaps {
+		if g := p.Graph; g != nil {
+			// Warm what hovers and call hierarchies need, so that the first requests
+			// after a build are as fast as the later ones.
+			g.Callers(0)
+			p.pathTree()
+			status.Unresolved += unresolvedSites(g, p.w.h.Methods())
+		}
+		for l, n := range p.w.unresolvedByLevel(st, p.Spec) {
+			status.UnresolvedByLevel[l] += n
+		}
+		status.SpecProblems = append(status.SpecProblems, specProblems(p.Spec, p.Graph)...)
+		m := summary(p)
+		if len(snaps) > 1 {
+			m = filepath.Base(p.Workspace.Folders[0]) + ": " + m
+		}
+		msgs = append(msgs, m)
+	}
+	msg := fmt.Sprintf("%s: %s", st.Level.Title(), strings.Join(msgs, "; "))
+	prog.end(msg)
+	status.Message, status.TookMs = msg, time.Since(start).Milliseconds()
+	s.sendStatus(status)
+	return snap, nil
+}
+
+// buildProject indexes (or reuses the index of) one project and analyses it. It
+// returns the world it made, if any, which the caller releases when the build fails.
+func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, ws *Workspace, prevs []*Snapshot, report reportFunc) (*Snapshot, *world, error) {
+	start := time.Now()
+	key := ws.indexKey()
+	var prev *Snapshot // the project's previous snapshot, if any
+	for _, p := range prevs {
+		if p.w.key == key || prev == nil && len(p.Workspace.Folders) > 0 && len(ws.Folders) > 0 && p.Workspace.Folders[0] == ws.Folders[0] {
+			prev = p
+		}
+	}
+	var w, made *world
+	if prev != nil && prev.w.key == key && !reason.reindexes() {
 		w = prev.w
 	} else {
-		prog.report(0, "indexing the class path")
+		report(0, "indexing the class path")
 		for _, line := range strings.Split(strings.TrimSpace(ws.describe()), "\n") {
 			s.log.Info("workspace: " + line)
 		}
 		var prevIx *index.Index
-		if prev != nil {
-			prevIx = prev.w.ix // alive: the snapshot is held until the build ends
+		switch {
+		case prev != nil:
+			prevIx = prev.w.ix
+		case len(prevs) > 0:
+			prevIx = prevs[0].w.ix // another project's: its JDK image is shared all the same
 		}
+		// prevIx is alive: the caller holds the previous snapshots until the build ends.
 		ix, err := index.Rebuild(ctx, ws.config(), s.facts, prevIx)
 		if err != nil {
-			return nil, fmt.Errorf("indexing: %w", err)
+			return nil, nil, fmt.Errorf("indexing: %w", err)
 		}
-		prog.report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
-		s.facts.Retain(ix) // facts of replaced class versions are not needed again
+		report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
 		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
 		w = newWorld(key, ix, src, s.log)
 		w.cache = s.graphs
-		fresh = true
+		made = w
 		s.log.Info("indexed", zap.Int("classes", len(ix.Hierarchy().Classes())), zap.Int("warnings", len(ix.Warnings)),
 			zap.Int("source files", len(src.classes)), zap.Duration("took", time.Since(start)))
 	}
-	defer func() {
-		if fresh && snap == nil {
-			w.release()
-		}
-	}()
 
 	spec := readSpecFile(ws.SpecFile)
 	s.noteSpec(spec)
@@ -182,15 +269,15 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 		}
 	}
 
-	prog.report(40, "analysing at "+st.Level.Title())
+	report(40, "analysing at "+st.Level.Title())
 	t0 := time.Now()
 	expect := 0
 	if prev != nil && prev.Graph != nil {
 		expect = prev.Graph.NumReachable()
 	}
-	g, gerr := w.graphReporting(ctx, &st, spec, prog.report, expect)
+	g, gerr := w.graphReporting(ctx, st, spec, report, expect)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, made, ctx.Err()
 	}
 	if gerr != nil {
 		s.log.Warn("analysis failed", zap.Error(gerr))
@@ -198,36 +285,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	} else {
 		s.log.Info("analysed", zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
 	}
-	snap = &Snapshot{
-		ID: s.seq.Add(1), Reason: reason, Settings: st, Workspace: ws, Graph: g, Err: gerr, Spec: spec,
-		Built: time.Now(), Took: time.Since(start), w: w,
-	}
-	w.pin(st.analysisKey(spec))
-	if old := s.snap.Swap(snap); old != nil && old.w != w {
-		old.w.release()
-	}
-	fresh = false
-
-	prog.report(90, "publishing diagnostics")
-	s.publishDiagnostics(ctx, snap)
-	if g != nil {
-		// Warm what hovers and call hierarchies need, so that the first requests
-		// after a build are as fast as the later ones.
-		g.Callers(0)
-		snap.pathTree()
-	}
-	msg := fmt.Sprintf("%s: %s", st.Level.Title(), summary(snap))
-	unresolved := 0
-	if g != nil {
-		unresolved = unresolvedSites(g, w.h.Methods())
-	}
-	prog.end(msg)
-	s.sendStatus(statusParams{
-		State: "ready", Snapshot: snap.ID, Reason: string(reason), Level: st.Level.String(), Message: msg,
-		Unresolved: unresolved, UnresolvedByLevel: w.unresolvedByLevel(st, spec),
-		SpecFile: spec.path, SpecEntries: spec.entries(), SpecProblems: specProblems(spec, g), TookMs: time.Since(start).Milliseconds(),
-	})
-	return snap, nil
+	return &Snapshot{Settings: *st, Workspace: ws, Graph: g, Err: gerr, Spec: spec, w: w}, made, nil
 }
 
 // summary describes a snapshot's graph in one line.

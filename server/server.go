@@ -53,7 +53,7 @@ type Server struct {
 
 	configMu sync.Mutex // serialises configuration pulls
 
-	snap        atomic.Pointer[Snapshot]
+	snap        atomic.Pointer[snapSet]
 	seq         atomic.Uint64 // snapshot IDs
 	progressSeq atomic.Uint64
 	build       buildState
@@ -142,7 +142,9 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.bgWG.Wait()
 	if old := s.snap.Swap(nil); old != nil {
-		old.w.release()
+		for _, p := range old.list {
+			p.w.release()
+		}
 	}
 	s.mu.Lock()
 	clean := s.shutdownAsked
@@ -230,18 +232,76 @@ func (s *Server) makeRoutes() map[string]route {
 	}
 }
 
-// current returns the latest snapshot with a reference that release drops, or nil
-// before the first build finished.
-func (s *Server) current() (*Snapshot, func()) {
+// snapSet is what a build publishes: one snapshot per project (discoverProjects),
+// replaced as a whole.
+type snapSet struct{ list []*Snapshot }
+
+// current returns the latest snapshot of the first project with a reference that
+// release drops, or nil before the first build finished.
+func (s *Server) current() (*Snapshot, func()) { return s.currentMatching(nil) }
+
+// currentFor returns the latest snapshot of the project a document belongs to: the
+// project whose folders, source roots or class path hold the file, or the first that
+// has the class of a class listing; else the first project.
+func (s *Server) currentFor(u uri.URI) (*Snapshot, func()) {
+	if name, ok := classOfURI(u); ok {
+		return s.currentMatching(func(p *Snapshot) bool {
+			c := p.w.h.Class(name)
+			return c != nil && !c.Phantom
+		})
+	}
+	path := filePath(u)
+	return s.currentMatching(func(p *Snapshot) bool { return path != "" && p.Workspace.contains(path) })
+}
+
+func (s *Server) currentMatching(match func(*Snapshot) bool) (*Snapshot, func()) {
 	for {
-		snap := s.snap.Load()
-		if snap == nil {
+		set := s.snap.Load()
+		if set == nil || len(set.list) == 0 {
 			return nil, func() {}
+		}
+		snap := set.list[0]
+		if match != nil {
+			for _, p := range set.list {
+				if match(p) {
+					snap = p
+					break
+				}
+			}
 		}
 		if snap.w.acquire() {
 			return snap, snap.w.release
 		}
 		// Its world was closed after a newer snapshot replaced it: load again.
+	}
+}
+
+// currentAll returns the latest snapshot of every project, with references that
+// release drops.
+func (s *Server) currentAll() ([]*Snapshot, func()) {
+	for {
+		set := s.snap.Load()
+		if set == nil {
+			return nil, func() {}
+		}
+		var held []*Snapshot
+		ok := true
+		for _, p := range set.list {
+			if !p.w.acquire() {
+				ok = false
+				break
+			}
+			held = append(held, p)
+		}
+		release := func() {
+			for _, p := range held {
+				p.w.release()
+			}
+		}
+		if ok {
+			return set.list, release
+		}
+		release() // a newer set replaced this one meanwhile: load again
 	}
 }
 

@@ -64,7 +64,7 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	if path == "" {
 		return nil
 	}
-	snap, release := s.current()
+	snap, release := s.currentFor(p.TextDocument.URI)
 	defer release()
 	if snap == nil {
 		return nil
@@ -77,7 +77,7 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	}
 	if filepath.Ext(path) == ".java" {
 		s.goBackground(func(ctx context.Context) {
-			snap, release := s.current()
+			snap, release := s.currentFor(p.TextDocument.URI)
 			defer release()
 			if snap != nil {
 				s.publishFileDiagnostics(ctx, snap, path)

@@ -64,9 +64,20 @@ func (ws *Workspace) watchKey() string {
 	return b.String()
 }
 
-// ensureWatcher watches the class path and specification file of ws, replacing the
-// watcher of another workspace.
-func (s *Server) ensureWatcher(ws *Workspace) {
+// ensureWatcher watches the class paths of the projects and the first project's
+// specification file (the others' are saved in the editor, or re-read by the next
+// build), replacing the watcher of other projects. A change in another project's
+// class path is compared with the first project's classes only: it rebuilds.
+func (s *Server) ensureWatcher(wss []*Workspace) {
+	ws := wss[0]
+	if len(wss) > 1 {
+		union := *ws
+		union.ClassPath = nil
+		for _, p := range wss {
+			union.ClassPath = append(union.ClassPath, p.ClassPath...)
+		}
+		ws = &union
+	}
 	key := ws.watchKey()
 	s.watch.mu.Lock()
 	defer s.watch.mu.Unlock()

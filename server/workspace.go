@@ -59,10 +59,110 @@ func (ws *Workspace) indexKey() string {
 	return b.String()
 }
 
+// discoverProjects works out what to analyse: one Workspace (class path, source roots,
+// specification file) per group of workspace folders that belong together. A folder
+// inside another, and the modules of one multi-module build (folders under a common
+// directory whose pom.xml lists modules, or whose settings.gradle(.kts) includes
+// projects), are one class path; unrelated folders are analysed separately, so that
+// two projects in one editor window neither see each other's classes nor shadow them.
+// A configured class path is one analysis of every folder.
+func discoverProjects(folders []string, st *Settings) []*Workspace {
+	if len(folders) <= 1 || len(st.ClassPath) > 0 || len(st.Libraries) > 0 {
+		return []*Workspace{discover(folders, st)}
+	}
+	var out []*Workspace
+	for _, g := range groupFolders(folders) {
+		out = append(out, discover(g, st))
+	}
+	return out
+}
+
+// groupFolders groups folders by build root, keeping the order of first appearance.
+func groupFolders(folders []string) [][]string {
+	var keys []string
+	groups := map[string][]string{}
+	for _, f := range folders {
+		k := buildRoot(f, folders)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], f)
+	}
+	out := make([][]string, len(keys))
+	for i, k := range keys {
+		out[i] = groups[k]
+	}
+	return out
+}
+
+// buildRoot returns the directory that decides which analysis a folder belongs to:
+// the outermost other folder containing it, else the nearest directory above it (up to
+// three levels) that makes it a module of a multi-module build, else itself.
+func buildRoot(f string, folders []string) string {
+	root := f
+	for _, g := range folders {
+		if g != f && strings.HasPrefix(f, g+string(filepath.Separator)) && len(g) < len(root) {
+			root = g
+		}
+	}
+	if root != f {
+		return buildRoot(root, folders)
+	}
+	dir := f
+	for range 3 {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		if multiModule(parent) {
+			return parent
+		}
+		dir = parent
+	}
+	return f
+}
+
+// multiModule reports whether dir holds the build file of a multi-module build.
+func multiModule(dir string) bool {
+	if b, err := os.ReadFile(filepath.Join(dir, "pom.xml")); err == nil && strings.Contains(string(b), "<modules>") {
+		return true
+	}
+	for _, n := range []string{"settings.gradle", "settings.gradle.kts"} {
+		if b, err := os.ReadFile(filepath.Join(dir, n)); err == nil && strings.Contains(string(b), "include") {
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports whether path is in one of the workspace's folders, source roots or
+// class path entries.
+func (ws *Workspace) contains(path string) bool {
+	in := func(dir string) bool {
+		return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
+	}
+	for _, f := range ws.Folders {
+		if in(f) {
+			return true
+		}
+	}
+	for _, r := range ws.SourceRoots {
+		if in(r) {
+			return true
+		}
+	}
+	for _, e := range ws.ClassPath {
+		if in(e.Path) {
+			return true
+		}
+	}
+	return path == ws.SpecFile
+}
+
 // discover works out the workspace's class path and source roots. Configured entries
 // replace discovery; otherwise every folder (and each of its direct sub-directories,
 // for multi-module builds) is searched for the output directories of the usual build
-// tools. All folders form one class path: they are analysed together.
+// tools. The folders given form one class path: they are analysed together.
 func discover(folders []string, st *Settings) *Workspace {
 	ws := &Workspace{Folders: folders, JDKHome: st.JDKHome, NoJDK: st.NoJDK, Release: st.Release}
 	base := ""

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/uri"
+)
+
+// TestMultiRootProjects: two unrelated folders with the same classes are two
+// analyses. In one class path the second folder's classes would be shadowed by the
+// first's, and its files would have no diagnostics; analysed separately, both do,
+// and requests on each file are answered from its own project.
+func TestMultiRootProjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK twice")
+	}
+	a, b := workspace(t, "plugins"), workspace(t, "plugins")
+	e := newEnv(t, a, envOptions{config: map[string]any{"level": "correct-string"}, folders: []string{b}})
+	st := e.waitReady(0)
+	if !strings.Contains(st.Message, filepath.Base(a)+": ") || !strings.Contains(st.Message, filepath.Base(b)+": ") {
+		t.Errorf("status names one project: %q", st.Message)
+	}
+	factory := filepath.Join("src", "main", "java", "app", "Factory.java")
+	for _, dir := range []string{a, b} {
+		u := uri.File(filepath.Join(dir, factory))
+		e.waitFor("diagnostics in "+dir, func() bool { return len(e.diags[u]) > 0 })
+		text, err := os.ReadFile(u.FsPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(a, u.FsPath()) // e.hover takes paths relative to the first folder
+		if h := e.hover(rel, posIn(t, string(text), `Class\.(forName)\(name\)`)); !strings.Contains(h, "Class.forName") {
+			t.Errorf("hover in %s: %q", dir, h)
+		}
+	}
+	var cp string
+	if err := e.command(cmdShowClassPath, &cp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cp, "Project 2 of 2") || !strings.Contains(cp, filepath.Join(b, "target", "classes")) {
+		t.Errorf("class path of two projects:\n%s", cp)
+	}
+}
+
+// TestGroupFolders: nested folders and modules of one multi-module build belong
+// together; unrelated folders do not.
+func TestGroupFolders(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel, file, content string) string {
+		dir := filepath.Join(root, rel)
+		os.MkdirAll(dir, 0o755)
+		if file != "" {
+			os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644)
+		}
+		return dir
+	}
+	mk("build", "pom.xml", "<project><modules><module>core</module><module>app</module></modules></project>")
+	core, app := mk("build/core", "pom.xml", "<project/>"), mk("build/app", "pom.xml", "<project/>")
+	gradle := mk("gr", "settings.gradle", "include 'lib', 'cli'")
+	lib := mk("gr/lib", "build.gradle", "")
+	alone, other := mk("alone", "pom.xml", "<project/>"), mk("other", "", "")
+	nested := mk("other/sub", "", "")
+	got := groupFolders([]string{core, alone, app, nested, lib, other, gradle})
+	want := [][]string{{core, app}, {alone}, {nested, other}, {lib, gradle}}
+	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Errorf("groups\n got %q\nwant %q", got, want)
+	}
+	st := DefaultSettings()
+	if n := len(discoverProjects([]string{core, alone}, &st)); n != 2 {
+		t.Errorf("%d projects for two unrelated folders", n)
+	}
+	st.ClassPath = []string{"target/classes"}
+	if n := len(discoverProjects([]string{core, alone}, &st)); n != 1 {
+		t.Errorf("a configured class path: %d projects, want one", n)
+	}
+}
