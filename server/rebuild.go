@@ -263,7 +263,7 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 	case spec.err != nil:
 		s.log.Warn("specification file", zap.String("path", spec.path), zap.Error(spec.err))
 	case spec.exists:
-		s.log.Info("specification file", zap.String("path", spec.path), zap.Int("entries", spec.entries()), zap.Int("problems", len(spec.problems())))
+		s.log.Info("specification file", zap.String("reason", string(reason)), zap.String("path", spec.path), zap.Int("entries", spec.entries()), zap.Int("problems", len(spec.problems())))
 		for _, p := range spec.problems() {
 			s.log.Warn("specification: " + p)
 		}
@@ -283,7 +283,7 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 		s.log.Warn("analysis failed", zap.Error(gerr))
 		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: no call graph: "+gerr.Error())
 	} else {
-		s.log.Info("analysed", zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
+		s.log.Info("analysed", zap.String("reason", string(reason)), zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
 	}
 	return &Snapshot{Settings: *st, Workspace: ws, Graph: g, Err: gerr, Spec: spec, w: w}, made, nil
 }

@@ -42,9 +42,9 @@ type watchState struct {
 	pendMu  sync.Mutex
 	pending incremental.ChangeSet // kept while half-written class files defer it
 
-	// spec is the hash (plus one; 0 for none) of the specification file content
-	// that the latest build, or the didSave that asked for it, saw: a watcher event
-	// for the same content is the same change, not a new one.
+	// spec is the specHash of the specification file content that the latest
+	// build, or the didSave that asked for it, saw (0 for none): a watcher event for
+	// the same content is the same change, not a new one.
 	spec atomic.Uint64
 	// bySpec is the hash of the specification content a rebuild the watcher started
 	// reads: the didSave of that content that comes after the watcher's event (on a
@@ -115,15 +115,27 @@ func (s *Server) stopWatcher() {
 	}
 }
 
-// specHash returns the hash (plus one) of a specification file's content; 1 for a
-// missing or unreadable file.
+// specHash returns the hash of a specification file's content (never 0); 1 for a
+// missing, unreadable or empty file.
+//
+// An empty file is the same specification as none, and telling them apart rebuilt
+// twice for every quick fix that creates the file: the editor applies the fix's
+// CreateFile (an empty file on disk) before it fills and saves the file, so the
+// watcher saw the empty file as a change of its own and rebuilt for it, and didSave
+// rebuilt again for the saved content.
 func specHash(path string) uint64 {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return 1
 	}
+	if len(data) == 0 {
+		return 1
+	}
 	return xxhash.Sum64(data) | 1<<63 // never 0 or 1
 }
+
+// emptyHash is the content hash of an empty file.
+var emptyHash = xxhash.Sum64(nil)
 
 // specSaved reports whether a saved specification file needs a rebuild: not when
 // the watcher already started one for the same content.
@@ -139,6 +151,8 @@ func (s *Server) specSaved(path string) bool {
 // noteSpec records the specification content a build reads.
 func (s *Server) noteSpec(sf *specFile) {
 	switch {
+	case sf.exists && sf.hash == emptyHash:
+		s.watch.spec.Store(1) // as specHash has it
 	case sf.exists:
 		s.watch.spec.Store(sf.hash | 1<<63)
 	case sf.err == nil:

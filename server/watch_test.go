@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -188,5 +189,114 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	}
 	if builds != 3 {
 		t.Errorf("%d builds, want 3 (initial, saved, changed on disk): %+v", builds, e.statuses)
+	}
+}
+
+// TestWatchQuickFixCreatesSpec applies a quick fix that creates the specification
+// file the way VS Code does: the WorkspaceEdit's CreateFile writes an empty file,
+// and only then (here after the watcher has seen it) the editor fills the file with
+// the entry and saves it (didOpen, didChange, didSave). That is one change of the
+// specification, so one rebuild: the empty file is the same specification as none,
+// and didSave and the watcher both see the saved content.
+func TestWatchQuickFixCreatesSpec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	first := e.waitReady(0)
+	applied := make(chan Reason, 16)
+	e.srv.watch.pendMu.Lock()
+	e.srv.watch.applied = func(r Reason) { applied <- r }
+	e.srv.watch.pendMu.Unlock()
+	next := func(what string) Reason {
+		t.Helper()
+		select {
+		case r := <-applied:
+			return r
+		case <-time.After(waitTimeout):
+			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
+			return ""
+		}
+	}
+	factory := src("app/Factory.java")
+	site := e.pos(factory, `Class\.(forName)\(name\)`)
+	diag := findDiag(t, e, factory, e.diagnostics(factory), site)
+	if first.SpecEntries != 0 {
+		t.Fatalf("the workspace has a specification already: %+v", first)
+	}
+	var actions []protocol.CodeAction
+	e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)},
+		Range:        diag.Range,
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*diag}},
+	}, &actions)
+	var fix *protocol.WorkspaceEdit
+	for i := range actions {
+		if strings.HasPrefix(actions[i].Title, "Add specification") && actions[i].Edit != nil {
+			fix = actions[i].Edit
+			break
+		}
+	}
+	if fix == nil {
+		t.Fatalf("no specification quick fix among %+v", actions)
+	}
+	var created bool
+	var text string
+	for _, c := range fix.DocumentChanges {
+		switch c := c.(type) {
+		case *protocol.CreateFile:
+			created = c.URI == e.uri("jcg-spec.txt")
+		case *protocol.TextDocumentEdit:
+			for _, te := range c.Edits {
+				if te, ok := te.(*protocol.TextEdit); ok {
+					text += te.NewText
+				}
+			}
+		}
+	}
+	if !created || !strings.Contains(text, "=>") {
+		t.Fatalf("the quick fix does not create the specification file with an entry: %+v", fix)
+	}
+
+	n := e.numStatuses()
+	// CreateFile: an empty file on disk, which the watcher sees before the save.
+	specPath := e.path("jcg-spec.txt")
+	if err := os.WriteFile(specPath, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := next("empty specification file created"); r != "" {
+		t.Errorf("creating the empty specification file rebuilt (%s)", r)
+	}
+	// The editor fills the new file with the edit and saves it.
+	specURI := e.uri("jcg-spec.txt")
+	e.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: specURI, LanguageID: "plaintext", Version: 1}})
+	e.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: specURI}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+	})
+	if err := os.WriteFile(specPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: specURI}})
+	got := e.waitReady(n)
+	if got.Reason != string(ReasonSpec) || got.SpecEntries != 1 {
+		t.Errorf("status after the quick fix: %+v", got)
+	}
+	// The watcher's change set for the saved content: rebuilt by didSave already,
+	// or (when the watcher came first) by the watcher alone.
+	r := next("saved specification")
+	e.hover(src("app/Main.java"), protocol.Position{}) // didSave handled (notifications run in order)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var builds []string
+	for _, st := range e.statuses[n:] {
+		if st.State == "ready" || st.State == "cancelled" {
+			builds = append(builds, fmt.Sprintf("%s (%s, %d entries)", st.State, st.Reason, st.SpecEntries))
+		}
+	}
+	if len(builds) != 1 {
+		t.Errorf("the quick fix rebuilt %d times, want once (watcher's last change set: %q): %v", len(builds), r, builds)
 	}
 }
