@@ -158,22 +158,27 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
 			return unknown("Object.getClass")
 		}
-		if callee := a.boundTarget(mi, c); callee != nil {
-			cmi := a.methodInfo(callee)
-			if cmi == nil {
-				return unknown("Class object returned by " + callee.Name)
-			}
+		if callees, ok := a.callTargets(mi, c); ok {
 			out := Classes{Complete: true}
 			set := map[*hierarchy.Class]bool{}
-			fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-			for _, r := range cmi.returns() {
-				v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-				for _, x := range v.Set {
-					set[x] = true
+			for _, callee := range callees {
+				cmi := a.methodInfo(callee)
+				if cmi == nil {
+					return unknown("Class object returned by " + callee.Name)
 				}
-				out.Complete = out.Complete && v.Complete
-				out.Points = append(out.Points, v.Points...)
-				out.Evidence = v.Evidence
+				fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+				for _, r := range cmi.returns() {
+					v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
+					for _, x := range v.Set {
+						set[x] = true
+					}
+					out.Complete = out.Complete && v.Complete
+					out.Points = append(out.Points, v.Points...)
+					out.Env = out.Env || v.Env
+					if v.Evidence != "" {
+						out.Evidence = v.Evidence
+					}
+				}
 			}
 			out.Set = sortedClasses(set)
 			return out
