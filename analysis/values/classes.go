@@ -256,7 +256,8 @@ func LoadingAPI(c *facts.Call) string {
 	switch {
 	case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "forName":
 		return "Class.forName"
-	case c.Ref.Name == "loadClass" && (c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/Class;" || c.Ref.Desc == "(Ljava/lang/String;Z)Ljava/lang/Class;"):
+	case c.Ref.Name == "loadClass" && (c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/Class;" || c.Ref.Desc == "(Ljava/lang/String;Z)Ljava/lang/Class;" ||
+		c.Ref.Desc == "(Ljava/lang/Module;Ljava/lang/String;)Ljava/lang/Class;"):
 		return "ClassLoader.loadClass"
 	case c.Ref.Class == "java/lang/invoke/MethodHandles$Lookup" && c.Ref.Name == "findClass":
 		return "Lookup.findClass"
@@ -265,15 +266,17 @@ func LoadingAPI(c *facts.Call) string {
 }
 
 // loadingNameOperand is the operand index of the class name of a loading call: after
-// the receiver of loadClass/findClass, after the Module of forName(Module, String).
+// the receiver of loadClass/findClass, after the Module of forName(Module, String) and
+// of the JDK's loadClass(Module, String) (ClassLoader's, and BootLoader's static one).
 func loadingNameOperand(c *facts.Call) int {
+	k := 0
 	if c.Op != bytecode.Invokestatic {
-		return 1
+		k++
 	}
 	if strings.HasPrefix(c.Ref.Desc, "(Ljava/lang/Module;") {
-		return 1
+		k++
 	}
-	return 0
+	return k
 }
 
 // Cast finds the cast that an object created at pc (a newInstance call) meets under
