@@ -380,10 +380,16 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	if owner == "java/lang/String" && strings.HasSuffix(c.Ref.Desc, ")Ljava/lang/String;") && c.Op != bytecode.Invokestatic {
 		return a.stringMethodStr(mi, c, depth)
 	}
-	if v, ok := a.returnStr(mi, c, depth); ok {
-		return v
+	if a.boundTarget(mi, c) != nil {
+		if v, ok := a.returnStr(mi, c, depth); ok {
+			return v
+		}
 	}
-	kind := "result of " + shortName(owner) + "." + name
+	// Values from outside by definition (assumption-levels.md, Correct-String: "a
+	// file read, a collection") are specification points at the call, where a user
+	// reads them: the overrides of those APIs are not followed (that would only move
+	// the point into the JDK's internals).
+	kind := ""
 	switch {
 	case strings.HasSuffix(owner, "Properties") && name == "getProperty":
 		kind = "Properties.getProperty"
@@ -392,7 +398,13 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	case strings.HasPrefix(owner, "java/util/") && (name == "get" || name == "next" || name == "remove" || name == "poll" || name == "getOrDefault"):
 		kind = "collection or map (" + shortName(owner) + "." + name + ")"
 	}
-	return hole(a.point(mi, c.PC, kind))
+	if kind != "" {
+		return hole(a.point(mi, c.PC, kind))
+	}
+	if v, ok := a.returnStr(mi, c, depth); ok {
+		return v
+	}
+	return hole(a.point(mi, c.PC, "result of "+shortName(owner)+"."+name))
 }
 
 func shortName(internal string) string {

@@ -6,8 +6,9 @@
  * that set complete (the call graph's own edges rest on it).
  *
  * Negative cases: an override returning a field written from outside, a native
- * override, an interface call (a lambda implements the interface), and an override
- * returning its argument when the argument is a public parameter.
+ * override, an interface call (a lambda implements the interface), an override
+ * returning its argument when the argument is a public parameter, and
+ * Properties.getProperty (a value from outside whatever its implementation).
  */
 // @levels(all) @algos(cha)
 package dflow;
@@ -25,6 +26,7 @@ public class Main {
         Namer lambda = () -> "dflow.Gamma";
         byInterface(args.length > 4 ? lambda : new Named());
         method(new Widgets.Big());
+        fromProperties(System.getProperties());
     }
 
     // Every override of name() returns a constant: Alpha or Beta, never Gamma.
@@ -57,6 +59,13 @@ public class Main {
     // An interface call may run a lambda's body: not followed.
     public static void byInterface(Namer n) throws Exception {
         Class.forName(n.name()); // @site(unresolved, loading) @calls(dflow.Alpha.<clinit>, dflow.Gamma.<clinit>)
+    }
+
+    // Properties.getProperty is virtual, but a value from outside by definition: the
+    // specification point is this call, not the JDK's implementation (checked by
+    // TestVirtualReturnPoints).
+    public static void fromProperties(java.util.Properties p) throws Exception {
+        Class.forName(p.getProperty("dflow.impl")); // @site(unresolved, loading) @calls(dflow.Alpha.<clinit>)
     }
 
     // A Method object returned by overrides: invoke calls Widgets.Big.grow or
