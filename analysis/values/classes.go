@@ -158,22 +158,27 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
 			return unknown("Object.getClass")
 		}
-		if callee := a.boundTarget(mi, c); callee != nil {
-			cmi := a.methodInfo(callee)
-			if cmi == nil {
-				return unknown("Class object returned by " + callee.Name)
-			}
+		if callees, ok := a.callTargets(mi, c); ok {
 			out := Classes{Complete: true}
 			set := map[*hierarchy.Class]bool{}
-			fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-			for _, r := range cmi.returns() {
-				v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-				for _, x := range v.Set {
-					set[x] = true
+			for _, callee := range callees {
+				cmi := a.methodInfo(callee)
+				if cmi == nil {
+					return unknown("Class object returned by " + callee.Name)
 				}
-				out.Complete = out.Complete && v.Complete
-				out.Points = append(out.Points, v.Points...)
-				out.Evidence = v.Evidence
+				fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+				for _, r := range cmi.returns() {
+					v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
+					for _, x := range v.Set {
+						set[x] = true
+					}
+					out.Complete = out.Complete && v.Complete
+					out.Points = append(out.Points, v.Points...)
+					out.Env = out.Env || v.Env
+					if v.Evidence != "" {
+						out.Evidence = v.Evidence
+					}
+				}
 			}
 			out.Set = sortedClasses(set)
 			return out
@@ -251,7 +256,8 @@ func LoadingAPI(c *facts.Call) string {
 	switch {
 	case c.Ref.Class == "java/lang/Class" && c.Ref.Name == "forName":
 		return "Class.forName"
-	case c.Ref.Name == "loadClass" && (c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/Class;" || c.Ref.Desc == "(Ljava/lang/String;Z)Ljava/lang/Class;"):
+	case c.Ref.Name == "loadClass" && (c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/Class;" || c.Ref.Desc == "(Ljava/lang/String;Z)Ljava/lang/Class;" ||
+		c.Ref.Desc == "(Ljava/lang/Module;Ljava/lang/String;)Ljava/lang/Class;"):
 		return "ClassLoader.loadClass"
 	case c.Ref.Class == "java/lang/invoke/MethodHandles$Lookup" && c.Ref.Name == "findClass":
 		return "Lookup.findClass"
@@ -260,15 +266,17 @@ func LoadingAPI(c *facts.Call) string {
 }
 
 // loadingNameOperand is the operand index of the class name of a loading call: after
-// the receiver of loadClass/findClass, after the Module of forName(Module, String).
+// the receiver of loadClass/findClass, after the Module of forName(Module, String) and
+// of the JDK's loadClass(Module, String) (ClassLoader's, and BootLoader's static one).
 func loadingNameOperand(c *facts.Call) int {
+	k := 0
 	if c.Op != bytecode.Invokestatic {
-		return 1
+		k++
 	}
 	if strings.HasPrefix(c.Ref.Desc, "(Ljava/lang/Module;") {
-		return 1
+		k++
 	}
-	return 0
+	return k
 }
 
 // Cast finds the cast that an object created at pc (a newInstance call) meets under

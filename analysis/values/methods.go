@@ -122,21 +122,23 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	if c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getMethod" || c.Ref.Name == "getDeclaredMethod") {
 		return Methods{Shapes: []MethodShape{a.getMethodShape(mi, c, depth)}, Known: true}
 	}
-	callee := a.boundTarget(mi, c)
-	if callee == nil {
+	callees, ok := a.callTargets(mi, c)
+	if !ok {
 		return unknown("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
 	}
-	cmi := a.methodInfo(callee)
-	if cmi == nil {
-		return unknown("Method object returned by " + callee.Name)
-	}
 	out := Methods{Known: true}
-	fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-	for _, r := range cmi.returns() {
-		v := withFrame(a, fr, func() Methods { return a.methodDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-		out.Shapes = append(out.Shapes, v.Shapes...)
-		out.Known = out.Known && v.Known
-		out.Points = append(out.Points, v.Points...)
+	for _, callee := range callees {
+		cmi := a.methodInfo(callee)
+		if cmi == nil {
+			return unknown("Method object returned by " + callee.Name)
+		}
+		fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+		for _, r := range cmi.returns() {
+			v := withFrame(a, fr, func() Methods { return a.methodDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
+			out.Shapes = append(out.Shapes, v.Shapes...)
+			out.Known = out.Known && v.Known
+			out.Points = append(out.Points, v.Points...)
+		}
 	}
 	return out
 }

@@ -380,10 +380,16 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	if owner == "java/lang/String" && strings.HasSuffix(c.Ref.Desc, ")Ljava/lang/String;") && c.Op != bytecode.Invokestatic {
 		return a.stringMethodStr(mi, c, depth)
 	}
-	if v, ok := a.returnStr(mi, c, depth); ok {
-		return v
+	if a.boundTarget(mi, c) != nil {
+		if v, ok := a.returnStr(mi, c, depth); ok {
+			return v
+		}
 	}
-	kind := "result of " + shortName(owner) + "." + name
+	// Values from outside by definition (assumption-levels.md, Correct-String: "a
+	// file read, a collection") are specification points at the call, where a user
+	// reads them: the overrides of those APIs are not followed (that would only move
+	// the point into the JDK's internals).
+	kind := ""
 	switch {
 	case strings.HasSuffix(owner, "Properties") && name == "getProperty":
 		kind = "Properties.getProperty"
@@ -392,7 +398,13 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	case strings.HasPrefix(owner, "java/util/") && (name == "get" || name == "next" || name == "remove" || name == "poll" || name == "getOrDefault"):
 		kind = "collection or map (" + shortName(owner) + "." + name + ")"
 	}
-	return hole(a.point(mi, c.PC, kind))
+	if kind != "" {
+		return hole(a.point(mi, c.PC, kind))
+	}
+	if v, ok := a.returnStr(mi, c, depth); ok {
+		return v
+	}
+	return hole(a.point(mi, c.PC, "result of "+shortName(owner)+"."+name))
 }
 
 func shortName(internal string) string {
@@ -436,31 +448,32 @@ func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
 	return hole(pt)
 }
 
-// returnStr follows a statically bound call into its callee's returns.
+// returnStr follows a call into its callees' returns: the statically bound callee, or
+// every method a virtual call may dispatch to (see callTargets), each evaluated in a
+// frame that binds its parameters to the call's arguments.
 func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
-	callee := a.boundTarget(mi, c)
-	if callee == nil {
+	callees, ok := a.callTargets(mi, c)
+	if !ok {
 		return Str{}, false
-	}
-	cmi := a.methodInfo(callee)
-	if cmi == nil {
-		return Str{}, false
-	}
-	rets := cmi.returns()
-	if len(rets) == 0 {
-		return Str{}, true
 	}
 	var out Str
-	fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-	for i, pc := range rets {
-		v := withFrame(a, fr, func() Str { return a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1) })
-		if i == 0 {
-			out = v
-		} else {
-			out = union(out, v)
+	first := true
+	for _, callee := range callees {
+		cmi := a.methodInfo(callee)
+		if cmi == nil {
+			return Str{}, false
+		}
+		fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+		for _, pc := range cmi.returns() {
+			v := withFrame(a, fr, func() Str { return a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1) })
+			if first {
+				out, first = v, false
+			} else {
+				out = union(out, v)
+			}
 		}
 	}
-	return out, true
+	return out, true // no return at all: the call never completes normally, no value
 }
 
 // boundTarget returns the one method a call can reach without dispatch: static,

@@ -3,7 +3,8 @@
 // which classes a Class object can denote, and which cast an instantiated object meets
 // (Correct-Cast). The analyses are demand-driven over the def-use facts of
 // index/facts, and interprocedural where the assumption level licenses it: through
-// returns of statically bound calls, through parameters of private and package-private
+// returns of statically bound calls and of invokevirtual calls (the union over the
+// targets class hierarchy analysis selects, see callTargets), through parameters of private and package-private
 // methods (whose callers are all in the class or package) and through private fields.
 // Where a value comes from outside that reach, the place is recorded as a
 // specification point.
@@ -56,6 +57,9 @@ type Index struct {
 	// share the index concurrently.
 	callerMu    sync.Mutex
 	callerCache map[int32][]CallRef
+	// dispatchCache memoises the CHA targets of virtual calls (see callTargets);
+	// guarded by callerMu.
+	dispatchCache map[dispatchKey]dispatchSet
 
 	byNameOnce sync.Once
 	byName     map[string][]*hierarchy.Method // methods by name, without <init> and <clinit>
