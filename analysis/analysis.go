@@ -126,37 +126,24 @@ func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, err
 // the CHA dispatch of every virtual call. Runs work without it; it only makes the
 // first one faster.
 func (a *Analyzer) Prepare(ctx context.Context) error {
-	return a.PrepareReporting(ctx, true, nil)
+	if err := a.PrepareCalls(ctx); err != nil {
+		return err
+	}
+	return a.prepareCHA(ctx)
 }
 
 // PrepareCalls is Prepare without the CHA dispatch, for runs of other algorithms.
 func (a *Analyzer) PrepareCalls(ctx context.Context) error {
-	return a.PrepareReporting(ctx, false, nil)
-}
-
-// PrepareReporting is Prepare (or PrepareCalls, without cha) that reports its
-// progress, done of total classes planned, to progress (when not nil; it may be called
-// from several goroutines).
-func (a *Analyzer) PrepareReporting(ctx context.Context, cha bool, progress func(done, total int)) error {
 	classes := a.h.Classes()
-	var done atomic.Int64
-	step := max(len(classes)/20, 1)
 	// By class, not by method: the facts of a class are extracted once, and workers
 	// on methods of one class would wait for each other.
-	err := parallelFor(ctx, len(classes), func(i int) {
+	return parallelFor(ctx, len(classes), func(i int) {
 		for _, m := range classes[i].Methods {
 			if f := a.prog.Facts(m); f != nil {
 				a.plan(m, f)
 			}
 		}
-		if n := done.Add(1); progress != nil && n%int64(step) == 0 {
-			progress(int(n), len(classes))
-		}
 	})
-	if err != nil || !cha {
-		return err
-	}
-	return a.prepareCHA(ctx)
 }
 
 // prepareCHA computes the CHA dispatch of every planned virtual call on every core.

@@ -79,19 +79,25 @@ type graphCall struct {
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}, unresolved: map[string]int{}}
 	w.run = func(ctx context.Context, opts analysis.Options, report reportFunc) (*callgraph.Graph, error) {
-		// Resolving calls and CHA dispatch on every core before the (serial) first run
-		// shortens the time to the first diagnostics; later runs reuse the caches.
+		// Planning every method's calls (and CHA dispatch) runs beside the first run,
+		// on the cores the run (which is serial) leaves idle: the run uses the plans
+		// that are ready and makes the others itself, and later runs find them all.
+		// It ends with the build that started it (ctx), and holds the world so that
+		// the index it reads stays open.
 		w.prepare.Do(func() {
-			var progress func(done, total int)
-			if report != nil {
-				progress = func(done, total int) {
-					report(uint32(40+25*done/total), fmt.Sprintf("planning calls: %d of %d classes", done, total))
+			if !w.acquire() {
+				return
+			}
+			prep := w.an.PrepareCalls
+			if opts.Algorithm == "" || opts.Algorithm == analysis.CHA {
+				prep = w.an.Prepare
+			}
+			go func() {
+				defer w.release()
+				if err := prep(ctx); err != nil {
+					w.log.Debug("prepare", zap.Error(err))
 				}
-			}
-			cha := opts.Algorithm == "" || opts.Algorithm == analysis.CHA
-			if err := w.an.PrepareReporting(ctx, cha, progress); err != nil {
-				w.log.Debug("prepare", zap.Error(err))
-			}
+			}()
 		})
 		return w.an.Run(ctx, opts)
 	}
@@ -185,7 +191,7 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 			expect = len(w.h.Methods()) / 2 // a first guess: the JDK dominates
 		}
 		opts.Progress = func(reached int) {
-			report(uint32(65+24*min(reached, expect)/expect), fmt.Sprintf("analysing: %d methods reached", reached))
+			report(uint32(40+49*min(reached, expect)/expect), fmt.Sprintf("analysing: %d methods reached", reached))
 		}
 	}
 	g, err := w.run(ctx, opts, report)
