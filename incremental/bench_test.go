@@ -3,7 +3,6 @@ package incremental
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -140,7 +139,7 @@ func BenchmarkBurst1000(b *testing.B) {
 	v0, v1, out := b.TempDir(), b.TempDir(), b.TempDir()
 	javac(b, manyClasses(n, 0), v0)
 	javac(b, manyClasses(n, 1), v1)
-	copyTree(b, v0, out)
+	javatest.CopyTree(b, v0, out)
 	st := Settings{
 		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}},
 		Options: analysis.Options{Entries: []string{"p.C0.m"}},
@@ -165,7 +164,7 @@ func BenchmarkBurst1000(b *testing.B) {
 		if i%2 == 1 {
 			src = v0
 		}
-		copyTree(b, src, out)
+		javatest.CopyTree(b, src, out)
 		want, _ := os.ReadFile(filepath.Join(src, "p/C999.class"))
 		wantHash := hashOf(want)
 		for {
@@ -188,18 +187,6 @@ func BenchmarkBurst1000(b *testing.B) {
 	b.ReportMetric(float64(m.Analyses()-before)/float64(bursts), "analyses/burst")
 }
 
-func copyTree(b testing.TB, src, dst string) {
-	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".class") {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, _ := os.ReadFile(p)
-		q := filepath.Join(dst, rel)
-		os.MkdirAll(filepath.Dir(q), 0o755)
-		return os.WriteFile(q, data, 0o644)
-	})
-}
 
 // BenchmarkExtractAllWarm: index + facts of every class of javacc and the JDK, with
 // the facts loaded from a filled disk cache (the cold time is logged once): the part

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -47,32 +46,11 @@ func workspace(t testing.TB, program string) string {
 	}
 	classes := javatest.Compile(t, src, javatest.Release(17))
 	dir := t.TempDir()
-	copyTree(t, src, filepath.Join(dir, "src", "main", "java"))
-	copyTree(t, classes, filepath.Join(dir, "target", "classes"))
+	javatest.CopyTree(t, src, filepath.Join(dir, "src", "main", "java"))
+	javatest.CopyTree(t, classes, filepath.Join(dir, "target", "classes"))
 	return dir
 }
 
-func copyTree(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // env is an LSP client session with a server over a real jsonrpc2 connection on a
 // net.Pipe. It records what the server sends and lets tests wait for it.

@@ -122,20 +122,7 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	dir := workspace(t, "plugins")
 	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
 	e.waitReady(0)
-	applied := make(chan Reason, 16)
-	e.srv.watch.pendMu.Lock()
-	e.srv.watch.applied = func(r Reason) { applied <- r }
-	e.srv.watch.pendMu.Unlock()
-	next := func(what string) Reason {
-		t.Helper()
-		select {
-		case r := <-applied:
-			return r
-		case <-time.After(waitTimeout):
-			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
-			return ""
-		}
-	}
+	next := watchApplied(t, e)
 
 	// A class file rewritten with the same bytes (an up-to-date incremental build).
 	n := e.numStatuses()
@@ -205,20 +192,7 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	dir := workspace(t, "plugins")
 	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
 	first := e.waitReady(0)
-	applied := make(chan Reason, 16)
-	e.srv.watch.pendMu.Lock()
-	e.srv.watch.applied = func(r Reason) { applied <- r }
-	e.srv.watch.pendMu.Unlock()
-	next := func(what string) Reason {
-		t.Helper()
-		select {
-		case r := <-applied:
-			return r
-		case <-time.After(waitTimeout):
-			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
-			return ""
-		}
-	}
+	next := watchApplied(t, e)
 	factory := src("app/Factory.java")
 	site := e.pos(factory, `Class\.(forName)\(name\)`)
 	diag := findDiag(t, e, factory, e.diagnostics(factory), site)
@@ -298,5 +272,24 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	}
 	if len(builds) != 1 {
 		t.Errorf("the quick fix rebuilt %d times, want once (watcher's last change set: %q): %v", len(builds), r, builds)
+	}
+}
+
+// watchApplied hooks the server's watcher: the function it returns waits for the next
+// change set the watcher handled and returns the rebuild reason ("" for none).
+func watchApplied(t *testing.T, e *env) func(what string) Reason {
+	applied := make(chan Reason, 16)
+	e.srv.watch.pendMu.Lock()
+	e.srv.watch.applied = func(r Reason) { applied <- r }
+	e.srv.watch.pendMu.Unlock()
+	return func(what string) Reason {
+		t.Helper()
+		select {
+		case r := <-applied:
+			return r
+		case <-time.After(waitTimeout):
+			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
+			return ""
+		}
 	}
 }

@@ -455,3 +455,27 @@ func writeJar(classDir, jarPath string) (err error) {
 	}
 	return zw.Close()
 }
+
+// CopyTree copies the files below from to the same relative paths below to (a test's
+// workspace built from testdata and compiled classes).
+func CopyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copying %s: %v", from, err)
+	}
+}

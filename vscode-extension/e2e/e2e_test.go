@@ -10,7 +10,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -216,29 +215,8 @@ func workspace(t *testing.T) string {
 	src := filepath.Join(repoRoot, "testdata", "vscode-workspace")
 	classes := javatest.Compile(t, filepath.Join(src, "src", "main", "java"), javatest.Release(17))
 	dir := t.TempDir()
-	copyTree(t, src, dir)
-	copyTree(t, classes, filepath.Join(dir, "target", "classes"))
+	javatest.CopyTree(t, src, dir)
+	javatest.CopyTree(t, classes, filepath.Join(dir, "target", "classes"))
 	return dir
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(fmt.Errorf("copying %s: %w", from, err))
-	}
-}
