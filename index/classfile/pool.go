@@ -60,16 +60,20 @@ const (
 	RefInvokeInterface  = 9
 )
 
-// cpEntry is one constant-pool slot. Its fields mean different things per tag:
-// Utf8: off/a = position/length of the bytes, b = 1 when the bytes are plain ASCII;
-// numeric constants: off = position of the value; references: a, b = the two indices;
-// MethodHandle: a = reference kind, b = reference index.
+// cpEntry is one constant-pool slot, packed into 8 bytes because the JDK alone has ~5
+// million of them. Its fields mean different things per tag: Utf8: off/a =
+// position/length of the bytes, ascii = the bytes are plain ASCII; numeric constants:
+// off = position of the value; references: a = the first index, off = the second
+// (b); MethodHandle: a = reference kind, off = reference index.
 type cpEntry struct {
-	tag Tag
-	a   uint16
-	b   uint16
-	off uint32
+	off   uint32
+	a     uint16
+	tag   Tag
+	ascii bool
 }
+
+// b returns the second index of a reference entry.
+func (e cpEntry) b() uint16 { return uint16(e.off) }
 
 // Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
 // entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
@@ -114,7 +118,7 @@ func (p *Pool) Utf8(i uint16) string {
 		return ""
 	}
 	b := p.data[e.off : e.off+uint32(e.a)]
-	if e.b == 1 {
+	if e.ascii {
 		return string(b)
 	}
 	s, _ := decodeModifiedUTF8(b)
@@ -182,7 +186,7 @@ func (p *Pool) NameAndType(i uint16) (name, desc string) {
 	if !ok {
 		return "", ""
 	}
-	return p.Utf8(e.a), p.Utf8(e.b)
+	return p.Utf8(e.a), p.Utf8(e.b())
 }
 
 // A Ref is a symbolic reference to a field or method.
@@ -199,7 +203,7 @@ func (p *Pool) Ref(i uint16) Ref {
 	if !ok {
 		return Ref{}
 	}
-	name, desc := p.NameAndType(e.b)
+	name, desc := p.NameAndType(e.b())
 	return Ref{Class: p.ClassName(e.a), Name: name, Desc: desc, Interface: e.tag == TagInterfaceMethodref}
 }
 
@@ -210,7 +214,7 @@ func (p *Pool) MethodHandle(i uint16) (kind uint8, ref Ref) {
 	if !ok {
 		return 0, Ref{}
 	}
-	return uint8(e.a), p.Ref(e.b)
+	return uint8(e.a), p.Ref(e.b())
 }
 
 // MethodType returns the descriptor of a MethodType entry.
@@ -229,7 +233,7 @@ func (p *Pool) Dynamic(i uint16) (bootstrap uint16, name, desc string) {
 	if !ok {
 		return 0, "", ""
 	}
-	name, desc = p.NameAndType(e.b)
+	name, desc = p.NameAndType(e.b())
 	return e.a, name, desc
 }
 
@@ -300,7 +304,7 @@ func parsePool(r *reader, data []byte) *Pool {
 			s := b[off : off+l]
 			off += l
 			if isASCII(s) {
-				e.b = 1
+				e.ascii = true
 			} else if !validModifiedUTF8(s) {
 				r.err = &FormatError{Offset: r.base + int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
 				return nil
@@ -336,7 +340,7 @@ func parsePool(r *reader, data []byte) *Pool {
 				return nil
 			}
 			e.a = binary.BigEndian.Uint16(b[off:])
-			e.b = binary.BigEndian.Uint16(b[off+2:])
+			e.off = uint32(binary.BigEndian.Uint16(b[off+2:]))
 			off += 4
 		case TagMethodHandle:
 			if off+3 > len(b) {
@@ -344,7 +348,7 @@ func parsePool(r *reader, data []byte) *Pool {
 				return nil
 			}
 			e.a = uint16(b[off])
-			e.b = binary.BigEndian.Uint16(b[off+1:])
+			e.off = uint32(binary.BigEndian.Uint16(b[off+1:]))
 			off += 3
 		default:
 			r.err = &FormatError{Offset: r.base + int64(tagOff), Msg: "invalid constant-pool tag", Val: uint8(t)}
@@ -375,19 +379,19 @@ func (p *Pool) check() *FormatError {
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
 			ok = is(e.a, TagUtf8)
 		case TagFieldref, TagMethodref, TagInterfaceMethodref:
-			ok = is(e.a, TagClass) && is(e.b, TagNameAndType)
+			ok = is(e.a, TagClass) && is(e.b(), TagNameAndType)
 		case TagNameAndType:
-			ok = is(e.a, TagUtf8) && is(e.b, TagUtf8)
+			ok = is(e.a, TagUtf8) && is(e.b(), TagUtf8)
 		case TagDynamic, TagInvokeDynamic:
-			ok = is(e.b, TagNameAndType)
+			ok = is(e.b(), TagNameAndType)
 		case TagMethodHandle:
 			switch e.a {
 			case RefGetField, RefGetStatic, RefPutField, RefPutStatic:
-				ok = is(e.b, TagFieldref)
+				ok = is(e.b(), TagFieldref)
 			case RefInvokeVirtual, RefNewInvokeSpecial:
-				ok = is(e.b, TagMethodref)
+				ok = is(e.b(), TagMethodref)
 			case RefInvokeStatic, RefInvokeSpecial, RefInvokeInterface:
-				ok = is(e.b, TagMethodref) || is(e.b, TagInterfaceMethodref)
+				ok = is(e.b(), TagMethodref) || is(e.b(), TagInterfaceMethodref)
 			default:
 				ok = false
 			}
