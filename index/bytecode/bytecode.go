@@ -43,7 +43,11 @@ type Instr struct {
 	Index  uint16
 	Value  int32
 	Target int
-	code   []byte
+	// sw holds the bytes of a tableswitch or lookupswitch for SwitchTargets. A string
+	// rather than the code slice: it keeps Instr to nine machine words, which Go
+	// passes to Walk's callback in registers, where a stack copy stalled on every
+	// instruction.
+	sw string
 }
 
 // Operand shapes of the fixed-length instructions.
@@ -199,7 +203,7 @@ func Decode(code []byte, pc int) (Instr, error) {
 	if n > len(code)-pc {
 		return Instr{}, &Error{PC: pc, Msg: "truncated " + op.String()}
 	}
-	in := Instr{PC: pc, Len: n, Op: op, code: code}
+	in := Instr{PC: pc, Len: n, Op: op}
 	in.Index, in.Value, in.Target = operands(operandWord(code, pc, n), pc, f)
 	return in, nil
 }
@@ -215,15 +219,13 @@ func decodeVar(code []byte, pc int) (Instr, error) {
 	if n > len(code)-pc {
 		return Instr{}, &Error{PC: pc, Msg: "truncated " + op.String()}
 	}
-	in := Instr{PC: pc, Len: n, Op: op, code: code}
-	if op == Wide {
-		b := code[pc : pc+n]
-		in.Wide = true
-		in.Op = Opcode(b[1])
-		in.Index = binary.BigEndian.Uint16(b[2:])
-		if in.Op == Iinc {
-			in.Value = int32(int16(binary.BigEndian.Uint16(b[4:])))
-		}
+	b := code[pc : pc+n]
+	if op != Wide {
+		return Instr{PC: pc, Len: n, Op: op, sw: string(b)}, nil
+	}
+	in := Instr{PC: pc, Len: n, Op: Opcode(b[1]), Wide: true, Index: binary.BigEndian.Uint16(b[2:])}
+	if in.Op == Iinc {
+		in.Value = int32(int16(binary.BigEndian.Uint16(b[4:])))
 	}
 	return in, nil
 }
@@ -281,9 +283,14 @@ func (in Instr) SwitchTargets(fn func(key int32, target int, isDefault bool)) {
 	if in.Op != Tableswitch && in.Op != Lookupswitch {
 		return
 	}
-	c := in.code
-	p := (in.PC + 4) &^ 3
-	u4 := func(o int) int32 { return int32(binary.BigEndian.Uint32(c[o:])) }
+	c := in.sw
+	if len(c) != in.Len {
+		return // not from Decode or Walk
+	}
+	p := (in.PC+4)&^3 - in.PC // offsets within the instruction
+	u4 := func(o int) int32 {
+		return int32(uint32(c[o])<<24 | uint32(c[o+1])<<16 | uint32(c[o+2])<<8 | uint32(c[o+3]))
+	}
 	fn(0, in.PC+int(u4(p)), true)
 	if in.Op == Tableswitch {
 		low, high := u4(p+4), u4(p+8)
@@ -322,27 +329,29 @@ func (op Opcode) IsInvoke() bool { return op >= Invokevirtual && op <= Invokedyn
 
 // Walk decodes every instruction of code in order, stopping at the first error.
 func Walk(code []byte, fn func(in Instr) error) error {
-	// Fixed-length instructions are decoded here, into a local the compiler keeps on
-	// the stack (an Instr filled through a pointer cost a write barrier for its code
-	// slice on every instruction while the garbage collector was marking); only
-	// switches, wide and bad bytes take Decode's path. This loop runs for every
-	// instruction of every method.
-	var in Instr
-	for pc := 0; pc < len(code); pc += in.Len {
+	// This loop runs for every instruction of every method. Fixed-length
+	// instructions are decoded here into scalars, from which the compiler builds the
+	// callback's argument in registers; only switches, wide and bad bytes take
+	// Decode's path.
+	for pc := 0; pc < len(code); {
 		op := Opcode(code[pc])
 		f := &forms[op]
 		if n := int(f.len); n != 0 && n <= len(code)-pc {
-			in.PC, in.Len, in.Op, in.Wide, in.code = pc, n, op, false, code
-			in.Index, in.Value, in.Target = operands(operandWord(code, pc, n), pc, f)
-		} else {
-			var err error
-			if in, err = Decode(code, pc); err != nil {
+			index, value, target := operands(operandWord(code, pc, n), pc, f)
+			if err := fn(Instr{PC: pc, Len: n, Op: op, Index: index, Value: value, Target: target}); err != nil {
 				return err
 			}
+			pc += n
+			continue
+		}
+		in, err := Decode(code, pc)
+		if err != nil {
+			return err
 		}
 		if err := fn(in); err != nil {
 			return err
 		}
+		pc += in.Len
 	}
 	return nil
 }
