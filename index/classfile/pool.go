@@ -301,14 +301,13 @@ func parsePool(r *reader, data []byte) *Pool {
 				return nil
 			}
 			e.off, e.a = uint32(off), uint16(l)
-			s := b[off : off+l]
-			off += l
-			if isASCII(s) {
+			if asciiAt(b, off, l) {
 				e.ascii = true
-			} else if !validModifiedUTF8(s) {
+			} else if !validModifiedUTF8(b[off : off+l]) {
 				r.err = &FormatError{Offset: r.base + int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
 				return nil
 			}
+			off += l
 		case TagInteger, TagFloat:
 			e.off = uint32(off)
 			off += 4
@@ -407,20 +406,39 @@ func (p *Pool) check() *FormatError {
 // modified UTF-8), eight bytes at a time.
 func isASCII(b []byte) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		w := binary.LittleEndian.Uint64(b)
-		// w&hi: a byte >= 0x80; (w-lo)&^w&hi: a zero byte (the classic haszero trick).
-		if (w|((w-lo)&^w))&hi != 0 {
-			return false
+	n := len(b)
+	if n < 8 {
+		for _, c := range b {
+			if c == 0 || c >= 0x80 {
+				return false
+			}
 		}
-		b = b[8:]
+		return true
 	}
-	for _, c := range b {
-		if c == 0 || c >= 0x80 {
-			return false
-		}
+	// w&hi: a byte >= 0x80; (w-lo)&^w&hi: a zero byte (the classic haszero trick).
+	// The last word overlaps the one before rather than leaving a tail of bytes.
+	var acc uint64
+	for i := 0; i+8 <= n; i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		acc |= w | ((w - lo) &^ w)
 	}
-	return true
+	w := binary.LittleEndian.Uint64(b[n-8:])
+	acc |= w | ((w - lo) &^ w)
+	return acc&hi == 0
+}
+
+// asciiAt is isASCII(b[off:off+l]) for the constant-pool loop, where most strings are
+// shorter than eight bytes and followed by more class bytes: it then checks one word
+// in which the bytes after the string are replaced by 0x01 (ASCII, not NUL).
+func asciiAt(b []byte, off, l int) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	if l < 8 && len(b)-off >= 8 {
+		w := binary.LittleEndian.Uint64(b[off:])
+		keep := uint64(1)<<(8*uint(l)) - 1
+		w = w&keep | lo&^keep
+		return (w|((w-lo)&^w))&hi == 0
+	}
+	return isASCII(b[off : off+l])
 }
 
 // validModifiedUTF8 reports whether b is well-formed modified UTF-8, without
