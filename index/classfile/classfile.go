@@ -154,6 +154,9 @@ func NewFile(r io.ReaderAt, size int64) (*File, error) {
 // Parse parses the class file in data. The returned File keeps data for lazy
 // decoding of method bodies.
 func Parse(data []byte) (*File, error) {
+	if len(data) > maxClassSize {
+		return nil, &FormatError{Offset: maxClassSize, Msg: "class file too large", Val: len(data)}
+	}
 	r := &reader{b: data} // stays on the stack: no reference escapes
 	if magic := r.u4(); r.err == nil && magic != 0xCAFEBABE {
 		return nil, &FormatError{Offset: 0, Msg: "bad magic number", Val: fmt.Sprintf("%#x", magic)}
@@ -256,8 +259,8 @@ func (f *File) attribute(r *reader) ([]byte, uint16, reader, bool) {
 	if r.err != nil {
 		return nil, 0, reader{}, false
 	}
-	p := f.Pool
-	if p.Tag(ni) != TagUtf8 {
+	name, _, isUtf8 := f.Pool.utf8Bytes(ni)
+	if !isUtf8 {
 		r.err = &FormatError{Offset: off, Msg: "attribute name is not a Utf8 constant", Val: ni}
 		r.off = len(r.b)
 		return nil, 0, reader{}, false
@@ -273,11 +276,10 @@ func (f *File) attribute(r *reader) ([]byte, uint16, reader, bool) {
 		return nil, 0, reader{}, false
 	}
 	// Names the parser recognises are ASCII, whose modified UTF-8 is the name itself;
-	// other names only have to differ from them, which their raw bytes do.
-	e := p.entries[ni]
-	// Returned by value: a reader per attribute on the heap was a third of the
+	// other names only have to differ from them, which their raw bytes do. The
+	// reader is returned by value: one per attribute on the heap was a third of the
 	// parser's allocations.
-	return p.data[e.off : e.off+uint32(e.a)], ni, reader{b: info, base: r.base + int64(start)}, true
+	return name, ni, reader{b: info, base: r.base + int64(start)}, true
 }
 
 // The attribute loops of fields, methods, classes, records and Code are written out

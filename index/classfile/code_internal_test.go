@@ -1,9 +1,6 @@
 package classfile
 
-import (
-	"testing"
-	"unsafe"
-)
+import "testing"
 
 // TestSortLines merges two unsorted line tables as Code does for bodies javac did not
 // write: sorted by start_pc, stably, and searchable by LineAt.
@@ -35,12 +32,5 @@ func TestSortLines(t *testing.T) {
 	}
 	if l := (&Code{}).LineAt(0); l != -1 {
 		t.Errorf("LineAt without a table = %d, want -1", l)
-	}
-}
-
-// TestEntrySize guards the packing of constant-pool entries: the JDK has ~5 million.
-func TestEntrySize(t *testing.T) {
-	if n := unsafe.Sizeof(cpEntry{}); n != 8 {
-		t.Errorf("cpEntry takes %d bytes, want 8", n)
 	}
 }

@@ -60,11 +60,10 @@ const (
 	RefInvokeInterface  = 9
 )
 
-// cpEntry is one constant-pool slot, packed into 8 bytes because the JDK alone has ~5
-// million of them. Its fields mean different things per tag: Utf8: off/a =
-// position/length of the bytes, ascii = the bytes are plain ASCII; numeric constants:
-// off = position of the value; references: a = the first index, off = the second
-// (b); MethodHandle: a = reference kind, off = reference index.
+// cpEntry is a decoded constant-pool slot. Its fields mean different things per tag:
+// Utf8: off/a = position/length of the bytes, ascii = the bytes are plain ASCII;
+// numeric constants: off = position of the value; references: a = the first index,
+// off = the second (b); MethodHandle: a = reference kind, off = reference index.
 type cpEntry struct {
 	off   uint32
 	a     uint16
@@ -75,50 +74,91 @@ type cpEntry struct {
 // b returns the second index of a reference entry.
 func (e cpEntry) b() uint16 { return uint16(e.off) }
 
+// asciiBit marks, in Pool.offs, a Utf8 constant whose bytes are plain ASCII.
+const asciiBit = 1 << 31
+
 // Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
 // entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
 // return zero values; Tag tells the kind first when the index comes from untrusted
 // bytecode. A Pool is immutable and safe for concurrent use; it decodes strings on
 // every call rather than caching them, because a cache would double the memory of the
-// ~8 million constants of the JDK, and callers that look up the same constant often
+// ~5 million constants of the JDK, and callers that look up the same constant often
 // (facts extraction) intern per class anyway.
 type Pool struct {
-	data    []byte
-	entries []cpEntry
+	data []byte
+	// offs holds, per slot, the offset of the entry's tag byte in data (0 for
+	// unusable slots: offset 0 is the magic number) and asciiBit. Everything else is
+	// read from data on access, which Parse has validated: four bytes per constant
+	// rather than a decoded entry of eight or twelve.
+	offs []uint32
 }
 
 // Len returns constant_pool_count (valid indices are 1..Len()-1).
-func (p *Pool) Len() int { return len(p.entries) }
+func (p *Pool) Len() int { return len(p.offs) }
 
 // Tag returns the tag of entry i, or 0 when i is out of range or unusable.
 func (p *Pool) Tag(i uint16) Tag {
-	if int(i) >= len(p.entries) {
+	if int(i) >= len(p.offs) {
 		return 0
 	}
-	return p.entries[i].tag
+	at := p.offs[i] &^ asciiBit
+	if at == 0 {
+		return 0
+	}
+	return Tag(p.data[at])
 }
 
+// entry decodes entry i when its tag is one of tags.
 func (p *Pool) entry(i uint16, tags ...Tag) (cpEntry, bool) {
-	if int(i) >= len(p.entries) {
-		return cpEntry{}, false
-	}
-	e := p.entries[i]
-	for _, t := range tags {
-		if e.tag == t {
-			return e, true
+	t := p.Tag(i)
+	for _, want := range tags {
+		if t == want {
+			return p.decode(i), true
 		}
 	}
 	return cpEntry{}, false
 }
 
+// decode decodes usable entry i.
+func (p *Pool) decode(i uint16) cpEntry {
+	o := p.offs[i]
+	at := o &^ asciiBit
+	d := p.data
+	e := cpEntry{tag: Tag(d[at]), ascii: o&asciiBit != 0}
+	switch e.tag {
+	case TagUtf8:
+		e.a, e.off = binary.BigEndian.Uint16(d[at+1:]), at+3
+	case TagInteger, TagFloat, TagLong, TagDouble:
+		e.off = at + 1
+	case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+		e.a = binary.BigEndian.Uint16(d[at+1:])
+	case TagMethodHandle:
+		e.a, e.off = uint16(d[at+1]), uint32(binary.BigEndian.Uint16(d[at+2:]))
+	default: // two indices
+		e.a, e.off = binary.BigEndian.Uint16(d[at+1:]), uint32(binary.BigEndian.Uint16(d[at+3:]))
+	}
+	return e
+}
+
+// utf8Bytes returns the raw bytes of Utf8 entry i and whether they are ASCII; ok is
+// false when i is not a Utf8 entry.
+func (p *Pool) utf8Bytes(i uint16) (b []byte, ascii, ok bool) {
+	if p.Tag(i) != TagUtf8 {
+		return nil, false, false
+	}
+	o := p.offs[i]
+	at := o &^ asciiBit
+	l := uint32(binary.BigEndian.Uint16(p.data[at+1:]))
+	return p.data[at+3 : at+3+l], o&asciiBit != 0, true
+}
+
 // Utf8 returns the string of a Utf8 entry, decoded from modified UTF-8.
 func (p *Pool) Utf8(i uint16) string {
-	e, ok := p.entry(i, TagUtf8)
+	b, ascii, ok := p.utf8Bytes(i)
 	if !ok {
 		return ""
 	}
-	b := p.data[e.off : e.off+uint32(e.a)]
-	if e.ascii {
+	if ascii {
 		return string(b)
 	}
 	s, _ := decodeModifiedUTF8(b)
@@ -272,9 +312,9 @@ func parsePool(r *reader, data []byte) *Pool {
 		r.err = &FormatError{Offset: countOff, Msg: "constant_pool_count exceeds the remaining data", Val: n}
 		return nil
 	}
-	p := &Pool{data: data, entries: make([]cpEntry, n)}
+	p := &Pool{data: data, offs: make([]uint32, n)}
 	// The loop works on local copies of the cursor: this is the hottest loop of
-	// indexing (the JDK has ~8 million constants).
+	// indexing (the JDK has ~5 million constants).
 	b, off := r.b, r.off
 	short := func(at int) *FormatError {
 		return &FormatError{Offset: r.base + int64(at), Msg: "unexpected end of data in the constant pool"}
@@ -287,7 +327,7 @@ func parsePool(r *reader, data []byte) *Pool {
 		}
 		t := Tag(b[off])
 		off++
-		e := cpEntry{tag: t}
+		slot := uint32(tagOff)
 		switch t {
 		case TagUtf8:
 			if off+2 > len(b) {
@@ -300,25 +340,22 @@ func parsePool(r *reader, data []byte) *Pool {
 				r.err = short(off)
 				return nil
 			}
-			e.off, e.a = uint32(off), uint16(l)
 			if asciiAt(b, off, l) {
-				e.ascii = true
+				slot |= asciiBit
 			} else if !validModifiedUTF8(b[off : off+l]) {
-				r.err = &FormatError{Offset: r.base + int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
+				r.err = &FormatError{Offset: r.base + int64(off), Msg: "invalid modified UTF-8 in constant", Val: i}
 				return nil
 			}
 			off += l
 		case TagInteger, TagFloat:
-			e.off = uint32(off)
 			off += 4
 		case TagLong, TagDouble:
-			e.off = uint32(off)
 			off += 8
 			if off > len(b) {
 				r.err = short(tagOff)
 				return nil
 			}
-			p.entries[i] = e
+			p.offs[i] = slot
 			i++ // a Long or Double takes two slots; the second is unusable
 			if i >= n {
 				r.err = &FormatError{Offset: r.base + int64(tagOff), Msg: "8-byte constant in the last constant-pool slot", Val: i - 1}
@@ -326,28 +363,11 @@ func parsePool(r *reader, data []byte) *Pool {
 			}
 			continue
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			if off+2 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = binary.BigEndian.Uint16(b[off:])
 			off += 2
 		case TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
 			TagDynamic, TagInvokeDynamic:
-			if off+4 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = binary.BigEndian.Uint16(b[off:])
-			e.off = uint32(binary.BigEndian.Uint16(b[off+2:]))
 			off += 4
 		case TagMethodHandle:
-			if off+3 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = uint16(b[off])
-			e.off = uint32(binary.BigEndian.Uint16(b[off+1:]))
 			off += 3
 		default:
 			r.err = &FormatError{Offset: r.base + int64(tagOff), Msg: "invalid constant-pool tag", Val: uint8(t)}
@@ -357,7 +377,7 @@ func parsePool(r *reader, data []byte) *Pool {
 			r.err = short(tagOff)
 			return nil
 		}
-		p.entries[i] = e
+		p.offs[i] = slot
 	}
 	r.off = off
 	if err := p.check(); err != nil {
@@ -370,9 +390,12 @@ func parsePool(r *reader, data []byte) *Pool {
 
 // check validates cross-references so accessors can trust them.
 func (p *Pool) check() *FormatError {
-	is := func(i uint16, t Tag) bool { return int(i) < len(p.entries) && p.entries[i].tag == t }
-	for i := 1; i < len(p.entries); i++ {
-		e := p.entries[i]
+	is := func(i uint16, t Tag) bool { return p.Tag(i) == t }
+	for i := 1; i < len(p.offs); i++ {
+		if p.offs[i] == 0 {
+			continue // the second slot of a Long or Double
+		}
+		e := p.decode(uint16(i))
 		ok := true
 		switch e.tag {
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
