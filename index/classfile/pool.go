@@ -467,7 +467,20 @@ func asciiAt(b []byte, off, l int) bool {
 // validModifiedUTF8 reports whether b is well-formed modified UTF-8, without
 // decoding it (the parser checks every constant; few are ever decoded).
 func validModifiedUTF8(b []byte) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
+		// Non-ASCII constants are mostly ASCII text with a few other characters:
+		// skip ASCII a word at a time.
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if (w|((w-lo)&^w))&hi != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case c != 0 && c < 0x80:
