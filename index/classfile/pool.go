@@ -388,32 +388,45 @@ func parsePool(r *reader, data []byte) *Pool {
 	return p
 }
 
-// check validates cross-references so accessors can trust them.
+// check validates cross-references so accessors can trust them. It reads the entries'
+// indices straight from the class bytes: this runs for every constant of every class.
 func (p *Pool) check() *FormatError {
-	is := func(i uint16, t Tag) bool { return p.Tag(i) == t }
-	for i := 1; i < len(p.offs); i++ {
-		if p.offs[i] == 0 {
+	d, offs := p.data, p.offs
+	tag := func(i uint16) Tag {
+		if int(i) >= len(offs) {
+			return 0
+		}
+		at := offs[i] &^ asciiBit
+		if at == 0 {
+			return 0
+		}
+		return Tag(d[at])
+	}
+	u2 := func(at uint32) uint16 { return binary.BigEndian.Uint16(d[at:]) }
+	for i := 1; i < len(offs); i++ {
+		at := offs[i] &^ asciiBit
+		if at == 0 {
 			continue // the second slot of a Long or Double
 		}
-		e := p.decode(uint16(i))
 		ok := true
-		switch e.tag {
+		switch Tag(d[at]) {
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			ok = is(e.a, TagUtf8)
+			ok = tag(u2(at+1)) == TagUtf8
 		case TagFieldref, TagMethodref, TagInterfaceMethodref:
-			ok = is(e.a, TagClass) && is(e.b(), TagNameAndType)
+			ok = tag(u2(at+1)) == TagClass && tag(u2(at+3)) == TagNameAndType
 		case TagNameAndType:
-			ok = is(e.a, TagUtf8) && is(e.b(), TagUtf8)
+			ok = tag(u2(at+1)) == TagUtf8 && tag(u2(at+3)) == TagUtf8
 		case TagDynamic, TagInvokeDynamic:
-			ok = is(e.b(), TagNameAndType)
+			ok = tag(u2(at+3)) == TagNameAndType
 		case TagMethodHandle:
-			switch e.a {
+			ref := tag(u2(at + 2))
+			switch d[at+1] {
 			case RefGetField, RefGetStatic, RefPutField, RefPutStatic:
-				ok = is(e.b(), TagFieldref)
+				ok = ref == TagFieldref
 			case RefInvokeVirtual, RefNewInvokeSpecial:
-				ok = is(e.b(), TagMethodref)
+				ok = ref == TagMethodref
 			case RefInvokeStatic, RefInvokeSpecial, RefInvokeInterface:
-				ok = is(e.b(), TagMethodref) || is(e.b(), TagInterfaceMethodref)
+				ok = ref == TagMethodref || ref == TagInterfaceMethodref
 			default:
 				ok = false
 			}
@@ -467,20 +480,7 @@ func asciiAt(b []byte, off, l int) bool {
 // validModifiedUTF8 reports whether b is well-formed modified UTF-8, without
 // decoding it (the parser checks every constant; few are ever decoded).
 func validModifiedUTF8(b []byte) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
-		// Non-ASCII constants are mostly ASCII text with a few other characters:
-		// skip ASCII a word at a time.
-		for i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			if (w|((w-lo)&^w))&hi != 0 {
-				break
-			}
-			i += 8
-		}
-		if i >= len(b) {
-			break
-		}
 		c := b[i]
 		switch {
 		case c != 0 && c < 0x80:
