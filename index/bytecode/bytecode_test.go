@@ -74,6 +74,11 @@ func FuzzDecode(f *testing.F) {
 			if in.Len <= 0 || in.PC+in.Len > len(code) {
 				t.Fatalf("instruction %+v outside the code", in)
 			}
+			// Walk decodes fixed-length instructions on its own path: it must agree
+			// with Decode.
+			if d, err := Decode(code, in.PC); err != nil || d != in {
+				t.Fatalf("Walk gives %+v, Decode %+v, %v", in, d, err)
+			}
 			return nil
 		})
 	})
