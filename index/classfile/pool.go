@@ -60,20 +60,6 @@ const (
 	RefInvokeInterface  = 9
 )
 
-// cpEntry is a decoded constant-pool slot. Its fields mean different things per tag:
-// Utf8: off/a = position/length of the bytes, ascii = the bytes are plain ASCII;
-// numeric constants: off = position of the value; references: a = the first index,
-// off = the second (b); MethodHandle: a = reference kind, off = reference index.
-type cpEntry struct {
-	off   uint32
-	a     uint16
-	tag   Tag
-	ascii bool
-}
-
-// b returns the second index of a reference entry.
-func (e cpEntry) b() uint16 { return uint16(e.off) }
-
 // asciiBit marks, in Pool.offs, a Utf8 constant whose bytes are plain ASCII.
 const asciiBit = 1 << 31
 
@@ -108,48 +94,30 @@ func (p *Pool) Tag(i uint16) Tag {
 	return Tag(p.data[at])
 }
 
-// entry decodes entry i when its tag is one of tags.
-func (p *Pool) entry(i uint16, tags ...Tag) (cpEntry, bool) {
-	t := p.Tag(i)
-	for _, want := range tags {
-		if t == want {
-			return p.decode(i), true
-		}
+// at returns the offset of entry i's tag byte when the entry has tag t, else 0.
+func (p *Pool) at(i uint16, t Tag) uint32 {
+	if int(i) >= len(p.offs) {
+		return 0
 	}
-	return cpEntry{}, false
+	at := p.offs[i] &^ asciiBit
+	if at == 0 || Tag(p.data[at]) != t {
+		return 0
+	}
+	return at
 }
 
-// decode decodes usable entry i.
-func (p *Pool) decode(i uint16) cpEntry {
-	o := p.offs[i]
-	at := o &^ asciiBit
-	d := p.data
-	e := cpEntry{tag: Tag(d[at]), ascii: o&asciiBit != 0}
-	switch e.tag {
-	case TagUtf8:
-		e.a, e.off = binary.BigEndian.Uint16(d[at+1:]), at+3
-	case TagInteger, TagFloat, TagLong, TagDouble:
-		e.off = at + 1
-	case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-		e.a = binary.BigEndian.Uint16(d[at+1:])
-	case TagMethodHandle:
-		e.a, e.off = uint16(d[at+1]), uint32(binary.BigEndian.Uint16(d[at+2:]))
-	default: // two indices
-		e.a, e.off = binary.BigEndian.Uint16(d[at+1:]), uint32(binary.BigEndian.Uint16(d[at+3:]))
-	}
-	return e
-}
+// u2 reads the index (or other u2) at offset at of the class bytes.
+func (p *Pool) u2(at uint32) uint16 { return binary.BigEndian.Uint16(p.data[at:]) }
 
 // utf8Bytes returns the raw bytes of Utf8 entry i and whether they are ASCII; ok is
 // false when i is not a Utf8 entry.
 func (p *Pool) utf8Bytes(i uint16) (b []byte, ascii, ok bool) {
-	if p.Tag(i) != TagUtf8 {
+	at := p.at(i, TagUtf8)
+	if at == 0 {
 		return nil, false, false
 	}
-	o := p.offs[i]
-	at := o &^ asciiBit
-	l := uint32(binary.BigEndian.Uint16(p.data[at+1:]))
-	return p.data[at+3 : at+3+l], o&asciiBit != 0, true
+	l := uint32(p.u2(at + 1))
+	return p.data[at+3 : at+3+l], p.offs[i]&asciiBit != 0, true
 }
 
 // Utf8 returns the string of a Utf8 entry, decoded from modified UTF-8.
@@ -168,65 +136,58 @@ func (p *Pool) Utf8(i uint16) string {
 // ClassName returns the internal name of a Class entry ("java/lang/String", or an
 // array descriptor such as "[Ljava/lang/String;").
 func (p *Pool) ClassName(i uint16) string {
-	e, ok := p.entry(i, TagClass)
-	if !ok {
-		return ""
+	if at := p.at(i, TagClass); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // String returns the value of a String entry.
 func (p *Pool) String(i uint16) string {
-	e, ok := p.entry(i, TagString)
-	if !ok {
-		return ""
+	if at := p.at(i, TagString); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Int returns the value of an Integer entry.
 func (p *Pool) Int(i uint16) int32 {
-	e, ok := p.entry(i, TagInteger)
-	if !ok {
-		return 0
+	if at := p.at(i, TagInteger); at != 0 {
+		return int32(binary.BigEndian.Uint32(p.data[at+1:]))
 	}
-	return int32(binary.BigEndian.Uint32(p.data[e.off:]))
+	return 0
 }
 
 // Float returns the value of a Float entry.
 func (p *Pool) Float(i uint16) float32 {
-	e, ok := p.entry(i, TagFloat)
-	if !ok {
-		return 0
+	if at := p.at(i, TagFloat); at != 0 {
+		return math.Float32frombits(binary.BigEndian.Uint32(p.data[at+1:]))
 	}
-	return math.Float32frombits(binary.BigEndian.Uint32(p.data[e.off:]))
+	return 0
 }
 
 // Long returns the value of a Long entry.
 func (p *Pool) Long(i uint16) int64 {
-	e, ok := p.entry(i, TagLong)
-	if !ok {
-		return 0
+	if at := p.at(i, TagLong); at != 0 {
+		return int64(binary.BigEndian.Uint64(p.data[at+1:]))
 	}
-	return int64(binary.BigEndian.Uint64(p.data[e.off:]))
+	return 0
 }
 
 // Double returns the value of a Double entry.
 func (p *Pool) Double(i uint16) float64 {
-	e, ok := p.entry(i, TagDouble)
-	if !ok {
-		return 0
+	if at := p.at(i, TagDouble); at != 0 {
+		return math.Float64frombits(binary.BigEndian.Uint64(p.data[at+1:]))
 	}
-	return math.Float64frombits(binary.BigEndian.Uint64(p.data[e.off:]))
+	return 0
 }
 
 // NameAndType returns the name and descriptor of a NameAndType entry.
 func (p *Pool) NameAndType(i uint16) (name, desc string) {
-	e, ok := p.entry(i, TagNameAndType)
-	if !ok {
-		return "", ""
+	if at := p.at(i, TagNameAndType); at != 0 {
+		return p.Utf8(p.u2(at + 1)), p.Utf8(p.u2(at + 3))
 	}
-	return p.Utf8(e.a), p.Utf8(e.b())
+	return "", ""
 }
 
 // A Ref is a symbolic reference to a field or method.
@@ -239,60 +200,57 @@ type Ref struct {
 
 // Ref returns the reference of a Fieldref, Methodref or InterfaceMethodref entry.
 func (p *Pool) Ref(i uint16) Ref {
-	e, ok := p.entry(i, TagFieldref, TagMethodref, TagInterfaceMethodref)
-	if !ok {
+	t := p.Tag(i)
+	if t != TagFieldref && t != TagMethodref && t != TagInterfaceMethodref {
 		return Ref{}
 	}
-	name, desc := p.NameAndType(e.b())
-	return Ref{Class: p.ClassName(e.a), Name: name, Desc: desc, Interface: e.tag == TagInterfaceMethodref}
+	at := p.offs[i] &^ asciiBit
+	name, desc := p.NameAndType(p.u2(at + 3))
+	return Ref{Class: p.ClassName(p.u2(at + 1)), Name: name, Desc: desc, Interface: t == TagInterfaceMethodref}
 }
 
 // MethodHandle returns the reference kind and the referenced member of a
 // MethodHandle entry.
 func (p *Pool) MethodHandle(i uint16) (kind uint8, ref Ref) {
-	e, ok := p.entry(i, TagMethodHandle)
-	if !ok {
-		return 0, Ref{}
+	if at := p.at(i, TagMethodHandle); at != 0 {
+		return p.data[at+1], p.Ref(p.u2(at + 2))
 	}
-	return uint8(e.a), p.Ref(e.b())
+	return 0, Ref{}
 }
 
 // MethodType returns the descriptor of a MethodType entry.
 func (p *Pool) MethodType(i uint16) string {
-	e, ok := p.entry(i, TagMethodType)
-	if !ok {
-		return ""
+	if at := p.at(i, TagMethodType); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Dynamic returns the bootstrap-method index, name and descriptor of a Dynamic or
 // InvokeDynamic entry.
 func (p *Pool) Dynamic(i uint16) (bootstrap uint16, name, desc string) {
-	e, ok := p.entry(i, TagDynamic, TagInvokeDynamic)
-	if !ok {
+	if t := p.Tag(i); t != TagDynamic && t != TagInvokeDynamic {
 		return 0, "", ""
 	}
-	name, desc = p.NameAndType(e.b())
-	return e.a, name, desc
+	at := p.offs[i] &^ asciiBit
+	name, desc = p.NameAndType(p.u2(at + 3))
+	return p.u2(at + 1), name, desc
 }
 
 // Module returns the name of a Module entry; Package the name of a Package entry.
 func (p *Pool) Module(i uint16) string {
-	e, ok := p.entry(i, TagModule)
-	if !ok {
-		return ""
+	if at := p.at(i, TagModule); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Package returns the name of a Package entry.
 func (p *Pool) Package(i uint16) string {
-	e, ok := p.entry(i, TagPackage)
-	if !ok {
-		return ""
+	if at := p.at(i, TagPackage); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // parsePool reads the constant pool and checks that every reference between entries
