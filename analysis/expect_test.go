@@ -769,7 +769,7 @@ func methodLines(m *hierarchy.Method) []int {
 		return nil
 	}
 	var ls []int
-	for _, ln := range code.Lines {
+	for _, ln := range code.Lines() {
 		ls = append(ls, int(ln.Line))
 	}
 	return ls

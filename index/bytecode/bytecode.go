@@ -43,10 +43,14 @@ type Instr struct {
 	Index  uint16
 	Value  int32
 	Target int
-	code   []byte
+	// sw holds the bytes of a tableswitch or lookupswitch for SwitchTargets. A string
+	// rather than the code slice: it keeps Instr to nine machine words, which Go
+	// passes to Walk's callback in registers, where a stack copy stalled on every
+	// instruction.
+	sw string
 }
 
-// Operand shapes, so Decode dispatches through one dense switch (a jump table).
+// Operand shapes of the fixed-length instructions.
 const (
 	kNone uint8 = iota
 	kIconst
@@ -63,8 +67,6 @@ const (
 	kIinc
 	kBranch
 	kBranchW
-	kWide
-	kSwitch
 )
 
 var opKind = func() (k [256]uint8) {
@@ -98,79 +100,134 @@ var opKind = func() (k [256]uint8) {
 	}
 	k[Ifnull], k[Ifnonnull] = kBranch, kBranch
 	k[GotoW], k[JsrW] = kBranchW, kBranchW
-	k[Wide] = kWide
-	k[Tableswitch], k[Lookupswitch] = kSwitch, kSwitch
 	return k
 }()
 
-// Decode decodes the instruction at pc.
-func Decode(code []byte, pc int) (Instr, error) {
-	var in Instr
-	err := decodeInto(&in, code, pc)
-	return in, err
+// form says how to compute the operand fields of a fixed-length instruction from w,
+// the (up to) four bytes after its opcode read as a big-endian uint32:
+//
+//	Index  = uint16(w>>ixShr) & ixMask | ixConst
+//	Value  = int32(w<<vShl)>>vShr & vMask + vConst
+//	Target = (pc + int32(w)>>tShr) & tMask
+//
+// Decoding by arithmetic rather than a switch on the operand shape takes an
+// indirect jump, which the opcode stream makes hard to predict, off the path of every
+// instruction.
+type form struct {
+	len     uint8
+	ixShr   uint8
+	vShl    uint8
+	vShr    uint8
+	tShr    uint8
+	tMask   int8 // -1 for branches, else 0
+	ixMask  uint16
+	ixConst uint16
+	vConst  int16
+	vMask   int32 // -1 for a signed value, 0xff for an unsigned byte, 0 for none
 }
 
-// decodeInto decodes the instruction at pc into in, without copying an Instr.
-func decodeInto(in *Instr, code []byte, pc int) error {
-	if pc < 0 || pc >= len(code) {
-		return &Error{PC: pc, Msg: "pc out of range"}
+var forms = func() (t [256]form) {
+	for op := range 256 {
+		f := form{len: opLen[op]}
+		switch opKind[op] {
+		case kIconst:
+			f.vConst = int16(op) - int16(Iconst0)
+		case kBipush:
+			f.vShr, f.vMask = 24, -1
+		case kSipush:
+			f.vShr, f.vMask = 16, -1
+		case kLdc, kLocal:
+			f.ixShr, f.ixMask = 24, 0xff
+		case kCP:
+			f.ixShr, f.ixMask = 16, 0xffff
+		case kInvokeInterface, kMulti:
+			f.ixShr, f.ixMask = 16, 0xffff
+			f.vShl, f.vShr, f.vMask = 16, 24, 0xff // the instruction's fourth byte
+		case kNewarray:
+			f.vShr, f.vMask = 24, 0xff
+		case kLoadN:
+			f.ixConst = uint16(Opcode(op)-Iload0) % 4
+		case kStoreN:
+			f.ixConst = uint16(Opcode(op)-Istore0) % 4
+		case kIinc:
+			f.ixShr, f.ixMask = 24, 0xff
+			f.vShl, f.vShr, f.vMask = 8, 24, -1
+		case kBranch:
+			f.tShr, f.tMask = 16, -1
+		case kBranchW:
+			f.tShr, f.tMask = 0, -1
+		}
+		t[op] = f
+	}
+	return t
+}()
+
+// operandWord returns the (up to) four bytes after the opcode of the fixed-length
+// instruction at pc, whose length n the caller has checked against the code.
+func operandWord(code []byte, pc, n int) uint32 {
+	if len(code)-pc >= 5 {
+		return binary.BigEndian.Uint32(code[pc+1:])
+	}
+	return tailWord(code, pc, n)
+}
+
+// operands computes the operand fields of an instruction from its form and operand
+// word. It and operandWord are small enough to inline into Walk.
+func operands(w uint32, pc int, f *form) (index uint16, value int32, target int) {
+	index = uint16(w>>(f.ixShr&31))&f.ixMask | f.ixConst
+	value = int32(w<<(f.vShl&31))>>(f.vShr&31)&f.vMask + int32(f.vConst)
+	target = (pc + int(int32(w)>>(f.tShr&31))) & int(f.tMask)
+	return index, value, target
+}
+
+// tailWord returns the operand bytes of an instruction near the end of the code,
+// zero-padded to four.
+func tailWord(code []byte, pc, n int) (w uint32) {
+	for i := 1; i < n; i++ {
+		w |= uint32(code[pc+i]) << (32 - 8*i)
+	}
+	return w
+}
+
+// Decode decodes the instruction at pc.
+func Decode(code []byte, pc int) (Instr, error) {
+	if uint(pc) >= uint(len(code)) {
+		return Instr{}, &Error{PC: pc, Msg: "pc out of range"}
 	}
 	op := Opcode(code[pc])
-	*in = Instr{PC: pc, Op: op, code: code}
-	n := int(opLen[op])
+	f := &forms[op]
+	n := int(f.len)
 	if n == 0 {
-		var err error
-		n, err = varLen(code, pc)
-		if err != nil {
-			return err
-		}
+		return decodeVar(code, pc)
 	}
-	if pc+n > len(code) {
-		return &Error{PC: pc, Msg: "truncated " + op.String()}
+	if n > len(code)-pc {
+		return Instr{}, &Error{PC: pc, Msg: "truncated " + op.String()}
 	}
-	in.Len = n
+	in := Instr{PC: pc, Len: n, Op: op}
+	in.Index, in.Value, in.Target = operands(operandWord(code, pc, n), pc, f)
+	return in, nil
+}
+
+// decodeVar decodes the instructions whose length depends on their operands: wide,
+// tableswitch and lookupswitch (and reports invalid opcodes).
+func decodeVar(code []byte, pc int) (Instr, error) {
+	n, err := varLen(code, pc)
+	if err != nil {
+		return Instr{}, err
+	}
+	op := Opcode(code[pc])
+	if n > len(code)-pc {
+		return Instr{}, &Error{PC: pc, Msg: "truncated " + op.String()}
+	}
 	b := code[pc : pc+n]
-	switch opKind[op] {
-	case kIconst:
-		in.Value = int32(op) - int32(Iconst0)
-	case kBipush:
-		in.Value = int32(int8(b[1]))
-	case kSipush:
-		in.Value = int32(int16(binary.BigEndian.Uint16(b[1:])))
-	case kLdc:
-		in.Index = uint16(b[1])
-	case kCP:
-		in.Index = binary.BigEndian.Uint16(b[1:])
-	case kInvokeInterface:
-		in.Index = binary.BigEndian.Uint16(b[1:])
-		in.Value = int32(b[3])
-	case kMulti:
-		in.Index = binary.BigEndian.Uint16(b[1:])
-		in.Value = int32(b[3])
-	case kNewarray:
-		in.Value = int32(b[1])
-	case kLocal:
-		in.Index = uint16(b[1])
-	case kLoadN:
-		in.Index = uint16(op-Iload0) % 4
-	case kStoreN:
-		in.Index = uint16(op-Istore0) % 4
-	case kIinc:
-		in.Index = uint16(b[1])
-		in.Value = int32(int8(b[2]))
-	case kBranch:
-		in.Target = pc + int(int16(binary.BigEndian.Uint16(b[1:])))
-	case kBranchW:
-		in.Target = pc + int(int32(binary.BigEndian.Uint32(b[1:])))
-	case kWide:
-		in.Wide = true
-		in.Op = Opcode(b[1])
-		in.Index = binary.BigEndian.Uint16(b[2:])
-		if in.Op == Iinc {
-			in.Value = int32(int16(binary.BigEndian.Uint16(b[4:])))
-		}
+	if op != Wide {
+		return Instr{PC: pc, Len: n, Op: op, sw: string(b)}, nil
 	}
-	return nil
+	in := Instr{PC: pc, Len: n, Op: Opcode(b[1]), Wide: true, Index: binary.BigEndian.Uint16(b[2:])}
+	if in.Op == Iinc {
+		in.Value = int32(int16(binary.BigEndian.Uint16(b[4:])))
+	}
+	return in, nil
 }
 
 // varLen returns the length of tableswitch, lookupswitch and wide instructions, which
@@ -226,9 +283,14 @@ func (in Instr) SwitchTargets(fn func(key int32, target int, isDefault bool)) {
 	if in.Op != Tableswitch && in.Op != Lookupswitch {
 		return
 	}
-	c := in.code
-	p := (in.PC + 4) &^ 3
-	u4 := func(o int) int32 { return int32(binary.BigEndian.Uint32(c[o:])) }
+	c := in.sw
+	if len(c) != in.Len {
+		return // not from Decode or Walk
+	}
+	p := (in.PC+4)&^3 - in.PC // offsets within the instruction
+	u4 := func(o int) int32 {
+		return int32(uint32(c[o])<<24 | uint32(c[o+1])<<16 | uint32(c[o+2])<<8 | uint32(c[o+3]))
+	}
 	fn(0, in.PC+int(u4(p)), true)
 	if in.Op == Tableswitch {
 		low, high := u4(p+4), u4(p+8)
@@ -267,14 +329,29 @@ func (op Opcode) IsInvoke() bool { return op >= Invokevirtual && op <= Invokedyn
 
 // Walk decodes every instruction of code in order, stopping at the first error.
 func Walk(code []byte, fn func(in Instr) error) error {
-	var in Instr
-	for pc := 0; pc < len(code); pc += in.Len {
-		if err := decodeInto(&in, code, pc); err != nil {
+	// This loop runs for every instruction of every method. Fixed-length
+	// instructions are decoded here into scalars, from which the compiler builds the
+	// callback's argument in registers; only switches, wide and bad bytes take
+	// Decode's path.
+	for pc := 0; pc < len(code); {
+		op := Opcode(code[pc])
+		f := &forms[op]
+		if n := int(f.len); n != 0 && n <= len(code)-pc {
+			index, value, target := operands(operandWord(code, pc, n), pc, f)
+			if err := fn(Instr{PC: pc, Len: n, Op: op, Index: index, Value: value, Target: target}); err != nil {
+				return err
+			}
+			pc += n
+			continue
+		}
+		in, err := Decode(code, pc)
+		if err != nil {
 			return err
 		}
 		if err := fn(in); err != nil {
 			return err
 		}
+		pc += in.Len
 	}
 	return nil
 }

@@ -154,6 +154,9 @@ func NewFile(r io.ReaderAt, size int64) (*File, error) {
 // Parse parses the class file in data. The returned File keeps data for lazy
 // decoding of method bodies.
 func Parse(data []byte) (*File, error) {
+	if len(data) > maxClassSize {
+		return nil, &FormatError{Offset: maxClassSize, Msg: "class file too large", Val: len(data)}
+	}
 	r := &reader{b: data} // stays on the stack: no reference escapes
 	if magic := r.u4(); r.err == nil && magic != 0xCAFEBABE {
 		return nil, &FormatError{Offset: 0, Msg: "bad magic number", Val: fmt.Sprintf("%#x", magic)}
@@ -247,22 +250,36 @@ func (f *File) classAt(r *reader, what string, zeroOK bool) string {
 	return f.Pool.ClassName(i)
 }
 
-// attribute reads an attribute header and returns its name and a reader over its info.
-func (f *File) attribute(r *reader) (string, reader, bool) {
-	name := f.utf8At(r, "attribute name")
+// attribute reads an attribute header and returns its name (the raw bytes of the Utf8
+// constant, so recognising a name allocates nothing), the name's constant-pool index
+// (for error messages) and a reader over its info.
+func (f *File) attribute(r *reader) ([]byte, uint16, reader, bool) {
+	off := r.pos()
+	ni := r.u2()
+	if r.err != nil {
+		return nil, 0, reader{}, false
+	}
+	name, _, isUtf8 := f.Pool.utf8Bytes(ni)
+	if !isUtf8 {
+		r.err = &FormatError{Offset: off, Msg: "attribute name is not a Utf8 constant", Val: ni}
+		r.off = len(r.b)
+		return nil, 0, reader{}, false
+	}
 	l := r.u4()
 	start := r.off
 	if r.err == nil && uint64(l) > uint64(len(r.b)-r.off) {
 		r.fail("attribute length exceeds the remaining data", l)
-		return "", reader{}, false
+		return nil, 0, reader{}, false
 	}
 	info := r.bytes(int(l))
 	if r.err != nil {
-		return "", reader{}, false
+		return nil, 0, reader{}, false
 	}
-	// Returned by value: a reader per attribute on the heap was a third of the
+	// Names the parser recognises are ASCII, whose modified UTF-8 is the name itself;
+	// other names only have to differ from them, which their raw bytes do. The
+	// reader is returned by value: one per attribute on the heap was a third of the
 	// parser's allocations.
-	return name, reader{b: info, base: r.base + int64(start)}, true
+	return name, ni, reader{b: info, base: r.base + int64(start)}, true
 }
 
 // The attribute loops of fields, methods, classes, records and Code are written out
@@ -270,8 +287,8 @@ func (f *File) attribute(r *reader) (string, reader, bool) {
 // the heap, which cost a fifth more allocations on the parser's hottest path.
 
 // finish checks that an attribute reader consumed exactly its bytes and propagates
-// its error to the enclosing reader.
-func finish(outer, ar *reader, name string) {
+// its error to the enclosing reader. name is the attribute name's constant index.
+func (f *File) finish(outer, ar *reader, name uint16) {
 	if outer.err != nil {
 		return
 	}
@@ -281,7 +298,7 @@ func finish(outer, ar *reader, name string) {
 		return
 	}
 	if ar.off != len(ar.b) {
-		outer.err = &FormatError{Offset: ar.pos(), Msg: "attribute " + name + " has trailing bytes", Val: len(ar.b) - ar.off}
+		outer.err = &FormatError{Offset: ar.pos(), Msg: "attribute " + f.Pool.Utf8(name) + " has trailing bytes", Val: len(ar.b) - ar.off}
 		outer.off = len(outer.b)
 	}
 }
@@ -298,12 +315,12 @@ func (f *File) parseFields(r *reader) {
 		fd.Desc = f.utf8At(r, "field descriptor")
 		na := r.count(6, "field attributes")
 		for range na {
-			name, arv, ok := f.attribute(r)
+			name, ni, arv, ok := f.attribute(r)
 			if !ok {
 				return
 			}
 			ar := &arv
-			switch name {
+			switch string(name) {
 			case "ConstantValue":
 				fd.ConstantValue = ar.u2()
 			case "Signature":
@@ -311,7 +328,7 @@ func (f *File) parseFields(r *reader) {
 			default:
 				ar.off = len(ar.b)
 			}
-			finish(r, ar, name)
+			f.finish(r, ar, ni)
 		}
 		if r.err != nil {
 			return
@@ -332,12 +349,12 @@ func (f *File) parseMethods(r *reader) {
 		m.Desc = f.utf8At(r, "method descriptor")
 		na := r.count(6, "method attributes")
 		for range na {
-			name, arv, ok := f.attribute(r)
+			name, ni, arv, ok := f.attribute(r)
 			if !ok {
 				return
 			}
 			ar := &arv
-			switch name {
+			switch string(name) {
 			case "Code":
 				if m.codeAttr {
 					ar.fail("duplicate Code attribute", m.Name)
@@ -375,7 +392,7 @@ func (f *File) parseMethods(r *reader) {
 			default:
 				ar.off = len(ar.b)
 			}
-			finish(r, ar, name)
+			f.finish(r, ar, ni)
 		}
 		if r.err != nil {
 			return
@@ -386,12 +403,12 @@ func (f *File) parseMethods(r *reader) {
 func (f *File) parseClassAttributes(r *reader) {
 	n := r.count(6, "class attributes")
 	for range n {
-		name, arv, ok := f.attribute(r)
+		name, ni, arv, ok := f.attribute(r)
 		if !ok {
 			return
 		}
 		ar := &arv
-		switch name {
+		switch string(name) {
 		case "SourceFile":
 			f.SourceFile = f.utf8At(ar, "SourceFile")
 		case "Signature":
@@ -467,23 +484,23 @@ func (f *File) parseClassAttributes(r *reader) {
 				rc.Desc = f.utf8At(ar, "record component descriptor")
 				na := ar.count(6, "record component attributes")
 				for range na {
-					an, aarv, ok := f.attribute(ar)
+					an, ani, aarv, ok := f.attribute(ar)
 					if !ok {
 						break
 					}
 					aar := &aarv
-					if an == "Signature" {
+					if string(an) == "Signature" {
 						rc.Signature = f.utf8At(aar, "Signature")
 					} else {
 						aar.off = len(aar.b)
 					}
-					finish(ar, aar, an)
+					f.finish(ar, aar, ani)
 				}
 			}
 		default:
 			ar.off = len(ar.b)
 		}
-		finish(r, ar, name)
+		f.finish(r, ar, ni)
 		if r.err != nil {
 			return
 		}

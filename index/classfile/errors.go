@@ -26,3 +26,8 @@ func (e *FormatError) Error() string {
 
 // MaxMajorVersion is the newest class-file version this parser understands (Java 25).
 const MaxMajorVersion = 69
+
+// maxClassSize bounds the size of a class file, so that offsets into it fit the
+// constant pool's 31-bit slots. The JVM's own limits (u2 counts of u2-indexed
+// members) keep real classes far below it.
+const maxClassSize = 1<<31 - 1

@@ -193,3 +193,37 @@ func TestLocalVariables(t *testing.T) {
 		t.Error("no local variable tables decoded")
 	}
 }
+
+// TestCodeDoesNotAllocate guards the inlining of Method.Code: a caller that keeps the
+// Code to itself gets it on its stack, so decoding a body without exception handlers
+// or unsorted line tables allocates nothing.
+func TestCodeDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	n := 0
+	for _, b := range compiledClasses(t) {
+		f, err := classfile.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Methods {
+			m := &f.Methods[i]
+			code, err := m.Code()
+			if err != nil || code == nil || len(code.Handlers) > 0 {
+				continue
+			}
+			n++
+			allocs := testing.AllocsPerRun(10, func() {
+				code, _ := m.Code()
+				_ = code.LineAt(0)
+			})
+			if allocs != 0 {
+				t.Fatalf("%s.%s: Code allocates %v times", f.Name, m.Name, allocs)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no method bodies checked")
+	}
+}

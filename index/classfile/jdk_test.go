@@ -175,9 +175,9 @@ func describe(t *testing.T, f *classfile.File) javapClass {
 			t.Errorf("%s.%s: %v", f.Name, m.Name, err)
 			continue
 		}
-		if code != nil && len(code.Lines) > 0 {
+		if code != nil && code.NumLines() > 0 {
 			var parts []string
-			for _, l := range code.Lines {
+			for _, l := range code.Lines() {
 				parts = append(parts, fmt.Sprintf("%d %d", l.Line, l.StartPC))
 			}
 			d.lines = append(d.lines, m.Name+" "+m.Desc+": "+strings.Join(parts, ", "))

@@ -60,61 +60,73 @@ const (
 	RefInvokeInterface  = 9
 )
 
-// cpEntry is one constant-pool slot. Its fields mean different things per tag:
-// Utf8: off/a = position/length of the bytes, b = 1 when the bytes are plain ASCII;
-// numeric constants: off = position of the value; references: a, b = the two indices;
-// MethodHandle: a = reference kind, b = reference index.
-type cpEntry struct {
-	tag Tag
-	a   uint16
-	b   uint16
-	off uint32
-}
+// asciiBit marks, in Pool.offs, a Utf8 constant whose bytes are plain ASCII.
+const asciiBit = 1 << 31
 
 // Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
 // entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
 // return zero values; Tag tells the kind first when the index comes from untrusted
 // bytecode. A Pool is immutable and safe for concurrent use; it decodes strings on
 // every call rather than caching them, because a cache would double the memory of the
-// ~8 million constants of the JDK, and callers that look up the same constant often
+// ~5 million constants of the JDK, and callers that look up the same constant often
 // (facts extraction) intern per class anyway.
 type Pool struct {
-	data    []byte
-	entries []cpEntry
+	data []byte
+	// offs holds, per slot, the offset of the entry's tag byte in data (0 for
+	// unusable slots: offset 0 is the magic number) and asciiBit. Everything else is
+	// read from data on access, which Parse has validated: four bytes per constant
+	// rather than a decoded entry of eight or twelve.
+	offs []uint32
 }
 
 // Len returns constant_pool_count (valid indices are 1..Len()-1).
-func (p *Pool) Len() int { return len(p.entries) }
+func (p *Pool) Len() int { return len(p.offs) }
 
 // Tag returns the tag of entry i, or 0 when i is out of range or unusable.
 func (p *Pool) Tag(i uint16) Tag {
-	if int(i) >= len(p.entries) {
+	if int(i) >= len(p.offs) {
 		return 0
 	}
-	return p.entries[i].tag
+	at := p.offs[i] &^ asciiBit
+	if at == 0 {
+		return 0
+	}
+	return Tag(p.data[at])
 }
 
-func (p *Pool) entry(i uint16, tags ...Tag) (cpEntry, bool) {
-	if int(i) >= len(p.entries) {
-		return cpEntry{}, false
+// at returns the offset of entry i's tag byte when the entry has tag t, else 0.
+func (p *Pool) at(i uint16, t Tag) uint32 {
+	if int(i) >= len(p.offs) {
+		return 0
 	}
-	e := p.entries[i]
-	for _, t := range tags {
-		if e.tag == t {
-			return e, true
-		}
+	at := p.offs[i] &^ asciiBit
+	if at == 0 || Tag(p.data[at]) != t {
+		return 0
 	}
-	return cpEntry{}, false
+	return at
+}
+
+// u2 reads the index (or other u2) at offset at of the class bytes.
+func (p *Pool) u2(at uint32) uint16 { return binary.BigEndian.Uint16(p.data[at:]) }
+
+// utf8Bytes returns the raw bytes of Utf8 entry i and whether they are ASCII; ok is
+// false when i is not a Utf8 entry.
+func (p *Pool) utf8Bytes(i uint16) (b []byte, ascii, ok bool) {
+	at := p.at(i, TagUtf8)
+	if at == 0 {
+		return nil, false, false
+	}
+	l := uint32(p.u2(at + 1))
+	return p.data[at+3 : at+3+l], p.offs[i]&asciiBit != 0, true
 }
 
 // Utf8 returns the string of a Utf8 entry, decoded from modified UTF-8.
 func (p *Pool) Utf8(i uint16) string {
-	e, ok := p.entry(i, TagUtf8)
+	b, ascii, ok := p.utf8Bytes(i)
 	if !ok {
 		return ""
 	}
-	b := p.data[e.off : e.off+uint32(e.a)]
-	if e.b == 1 {
+	if ascii {
 		return string(b)
 	}
 	s, _ := decodeModifiedUTF8(b)
@@ -124,65 +136,58 @@ func (p *Pool) Utf8(i uint16) string {
 // ClassName returns the internal name of a Class entry ("java/lang/String", or an
 // array descriptor such as "[Ljava/lang/String;").
 func (p *Pool) ClassName(i uint16) string {
-	e, ok := p.entry(i, TagClass)
-	if !ok {
-		return ""
+	if at := p.at(i, TagClass); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // String returns the value of a String entry.
 func (p *Pool) String(i uint16) string {
-	e, ok := p.entry(i, TagString)
-	if !ok {
-		return ""
+	if at := p.at(i, TagString); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Int returns the value of an Integer entry.
 func (p *Pool) Int(i uint16) int32 {
-	e, ok := p.entry(i, TagInteger)
-	if !ok {
-		return 0
+	if at := p.at(i, TagInteger); at != 0 {
+		return int32(binary.BigEndian.Uint32(p.data[at+1:]))
 	}
-	return int32(binary.BigEndian.Uint32(p.data[e.off:]))
+	return 0
 }
 
 // Float returns the value of a Float entry.
 func (p *Pool) Float(i uint16) float32 {
-	e, ok := p.entry(i, TagFloat)
-	if !ok {
-		return 0
+	if at := p.at(i, TagFloat); at != 0 {
+		return math.Float32frombits(binary.BigEndian.Uint32(p.data[at+1:]))
 	}
-	return math.Float32frombits(binary.BigEndian.Uint32(p.data[e.off:]))
+	return 0
 }
 
 // Long returns the value of a Long entry.
 func (p *Pool) Long(i uint16) int64 {
-	e, ok := p.entry(i, TagLong)
-	if !ok {
-		return 0
+	if at := p.at(i, TagLong); at != 0 {
+		return int64(binary.BigEndian.Uint64(p.data[at+1:]))
 	}
-	return int64(binary.BigEndian.Uint64(p.data[e.off:]))
+	return 0
 }
 
 // Double returns the value of a Double entry.
 func (p *Pool) Double(i uint16) float64 {
-	e, ok := p.entry(i, TagDouble)
-	if !ok {
-		return 0
+	if at := p.at(i, TagDouble); at != 0 {
+		return math.Float64frombits(binary.BigEndian.Uint64(p.data[at+1:]))
 	}
-	return math.Float64frombits(binary.BigEndian.Uint64(p.data[e.off:]))
+	return 0
 }
 
 // NameAndType returns the name and descriptor of a NameAndType entry.
 func (p *Pool) NameAndType(i uint16) (name, desc string) {
-	e, ok := p.entry(i, TagNameAndType)
-	if !ok {
-		return "", ""
+	if at := p.at(i, TagNameAndType); at != 0 {
+		return p.Utf8(p.u2(at + 1)), p.Utf8(p.u2(at + 3))
 	}
-	return p.Utf8(e.a), p.Utf8(e.b)
+	return "", ""
 }
 
 // A Ref is a symbolic reference to a field or method.
@@ -195,60 +200,57 @@ type Ref struct {
 
 // Ref returns the reference of a Fieldref, Methodref or InterfaceMethodref entry.
 func (p *Pool) Ref(i uint16) Ref {
-	e, ok := p.entry(i, TagFieldref, TagMethodref, TagInterfaceMethodref)
-	if !ok {
+	t := p.Tag(i)
+	if t != TagFieldref && t != TagMethodref && t != TagInterfaceMethodref {
 		return Ref{}
 	}
-	name, desc := p.NameAndType(e.b)
-	return Ref{Class: p.ClassName(e.a), Name: name, Desc: desc, Interface: e.tag == TagInterfaceMethodref}
+	at := p.offs[i] &^ asciiBit
+	name, desc := p.NameAndType(p.u2(at + 3))
+	return Ref{Class: p.ClassName(p.u2(at + 1)), Name: name, Desc: desc, Interface: t == TagInterfaceMethodref}
 }
 
 // MethodHandle returns the reference kind and the referenced member of a
 // MethodHandle entry.
 func (p *Pool) MethodHandle(i uint16) (kind uint8, ref Ref) {
-	e, ok := p.entry(i, TagMethodHandle)
-	if !ok {
-		return 0, Ref{}
+	if at := p.at(i, TagMethodHandle); at != 0 {
+		return p.data[at+1], p.Ref(p.u2(at + 2))
 	}
-	return uint8(e.a), p.Ref(e.b)
+	return 0, Ref{}
 }
 
 // MethodType returns the descriptor of a MethodType entry.
 func (p *Pool) MethodType(i uint16) string {
-	e, ok := p.entry(i, TagMethodType)
-	if !ok {
-		return ""
+	if at := p.at(i, TagMethodType); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Dynamic returns the bootstrap-method index, name and descriptor of a Dynamic or
 // InvokeDynamic entry.
 func (p *Pool) Dynamic(i uint16) (bootstrap uint16, name, desc string) {
-	e, ok := p.entry(i, TagDynamic, TagInvokeDynamic)
-	if !ok {
+	if t := p.Tag(i); t != TagDynamic && t != TagInvokeDynamic {
 		return 0, "", ""
 	}
-	name, desc = p.NameAndType(e.b)
-	return e.a, name, desc
+	at := p.offs[i] &^ asciiBit
+	name, desc = p.NameAndType(p.u2(at + 3))
+	return p.u2(at + 1), name, desc
 }
 
 // Module returns the name of a Module entry; Package the name of a Package entry.
 func (p *Pool) Module(i uint16) string {
-	e, ok := p.entry(i, TagModule)
-	if !ok {
-		return ""
+	if at := p.at(i, TagModule); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // Package returns the name of a Package entry.
 func (p *Pool) Package(i uint16) string {
-	e, ok := p.entry(i, TagPackage)
-	if !ok {
-		return ""
+	if at := p.at(i, TagPackage); at != 0 {
+		return p.Utf8(p.u2(at + 1))
 	}
-	return p.Utf8(e.a)
+	return ""
 }
 
 // parsePool reads the constant pool and checks that every reference between entries
@@ -268,9 +270,9 @@ func parsePool(r *reader, data []byte) *Pool {
 		r.err = &FormatError{Offset: countOff, Msg: "constant_pool_count exceeds the remaining data", Val: n}
 		return nil
 	}
-	p := &Pool{data: data, entries: make([]cpEntry, n)}
+	p := &Pool{data: data, offs: make([]uint32, n)}
 	// The loop works on local copies of the cursor: this is the hottest loop of
-	// indexing (the JDK has ~8 million constants).
+	// indexing (the JDK has ~5 million constants).
 	b, off := r.b, r.off
 	short := func(at int) *FormatError {
 		return &FormatError{Offset: r.base + int64(at), Msg: "unexpected end of data in the constant pool"}
@@ -283,7 +285,7 @@ func parsePool(r *reader, data []byte) *Pool {
 		}
 		t := Tag(b[off])
 		off++
-		e := cpEntry{tag: t}
+		slot := uint32(tagOff)
 		switch t {
 		case TagUtf8:
 			if off+2 > len(b) {
@@ -296,26 +298,22 @@ func parsePool(r *reader, data []byte) *Pool {
 				r.err = short(off)
 				return nil
 			}
-			e.off, e.a = uint32(off), uint16(l)
-			s := b[off : off+l]
-			off += l
-			if isASCII(s) {
-				e.b = 1
-			} else if !validModifiedUTF8(s) {
-				r.err = &FormatError{Offset: r.base + int64(e.off), Msg: "invalid modified UTF-8 in constant", Val: i}
+			if asciiAt(b, off, l) {
+				slot |= asciiBit
+			} else if !validModifiedUTF8(b[off : off+l]) {
+				r.err = &FormatError{Offset: r.base + int64(off), Msg: "invalid modified UTF-8 in constant", Val: i}
 				return nil
 			}
+			off += l
 		case TagInteger, TagFloat:
-			e.off = uint32(off)
 			off += 4
 		case TagLong, TagDouble:
-			e.off = uint32(off)
 			off += 8
 			if off > len(b) {
 				r.err = short(tagOff)
 				return nil
 			}
-			p.entries[i] = e
+			p.offs[i] = slot
 			i++ // a Long or Double takes two slots; the second is unusable
 			if i >= n {
 				r.err = &FormatError{Offset: r.base + int64(tagOff), Msg: "8-byte constant in the last constant-pool slot", Val: i - 1}
@@ -323,28 +321,11 @@ func parsePool(r *reader, data []byte) *Pool {
 			}
 			continue
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			if off+2 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = binary.BigEndian.Uint16(b[off:])
 			off += 2
 		case TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
 			TagDynamic, TagInvokeDynamic:
-			if off+4 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = binary.BigEndian.Uint16(b[off:])
-			e.b = binary.BigEndian.Uint16(b[off+2:])
 			off += 4
 		case TagMethodHandle:
-			if off+3 > len(b) {
-				r.err = short(off)
-				return nil
-			}
-			e.a = uint16(b[off])
-			e.b = binary.BigEndian.Uint16(b[off+1:])
 			off += 3
 		default:
 			r.err = &FormatError{Offset: r.base + int64(tagOff), Msg: "invalid constant-pool tag", Val: uint8(t)}
@@ -354,7 +335,7 @@ func parsePool(r *reader, data []byte) *Pool {
 			r.err = short(tagOff)
 			return nil
 		}
-		p.entries[i] = e
+		p.offs[i] = slot
 	}
 	r.off = off
 	if err := p.check(); err != nil {
@@ -365,29 +346,45 @@ func parsePool(r *reader, data []byte) *Pool {
 	return p
 }
 
-// check validates cross-references so accessors can trust them.
+// check validates cross-references so accessors can trust them. It reads the entries'
+// indices straight from the class bytes: this runs for every constant of every class.
 func (p *Pool) check() *FormatError {
-	is := func(i uint16, t Tag) bool { return int(i) < len(p.entries) && p.entries[i].tag == t }
-	for i := 1; i < len(p.entries); i++ {
-		e := p.entries[i]
+	d, offs := p.data, p.offs
+	tag := func(i uint16) Tag {
+		if int(i) >= len(offs) {
+			return 0
+		}
+		at := offs[i] &^ asciiBit
+		if at == 0 {
+			return 0
+		}
+		return Tag(d[at])
+	}
+	u2 := func(at uint32) uint16 { return binary.BigEndian.Uint16(d[at:]) }
+	for i := 1; i < len(offs); i++ {
+		at := offs[i] &^ asciiBit
+		if at == 0 {
+			continue // the second slot of a Long or Double
+		}
 		ok := true
-		switch e.tag {
+		switch Tag(d[at]) {
 		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			ok = is(e.a, TagUtf8)
+			ok = tag(u2(at+1)) == TagUtf8
 		case TagFieldref, TagMethodref, TagInterfaceMethodref:
-			ok = is(e.a, TagClass) && is(e.b, TagNameAndType)
+			ok = tag(u2(at+1)) == TagClass && tag(u2(at+3)) == TagNameAndType
 		case TagNameAndType:
-			ok = is(e.a, TagUtf8) && is(e.b, TagUtf8)
+			ok = tag(u2(at+1)) == TagUtf8 && tag(u2(at+3)) == TagUtf8
 		case TagDynamic, TagInvokeDynamic:
-			ok = is(e.b, TagNameAndType)
+			ok = tag(u2(at+3)) == TagNameAndType
 		case TagMethodHandle:
-			switch e.a {
+			ref := tag(u2(at + 2))
+			switch d[at+1] {
 			case RefGetField, RefGetStatic, RefPutField, RefPutStatic:
-				ok = is(e.b, TagFieldref)
+				ok = ref == TagFieldref
 			case RefInvokeVirtual, RefNewInvokeSpecial:
-				ok = is(e.b, TagMethodref)
+				ok = ref == TagMethodref
 			case RefInvokeStatic, RefInvokeSpecial, RefInvokeInterface:
-				ok = is(e.b, TagMethodref) || is(e.b, TagInterfaceMethodref)
+				ok = ref == TagMethodref || ref == TagInterfaceMethodref
 			default:
 				ok = false
 			}
@@ -403,20 +400,39 @@ func (p *Pool) check() *FormatError {
 // modified UTF-8), eight bytes at a time.
 func isASCII(b []byte) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		w := binary.LittleEndian.Uint64(b)
-		// w&hi: a byte >= 0x80; (w-lo)&^w&hi: a zero byte (the classic haszero trick).
-		if (w|((w-lo)&^w))&hi != 0 {
-			return false
+	n := len(b)
+	if n < 8 {
+		for _, c := range b {
+			if c == 0 || c >= 0x80 {
+				return false
+			}
 		}
-		b = b[8:]
+		return true
 	}
-	for _, c := range b {
-		if c == 0 || c >= 0x80 {
-			return false
-		}
+	// w&hi: a byte >= 0x80; (w-lo)&^w&hi: a zero byte (the classic haszero trick).
+	// The last word overlaps the one before rather than leaving a tail of bytes.
+	var acc uint64
+	for i := 0; i+8 <= n; i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		acc |= w | ((w - lo) &^ w)
 	}
-	return true
+	w := binary.LittleEndian.Uint64(b[n-8:])
+	acc |= w | ((w - lo) &^ w)
+	return acc&hi == 0
+}
+
+// asciiAt is isASCII(b[off:off+l]) for the constant-pool loop, where most strings are
+// shorter than eight bytes and followed by more class bytes: it then checks one word
+// in which the bytes after the string are replaced by 0x01 (ASCII, not NUL).
+func asciiAt(b []byte, off, l int) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	if l < 8 && len(b)-off >= 8 {
+		w := binary.LittleEndian.Uint64(b[off:])
+		keep := uint64(1)<<(8*uint(l)) - 1
+		w = w&keep | lo&^keep
+		return (w|((w-lo)&^w))&hi == 0
+	}
+	return isASCII(b[off : off+l])
 }
 
 // validModifiedUTF8 reports whether b is well-formed modified UTF-8, without

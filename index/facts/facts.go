@@ -294,16 +294,17 @@ func (x *extractor) method(m *classfile.Method, fm *Method) error {
 	if code == nil {
 		return nil
 	}
-	lines := code.Lines
-	if len(lines) > 0 {
-		lo, hi := lines[0].Line, lines[0].Line
-		for _, l := range lines[1:] {
-			lo, hi = min(lo, l.Line), max(hi, l.Line)
+	nl := code.NumLines()
+	if nl > 0 {
+		lo, hi := code.Line(0).Line, code.Line(0).Line
+		for i := 1; i < nl; i++ {
+			l := code.Line(i).Line
+			lo, hi = min(lo, l), max(hi, l)
 		}
 		fm.FirstLine, fm.LastLine = int32(lo), int32(hi)
 	}
-	// Instructions come in pc order and Lines is sorted, so a cursor replaces a
-	// binary search per site.
+	// Instructions come in pc order and the line table is sorted, so a cursor
+	// replaces a binary search per site.
 	li := -1
 	bc := code.Bytecode
 	for pc := 0; pc < len(bc); {
@@ -320,12 +321,12 @@ func (x *extractor) method(m *classfile.Method, fm *Method) error {
 		if !interesting[in.Op] {
 			continue
 		}
-		for li+1 < len(lines) && int(lines[li+1].StartPC) <= in.PC {
+		for li+1 < nl && int(code.Line(li+1).StartPC) <= in.PC {
 			li++
 		}
 		line := int32(-1)
 		if li >= 0 {
-			line = int32(lines[li].Line)
+			line = int32(code.Line(li).Line)
 		}
 		if err := x.instr(in, line); err != nil {
 			return methodError(x.f, m, err)

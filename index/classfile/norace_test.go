@@ -1,0 +1,5 @@
+//go:build !race
+
+package classfile_test
+
+const raceEnabled = false
