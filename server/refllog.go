@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -90,7 +91,7 @@ func (s *Server) observedTargets(snap *Snapshot, m *hierarchy.Method, site *call
 			default:
 				t = specTarget{Class: t.Class} // a constructor observed: its class is the target
 			}
-			if !containsTarget(out, t) {
+			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -99,13 +100,4 @@ func (s *Server) observedTargets(snap *Snapshot, m *hierarchy.Method, site *call
 		}
 	}
 	return nil, ""
-}
-
-func containsTarget(ts []specTarget, t specTarget) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
