@@ -51,7 +51,6 @@ func workspace(t testing.TB, program string) string {
 	return dir
 }
 
-
 // env is an LSP client session with a server over a real jsonrpc2 connection on a
 // net.Pipe. It records what the server sends and lets tests wait for it.
 type env struct {
