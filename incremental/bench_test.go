@@ -186,7 +186,6 @@ func BenchmarkBurst1000(b *testing.B) {
 	b.ReportMetric(float64(m.Analyses()-before)/float64(bursts), "analyses/burst")
 }
 
-
 // BenchmarkExtractAllWarm: index + facts of every class of javacc and the JDK, with
 // the facts loaded from a filled disk cache (the cold time is logged once): the part
 // of a restart the disk cache saves.

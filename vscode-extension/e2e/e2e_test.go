@@ -219,4 +219,3 @@ func workspace(t *testing.T) string {
 	javatest.CopyTree(t, classes, filepath.Join(dir, "target", "classes"))
 	return dir
 }
-
