@@ -19,6 +19,20 @@ type Classes struct {
 	Env      bool               // depends on configured environment values
 }
 
+// join adds v to a union being built: its classes to set (the union's Set is made
+// from it at the end), its points, and what it depends on.
+func (c *Classes) join(v Classes, set map[*hierarchy.Class]bool) {
+	for _, x := range v.Set {
+		set[x] = true
+	}
+	c.Complete = c.Complete && v.Complete
+	c.Points = append(c.Points, v.Points...)
+	c.Env = c.Env || v.Env
+	if v.Evidence != "" {
+		c.Evidence = v.Evidence
+	}
+}
+
 // Names resolves the string operand k of a loading site (Class.forName(name), ...)
 // to classes under Correct-String: finite names that are classes, or the classes
 // matching a prefix/suffix shape. Names that are not classes are dropped: under the
@@ -169,15 +183,7 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 				fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
 				for _, r := range cmi.returns() {
 					v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-					for _, x := range v.Set {
-						set[x] = true
-					}
-					out.Complete = out.Complete && v.Complete
-					out.Points = append(out.Points, v.Points...)
-					out.Env = out.Env || v.Env
-					if v.Evidence != "" {
-						out.Evidence = v.Evidence
-					}
+					out.join(v, set)
 				}
 			}
 			out.Set = sortedClasses(set)
@@ -208,15 +214,7 @@ func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Clas
 	set := map[*hierarchy.Class]bool{}
 	for _, w := range ws {
 		v := withFrame(a, nil, func() Classes { return a.classDefs(w.mi, w.defs, depth+1) })
-		for _, x := range v.Set {
-			set[x] = true
-		}
-		out.Complete = out.Complete && v.Complete
-		out.Points = append(out.Points, v.Points...)
-		out.Env = out.Env || v.Env
-		if v.Evidence != "" {
-			out.Evidence = v.Evidence
-		}
+		out.join(v, set)
 	}
 	out.Set = sortedClasses(set)
 	return out
