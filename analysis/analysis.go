@@ -11,7 +11,6 @@ package analysis
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -93,32 +92,31 @@ func (a *Analyzer) Program() Program { return a.prog }
 
 // Run computes the call graph for opts. Runs may proceed concurrently.
 func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, error) {
-	if opts.Level == 0 {
-		opts.Level = callgraph.CorrectString
-	}
-	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.CorrectEnv {
-		return nil, fmt.Errorf("invalid assumption level %d", opts.Level)
-	}
-	if opts.Algorithm == "" {
-		opts.Algorithm = CHA
+	g, _, err := a.RunTrace(ctx, opts)
+	return g, err
+}
+
+// RunTrace is Run, also returning the trace that Update needs to update the graph
+// later.
+func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph, *Trace, error) {
+	opts, err := normalize(opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	s := newSolver(ctx, a, opts)
 	s.internStd()
-	switch opts.Algorithm {
-	case CHA:
+	if opts.Algorithm == CHA {
 		s.oracle = chaOracle{a.h}
-	case RTA:
+	} else {
 		s.oracle = newRTA(a.h)
-	default:
-		return nil, fmt.Errorf("unknown algorithm %q (want %s or %s)", opts.Algorithm, CHA, RTA)
 	}
 	if err := s.addEntries(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.solve(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.graph(), nil
+	return s.graph(), s.trace(), nil
 }
 
 // Prepare does, on every core, the level-independent work that runs would otherwise

@@ -16,6 +16,7 @@ type lambda struct {
 	name    string
 	descs   []string // erased descriptors of the interface method and of its bridges
 	targets []int32  // implementation methods
+	creator int32    // the method whose invokedynamic created it
 }
 
 // invokedynamic handles an invokedynamic instruction: the JVM calls the bootstrap
@@ -66,7 +67,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	if iface == nil {
 		return
 	}
-	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}}
+	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID}
 	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
 		// altMetafactory flags: FLAG_MARKERS=2, FLAG_BRIDGES=4; then counts and values.
 		flags, rest := in.Args[3].Int, in.Args[4:]
@@ -134,6 +135,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	}
 	if !s.lambdaIfaceSeen[iface.ID] {
 		s.lambdaIfaceSeen[iface.ID] = true
+		s.ifaceCreator[iface.ID] = l.creator
 		s.lambdaIfaces = append(s.lambdaIfaces, iface)
 		for i := 0; i < len(s.ifaceGroups); i++ {
 			s.matchDefault(s.ifaceGroups[i], iface)
@@ -147,7 +149,7 @@ func (s *solver) addLambdaTarget(l *lambda, id int32) {
 	l.targets = append(l.targets, id)
 	for _, g := range s.byName[l.name] {
 		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) && (g.keep == nil || g.keep(s.methods[id])) {
-			s.grow(g.lambdaSet, id)
+			s.growCond(g.lambdaSet, id, l.creator)
 		}
 	}
 }
@@ -170,18 +172,31 @@ func (s *solver) matchLambda(g *group, l *lambda) {
 	if !s.lambdaMatches(g, l) {
 		return
 	}
-	if g.lambdaSet < 0 {
-		g.lambdaSet = s.newSet()
-		s.live[g.lambdaSet] = true
-		lr := s.reason(lambdaReason)
-		for _, at := range g.sites {
-			s.bundle(at, g.lambdaSet, lr, false)
-		}
-	}
+	s.ensureLambdaSet(g)
 	for _, id := range l.targets {
 		if g.keep == nil || g.keep(s.methods[id]) {
-			s.grow(g.lambdaSet, id)
+			s.growCond(g.lambdaSet, id, l.creator)
 		}
+	}
+}
+
+// ensureLambdaSet gives a group its set of targets reached through lambdas, with an
+// edge to it from every site of the group.
+func (s *solver) ensureLambdaSet(g *group) {
+	if g.lambdaSet >= 0 {
+		return
+	}
+	if s.inherit != nil {
+		// In a probe every lambda set comes from the run it updates (inheritLambdaSet):
+		// a new one means lambdas and dispatches met in a new way.
+		s.unsupported = "a dispatch on " + g.declared.Name + "." + g.rm.Name + " newly meets a lambda"
+	}
+	g.lambdaSet = s.newSet()
+	s.live[g.lambdaSet] = true
+	s.cond[g.lambdaSet] = map[int32]int32{}
+	lr := s.reason(lambdaReason)
+	for _, at := range g.sites {
+		s.bundle(at, g.lambdaSet, lr, false)
 	}
 }
 
@@ -270,15 +285,8 @@ func (s *solver) matchDefault(g *group, iface *hierarchy.Class) {
 	if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
 		return
 	}
-	if g.lambdaSet < 0 {
-		g.lambdaSet = s.newSet()
-		s.live[g.lambdaSet] = true
-		lr := s.reason(lambdaReason)
-		for _, at := range g.sites {
-			s.bundle(at, g.lambdaSet, lr, false)
-		}
-	}
-	s.grow(g.lambdaSet, m.ID)
+	s.ensureLambdaSet(g)
+	s.growCond(g.lambdaSet, m.ID, s.ifaceCreator[iface.ID])
 }
 
 // returnClass returns the internal class name of a method descriptor's return type,

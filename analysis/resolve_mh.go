@@ -146,6 +146,7 @@ type handleSet struct {
 func (s *solver) handles() *handleSet {
 	if s.api.handles == nil {
 		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}}
+		s.cond[s.api.handles.set] = map[int32]int32{}
 	}
 	return s.api.handles
 }
@@ -154,7 +155,7 @@ func (hs *handleSet) add(s *solver) func(int32) {
 	return func(id int32) {
 		if !hs.seen[id] {
 			hs.seen[id] = true
-			s.grow(hs.set, id)
+			s.growCond(hs.set, id, s.cur)
 		}
 	}
 }

@@ -21,6 +21,7 @@ func (valuesResolver) level() callgraph.Level { return callgraph.CorrectCast }
 func (s *solver) values() *values.Analyzer {
 	if s.api.values == nil {
 		s.api.values = values.New(s.a.prog, s.a.valuesIndex(), s.opts.Level, s.opts.Env)
+		s.api.values.Observe(s.reads)
 	}
 	return s.api.values
 }

@@ -77,6 +77,16 @@ type solver struct {
 	problems []string
 
 	api apiState // per-run state of the API resolvers (resolve_reflect.go)
+
+	// What Update needs of the run (trace.go): the method being visited, and the
+	// justification of every member of a conditional set.
+	cur          int32
+	cond         map[int32]map[int32]int32 // conditional set -> member -> method whose visit justified it
+	ifaceCreator map[int32]int32           // lambda interface -> creator of its first lambda
+	reads        *valueReads
+	inherit      *Previous       // set in an update's probe: the run it updates
+	inherited    map[int32]int32 // probe set -> the updated run's set it copies
+	unsupported  string          // why a probe cannot be used; "" when it can
 }
 
 func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
@@ -103,6 +113,10 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		bundles: make([]callgraph.Bundle, 0, a.bundleHint.Load()),
 
 		lambdaIfaceSeen: map[int32]bool{},
+		cur:             -1,
+		cond:            map[int32]map[int32]int32{},
+		ifaceCreator:    map[int32]int32{},
+		reads:           newValueReads(n),
 	}
 }
 
@@ -248,6 +262,9 @@ func (s *solver) dispatchIdx(at site, t *hierarchy.Class, rm *hierarchy.Method, 
 		g.set = s.newSet()
 		s.live[g.set] = true // its members become reachable as they are found
 		s.fillGroup(g, at.caller)
+		if s.inherit != nil && g.declared.IsInterface() {
+			s.inheritLambdaSet(g)
+		}
 		// Lambda objects implement interfaces only, and their functional method is
 		// never a public method of Object: only dispatches declared on interfaces can
 		// reach them, so only those are indexed for lambdas and keep their sites.
@@ -321,6 +338,7 @@ func (s *solver) solve() error {
 				s.opts.Progress(s.steps)
 			}
 		}
+		s.cur = id
 		if id == s.native {
 			s.visitNative()
 			continue

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"go.uber.org/zap/zaptest"
@@ -20,6 +19,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // javac compiles the sources (relative path -> text) into out, with debug info.
@@ -55,64 +55,9 @@ func javacCP(t testing.TB, srcs map[string]string, out, cp string) {
 	}
 }
 
-var (
-	miniJDKOnce sync.Once
-	miniJDKDir  string
-	miniJDKErr  error
-)
-
-// miniJDKClasses are the JDK classes the test programs use: enough for the dynamic
-// features to be recognised, few enough for fast runs under -race.
-var miniJDKClasses = []string{"java/lang/Object", "java/lang/Class", "java/lang/String",
-	"java/lang/System", "java/lang/Runnable", "java/lang/Thread", "java/lang/ClassLoader",
-	"java/lang/Throwable", "java/lang/Exception", "java/lang/RuntimeException",
-	"java/lang/reflect/Method", "java/lang/reflect/Constructor", "java/lang/reflect/Executable",
-	"java/lang/reflect/AccessibleObject", "java/lang/reflect/Member", "java/io/PrintStream",
-	"java/io/Serializable", "java/lang/Comparable", "java/lang/CharSequence",
-	"java/lang/ReflectiveOperationException", "java/lang/ClassNotFoundException"}
-
-// miniJDK copies a few classes of the real JDK into a class directory, used as the
-// JDK of the tests.
-func miniJDK(t testing.TB) string {
-	t.Helper()
-	miniJDKOnce.Do(func() {
-		cp, err := classpath.Open(context.Background(), classpath.Config{JDKHome: javatest.JDKHome(t)})
-		if err != nil {
-			miniJDKErr = err
-			return
-		}
-		defer cp.Close()
-		dir, err := os.MkdirTemp("", "jcg-minijdk-")
-		if err != nil {
-			miniJDKErr = err
-			return
-		}
-		for _, n := range miniJDKClasses {
-			c := cp.Lookup(n)
-			if c == nil {
-				miniJDKErr = fmt.Errorf("no %s in the JDK", n)
-				return
-			}
-			p := filepath.Join(dir, filepath.FromSlash(n)+".class")
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, c.Data, 0o644); err != nil {
-				miniJDKErr = err
-				return
-			}
-		}
-		miniJDKDir = dir
-	})
-	if miniJDKErr != nil {
-		t.Fatal(miniJDKErr)
-	}
-	return miniJDKDir
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if miniJDKDir != "" {
-		os.RemoveAll(miniJDKDir)
-	}
+	minijdk.Cleanup()
 	os.Exit(code)
 }
 
@@ -120,7 +65,7 @@ func TestMain(m *testing.M) {
 // -race).
 func testSettings(t testing.TB, dir, specPath string) Settings {
 	return Settings{
-		Config: index.Config{Sources: []classpath.Source{{Path: miniJDK(t), Origin: classpath.JDK},
+		Config: index.Config{Sources: []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK},
 			{Path: dir, Origin: classpath.Application}}},
 		SpecPath: specPath,
 		Levels:   []callgraph.Level{callgraph.CorrectEnv},

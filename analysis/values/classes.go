@@ -226,12 +226,12 @@ func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
 		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name}}}
 	}
-	if a.ix.hiddenCallers(m) || len(a.ix.callers(m)) == 0 {
+	if a.hiddenCallers(m) || len(a.callers(m)) == 0 {
 		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
 	}
 	out := Classes{Complete: true}
 	set := map[*hierarchy.Class]bool{}
-	for _, cr := range a.ix.callers(m) {
+	for _, cr := range a.callers(m) {
 		cmi := a.methodInfo(cr.Caller)
 		if cmi == nil {
 			out.Complete = false
@@ -320,8 +320,8 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 		if !only(mi.operand(int32(r), 0)) || !mi.postDominatesNormal(r, int(pc)) {
 			continue
 		}
-		callers := a.ix.callers(mi.m)
-		if len(callers) == 0 || a.ix.hiddenCallers(mi.m) {
+		callers := a.callers(mi.m)
+		if len(callers) == 0 || a.hiddenCallers(mi.m) {
 			return false
 		}
 		for _, cr := range callers {
@@ -386,7 +386,7 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 			}
 			ops := mi.flow.Operands(int(c.PC))
 			for k, o := range ops {
-				if only(o, def) && mi.postDominatesNormal(int(c.PC), from) && !a.ix.hiddenCallers(callee) {
+				if only(o, def) && mi.postDominatesNormal(int(c.PC), from) && !a.hiddenCallers(callee) {
 					if cmi := a.methodInfo(callee); cmi != nil && a.instOf(cmi, facts.Def{Kind: facts.DefParam, N: k}, 0, depth+1, out) {
 						covered = true
 					}
@@ -401,8 +401,8 @@ func (a *Analyzer) instOf(mi *method, def facts.Def, from int, depth int, out *[
 				continue
 			}
 			// Every caller must instantiate what it gets back.
-			callers := a.ix.callers(mi.m)
-			all := len(callers) > 0 && !a.ix.hiddenCallers(mi.m)
+			callers := a.callers(mi.m)
+			all := len(callers) > 0 && !a.hiddenCallers(mi.m)
 			for _, cr := range callers {
 				cmi := a.methodInfo(cr.Caller)
 				if cmi == nil {

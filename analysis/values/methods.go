@@ -150,8 +150,8 @@ func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
 		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name}}}
 	}
-	callers := a.ix.callers(m)
-	if a.ix.hiddenCallers(m) || len(callers) == 0 {
+	callers := a.callers(m)
+	if a.hiddenCallers(m) || len(callers) == 0 {
 		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
 	}
 	out := Methods{Known: true}

@@ -165,6 +165,7 @@ func normalize(a []Part) []Part {
 // Analyzer evaluates abstract values for one run (one assumption level and
 // environment). It is not safe for concurrent use.
 type Analyzer struct {
+	obs     Observer // nil unless observed (Observe)
 	prog    Program
 	ix      *Index
 	h       *hierarchy.Hierarchy
@@ -292,8 +293,8 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 		}
 		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name})
 	}
-	callers := a.ix.callers(m)
-	if len(callers) == 0 || a.ix.hiddenCallers(m) {
+	callers := a.callers(m)
+	if len(callers) == 0 || a.hiddenCallers(m) {
 		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: what + " of " + m.Name + ", which is also called through a method handle or by the JVM"})
 	}
 	var out Str

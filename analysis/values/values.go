@@ -360,3 +360,49 @@ func sortedClasses(cs map[*hierarchy.Class]bool) []*hierarchy.Class {
 }
 
 func itoa(i int32) string { return strconv.Itoa(int(i)) }
+
+// Observer is told what an analyzer's answers depend on besides the hierarchy: the
+// methods whose facts it read and the methods whose callers it looked up (which
+// depend on the facts of every method calling them). Updating a call graph in place
+// after some method bodies changed is sound only if no answer depended on them.
+type Observer interface {
+	ReadFacts(m *hierarchy.Method)
+	ReadCallers(m *hierarchy.Method)
+}
+
+// Observe makes o observe every later read of a.
+func (a *Analyzer) Observe(o Observer) {
+	a.obs = o
+	a.prog = observedProgram{a.prog, o}
+}
+
+type observedProgram struct {
+	Program
+	o Observer
+}
+
+func (p observedProgram) Facts(m *hierarchy.Method) *facts.Method {
+	p.o.ReadFacts(m)
+	return p.Program.Facts(m)
+}
+
+func (p observedProgram) Flow(m *hierarchy.Method) (*facts.Flow, error) {
+	p.o.ReadFacts(m)
+	return p.Program.Flow(m)
+}
+
+func (a *Analyzer) callers(m *hierarchy.Method) []CallRef {
+	if a.obs != nil {
+		a.obs.ReadCallers(m)
+	}
+	return a.ix.callers(m)
+}
+
+// hiddenCallers depends on the method-handle constants of every method, which an
+// update in place requires unchanged; it is observed like callers all the same.
+func (a *Analyzer) hiddenCallers(m *hierarchy.Method) bool {
+	if a.obs != nil {
+		a.obs.ReadCallers(m)
+	}
+	return a.ix.hiddenCallers(m)
+}

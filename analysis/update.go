@@ -1,0 +1,419 @@
+package analysis
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Previous is a run that Update starts from: the analyzer of the program before the
+// change (still open), and the graph and trace of its run.
+type Previous struct {
+	Analyzer *Analyzer
+	Graph    *callgraph.Graph
+	Trace    *Trace
+}
+
+// NotUpdatable is Update's error when it cannot prove an in-place update equal to a
+// new run; Why says which condition failed. The caller runs instead.
+type NotUpdatable struct{ Why string }
+
+func (e *NotUpdatable) Error() string { return "analysis: no update in place: " + e.Why }
+
+func notUpdatable(format string, args ...any) error {
+	return &NotUpdatable{Why: fmt.Sprintf(format, args...)}
+}
+
+// Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
+// computed from prev, a run with the same options over a program that differs from
+// a's only in the bytes of the classes named in changed. It re-visits only the
+// reachable methods of those classes, replaces their edges and sites in prev's
+// graph, and proves the result equal to a new run's:
+//
+//   - every class keeps its header (members, supertypes, flags, nesting), so method
+//     IDs, resolution and CHA dispatch are as before; only CHA is supported;
+//   - the changed methods create the same lambdas as before, add nothing to the
+//     method-handle set, and dispatch on interfaces only as some method did before
+//     (their targets through lambdas are then the previous run's);
+//   - their new edges reach only methods that were reachable;
+//   - every method is still reachable from the entry points over the new edges,
+//     where a member of a conditional set counts only once the method justifying it
+//     is reachable (see Trace);
+//   - no value analysis read a changed method's facts or looked up the callers of a
+//     method that a changed method calls, before or after the change.
+//
+// Under these conditions the old fixpoint with the changed methods' contributions
+// replaced is closed under the new program's rules, and nothing in it is reachable
+// only through a removed edge, so it is the least fixpoint: the new run's graph (up
+// to the numbering of sets and reasons). Otherwise the error is a *NotUpdatable.
+func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
+	opts, err := normalize(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case opts.Algorithm != CHA:
+		return nil, nil, notUpdatable("the algorithm is %s", opts.Algorithm)
+	case prev.Analyzer == nil || prev.Graph == nil || prev.Trace == nil:
+		return nil, nil, notUpdatable("no previous run with a trace")
+	case prev.Graph.Level != opts.Level || prev.Graph.Algorithm != "CHA":
+		return nil, nil, notUpdatable("the previous run is at another level")
+	}
+	oh := prev.Analyzer.h
+	if why := sameShape(oh, a.h, changed); why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+	visit, inD, why := a.changedMethods(prev, changed)
+	if why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+
+	s := newSolver(ctx, a, opts)
+	s.internStd()
+	s.oracle = chaOracle{a.h}
+	s.reach = append(callgraph.Bitset(nil), prev.Graph.Reachable...)
+	s.inherit = &prev
+	s.inherited = map[int32]int32{}
+	for _, m := range visit {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		s.cur = m.ID
+		s.visit(m)
+	}
+	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
+		s.specIndex()
+	}
+	switch {
+	case s.unsupported != "":
+		return nil, nil, notUpdatable("%s", s.unsupported)
+	case len(s.work) > 0:
+		return nil, nil, notUpdatable("%s became reachable", s.methods[s.work[0]])
+	case s.api.handles != nil:
+		return nil, nil, notUpdatable("a changed method creates method handles")
+	case s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
+		return nil, nil, notUpdatable("the specification's problems changed")
+	}
+	for _, d := range s.reads.callersKeys() {
+		if prev.Trace.reads.callers[d] {
+			return nil, nil, notUpdatable("the callers of %s were read", d.name)
+		}
+	}
+
+	hint := a.bundleHint.Load()
+	pg := s.graph()
+	a.bundleHint.Store(hint)
+	g, err := patch(prev.Graph, pg, s.inherited, inD)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !grounded(g, prev.Trace) {
+		return nil, nil, notUpdatable("a method may no longer be reachable")
+	}
+	t := *prev.Trace
+	t.reads = prev.Trace.reads.union(s.reads)
+	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
+	return g, &t, nil
+}
+
+// sameShape reports why the hierarchies differ in more than method bodies ("" when
+// they do not): the classes and their order, so that every ID is the same, and the
+// headers of the changed classes.
+func sameShape(oh, nh *hierarchy.Hierarchy, changed []string) string {
+	oc, nc := oh.Classes(), nh.Classes()
+	if len(oc) != len(nc) || len(oh.Methods()) != len(nh.Methods()) {
+		return "classes or members were added or removed"
+	}
+	for i, c := range nc {
+		if o := oc[i]; o.Name != c.Name || o.Phantom != c.Phantom || len(o.Methods) != len(c.Methods) {
+			return "the classes changed order or shape"
+		}
+	}
+	name := func(c *hierarchy.Class) string {
+		if c == nil {
+			return ""
+		}
+		return c.Name
+	}
+	for _, n := range changed {
+		c, o := nh.Class(n), oh.Class(n)
+		if c == nil || o == nil {
+			return "class " + n + " was added or removed"
+		}
+		same := o.Access == c.Access && o.Origin == c.Origin && o.Cyclic == c.Cyclic &&
+			name(o.Super) == name(c.Super) && o.Nesting == c.Nesting && name(o.Outer) == name(c.Outer) &&
+			o.InnerAccess == c.InnerAccess && name(o.NestHost) == name(c.NestHost) &&
+			(o.EnclosingMethod == nil) == (c.EnclosingMethod == nil) &&
+			(o.EnclosingMethod == nil || o.EnclosingMethod.ID == c.EnclosingMethod.ID) &&
+			slices.EqualFunc(o.Interfaces, c.Interfaces, func(a, b *hierarchy.Class) bool { return a.Name == b.Name }) &&
+			slices.EqualFunc(o.Methods, c.Methods, func(a, b *hierarchy.Method) bool {
+				return a.Name == b.Name && a.Desc == b.Desc && a.Access == b.Access
+			}) &&
+			slices.EqualFunc(o.Fields, c.Fields, func(a, b *hierarchy.Field) bool {
+				return a.Name == b.Name && a.Desc == b.Desc && a.Access == b.Access
+			})
+		if !same {
+			return "the header of " + n + " changed"
+		}
+	}
+	return ""
+}
+
+// changedMethods returns the reachable methods of the changed classes (to visit
+// again), all their methods as a set, or why the change is not one Update handles:
+// a changed method whose facts a value analysis read, that names a method whose
+// callers one looked up, or whose lambdas differ.
+func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hierarchy.Method, inD callgraph.Bitset, why string) {
+	tr := prev.Trace
+	inD = callgraph.NewBitset(len(a.h.Methods()) + 1)
+	for _, n := range changed {
+		c, o := a.h.Class(n), prev.Analyzer.h.Class(n)
+		for i, m := range c.Methods {
+			inD.Add(m.ID)
+			if tr.reads.facts.Has(m.ID) {
+				return nil, nil, "a value analysis read the facts of " + m.String()
+			}
+			nf, of := a.prog.Facts(m), prev.Analyzer.prog.Facts(o.Methods[i])
+			for _, f := range []*facts.Method{nf, of} {
+				for _, k := range namedMethods(f) {
+					if tr.reads.callers[k] {
+						return nil, nil, "a value analysis looked up the callers of " + k.name + ", which " + m.String() + " may call"
+					}
+				}
+			}
+			if !prev.Graph.Reachable.Has(m.ID) {
+				continue
+			}
+			if !reflect.DeepEqual(indys(nf), indys(of)) {
+				return nil, nil, m.String() + " creates other lambdas"
+			}
+			visit = append(visit, m)
+		}
+	}
+	return visit, inD, ""
+}
+
+// namedMethods returns the methods a method's code names: by call instructions and by
+// method-handle constants of its invokedynamic instructions.
+func namedMethods(f *facts.Method) []callKey {
+	if f == nil {
+		return nil
+	}
+	var out []callKey
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Indy == nil {
+			out = append(out, callKey{c.Ref.Name, c.Ref.Desc})
+			continue
+		}
+		for _, arg := range c.Indy.Args {
+			if arg.Kind == facts.ConstMethodHandle {
+				out = append(out, callKey{arg.Ref.Name, arg.Ref.Desc})
+			}
+		}
+	}
+	return out
+}
+
+func indys(f *facts.Method) []facts.Indy {
+	if f == nil {
+		return nil
+	}
+	var out []facts.Indy
+	for i := range f.Calls {
+		if in := f.Calls[i].Indy; in != nil {
+			out = append(out, *in)
+		}
+	}
+	return out
+}
+
+func (r *valueReads) callersKeys() []callKey {
+	var out []callKey
+	for k := range r.callers {
+		out = append(out, k)
+	}
+	return out
+}
+
+// patch returns old with the bundles and sites of the methods in inD replaced by
+// those of the probe's graph pg. Sets inherited from old (probe set -> old set) must
+// have kept their members.
+func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset) (*callgraph.Graph, error) {
+	for ps, os := range inherited {
+		if !slices.Equal(pg.Sets[ps], old.Sets[os]) {
+			return nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
+		}
+	}
+	sets := slices.Clip(old.Sets)
+	setMap := make(map[int32]int32, len(pg.Sets))
+	mapSet := func(i int32) int32 {
+		if i < 0 {
+			return i
+		}
+		if j, ok := setMap[i]; ok {
+			return j
+		}
+		j, ok := inherited[i]
+		if !ok {
+			j = int32(len(sets))
+			sets = append(sets, pg.Sets[i])
+		}
+		setMap[i] = j
+		return j
+	}
+	reasons := slices.Clip(old.Reasons)
+	reasonIdx := make(map[callgraph.Reason]int32, len(reasons))
+	for i, r := range reasons {
+		reasonIdx[r] = int32(i)
+	}
+	mapReason := func(i int32) int32 {
+		r := pg.Reasons[i]
+		if j, ok := reasonIdx[r]; ok {
+			return j
+		}
+		reasonIdx[r] = int32(len(reasons))
+		reasons = append(reasons, r)
+		return int32(len(reasons) - 1)
+	}
+	bundles := make([]callgraph.Bundle, 0, len(old.Bundles)+len(pg.Bundles))
+	nb := pg.Bundles
+	for _, b := range old.Bundles {
+		for len(nb) > 0 && nb[0].Caller < b.Caller {
+			bundles = append(bundles, remap(nb[0], mapSet, mapReason))
+			nb = nb[1:]
+		}
+		if !inD.Has(b.Caller) {
+			bundles = append(bundles, b)
+		}
+	}
+	for _, b := range nb {
+		bundles = append(bundles, remap(b, mapSet, mapReason))
+	}
+	var sites []callgraph.Site
+	for _, st := range old.Sites {
+		if !inD.Has(st.Caller) {
+			sites = append(sites, st)
+		}
+	}
+	for _, st := range pg.Sites {
+		st.Targets = mapSet(st.Targets)
+		sites = append(sites, st)
+	}
+	slices.SortStableFunc(sites, func(a, b callgraph.Site) int {
+		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
+	})
+	problems := old.Problems
+	if pg.Problems != nil {
+		problems = pg.Problems
+	}
+	return &callgraph.Graph{
+		Level:     old.Level,
+		Algorithm: old.Algorithm,
+		NumNodes:  old.NumNodes,
+		Native:    old.Native,
+		Reachable: old.Reachable,
+		Entries:   old.Entries,
+		Bundles:   bundles,
+		Sets:      sets,
+		Reasons:   reasons,
+		Sites:     sites,
+		Problems:  problems,
+	}, nil
+}
+
+func remap(b callgraph.Bundle, set, reason func(int32) int32) callgraph.Bundle {
+	b.Set = set(b.Set)
+	b.Reason = reason(b.Reason)
+	return b
+}
+
+// grounded reports whether every reachable node of g is reachable from its entry
+// points over its bundles, where a member of a conditional set (t.cond) counts only
+// once the method justifying it is reached.
+func grounded(g *callgraph.Graph, t *Trace) bool {
+	first := make([]int32, g.NumNodes+1)
+	for _, b := range g.Bundles {
+		first[b.Caller+1]++
+	}
+	for i := 1; i <= g.NumNodes; i++ {
+		first[i] += first[i-1]
+	}
+	reached := callgraph.NewBitset(g.NumNodes)
+	setDone := callgraph.NewBitset(len(g.Sets))
+	parked := map[int32][]int32{} // justifying method -> members waiting for it
+	var queue []int32
+	var add func(id int32)
+	add = func(id int32) {
+		if !reached.Add(id) {
+			return
+		}
+		queue = append(queue, id)
+		if ws, ok := parked[id]; ok {
+			delete(parked, id)
+			for _, w := range ws {
+				add(w)
+			}
+		}
+	}
+	for _, e := range g.Entries {
+		add(e)
+	}
+	missing := false
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, b := range g.Bundles[first[n]:first[n+1]] {
+			if !setDone.Add(b.Set) {
+				continue
+			}
+			cond, conditional := t.cond[b.Set]
+			for _, id := range g.Sets[b.Set] {
+				if !conditional {
+					add(id)
+					continue
+				}
+				from, ok := cond[id]
+				switch {
+				case !ok:
+					missing = true
+				case from < 0 || reached.Has(from):
+					add(id)
+				default:
+					parked[from] = append(parked[from], id)
+				}
+			}
+		}
+	}
+	return !missing && reached.Count() == g.Reachable.Count() && reached.SubsetOf(g.Reachable)
+}
+
+// normalize fills in the defaults of opts and checks them.
+func normalize(opts Options) (Options, error) {
+	if opts.Level == 0 {
+		opts.Level = callgraph.CorrectString
+	}
+	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.CorrectEnv {
+		return opts, fmt.Errorf("invalid assumption level %d", opts.Level)
+	}
+	if opts.Algorithm == "" {
+		opts.Algorithm = CHA
+	}
+	if opts.Algorithm != CHA && opts.Algorithm != RTA {
+		return opts, fmt.Errorf("unknown algorithm %q (want %s or %s)", opts.Algorithm, CHA, RTA)
+	}
+	return opts, nil
+}
+
+// IsNotUpdatable reports whether err says an update in place was not possible.
+func IsNotUpdatable(err error) bool {
+	var nu *NotUpdatable
+	return errors.As(err, &nu)
+}

@@ -1,0 +1,216 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
+)
+
+// updateProgram compiles testdata/java/update/base with the classes of
+// testdata/java/update/<variant> (none for "") in its place, and indexes it over the
+// mini JDK.
+func updateProgram(t *testing.T, variant string) *index.Index {
+	t.Helper()
+	src := t.TempDir()
+	javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+	if variant != "" {
+		javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+	}
+	classes := javatest.Compile(t, src)
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
+		{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// canonical renders a graph without its numbering of sets and reasons: the
+// reachable methods and entries, each caller's bundles (site, reason, targets) and
+// each dynamic site, so that an updated graph and a new run's compare as text.
+func canonical(h *hierarchy.Hierarchy, g *callgraph.Graph) string {
+	ms := h.Methods()
+	name := func(id int32) string {
+		if id == g.Native {
+			return "<native>"
+		}
+		return ms[id].String()
+	}
+	names := func(set int32) string {
+		if set < 0 {
+			return "-"
+		}
+		var out []string
+		for _, id := range g.Sets[set] {
+			out = append(out, name(id))
+		}
+		return strings.Join(out, " ")
+	}
+	var lines []string
+	g.Reachable.ForEach(func(id int32) { lines = append(lines, "R "+name(id)) })
+	for _, e := range g.Entries {
+		lines = append(lines, "E "+name(e))
+	}
+	for _, b := range g.Bundles {
+		lines = append(lines, fmt.Sprintf("B %s pc=%d line=%d call=%d %+v -> %s", name(b.Caller), b.PC, b.Line, b.Call, g.Reasons[b.Reason], names(b.Set)))
+	}
+	for _, s := range g.Sites {
+		st := s
+		st.Targets = 0
+		lines = append(lines, fmt.Sprintf("S %s %+v -> %s", name(s.Caller), st, names(s.Targets)))
+	}
+	for _, p := range g.Problems {
+		lines = append(lines, "P "+p)
+	}
+	slices.Sort(lines)
+	return strings.Join(slices.Compact(lines), "\n")
+}
+
+// TestUpdate: each variant of testdata/java/update changes one class of the base
+// program (the comment at the top of each file says how and what to expect). Update
+// must either give exactly the graph of a new run over the changed program, or
+// decline for the stated reason; the expectations on the new run show that each
+// decline is needed.
+func TestUpdate(t *testing.T) {
+	ctx := context.Background()
+	base := updateProgram(t, "")
+	a0 := New(base)
+	type expect struct {
+		edges   [][2]string // caller, callee: edges the new graph has
+		noReach []string    // methods the new graph does not reach
+		reach   []string    // methods it reaches
+	}
+	cases := []struct {
+		variant string
+		changed []string
+		why     string // "" when updatable
+		expect
+	}{
+		{"addcall", []string{"app/Work"}, "", expect{edges: [][2]string{
+			{"app/Work.run([Ljava/lang/String;)V", "app/Lib.viaLambda()V"},
+			{"app/Work.run([Ljava/lang/String;)V", "app/Main.lambda$main$0()V"},
+			{"app/Work.run([Ljava/lang/String;)V", "app/Creator.lambda$create$0()V"},
+		}}},
+		{"removecall", []string{"app/Work"}, "", expect{reach: []string{"app/Lib.common()V", "java/io/PrintStream.println(I)V"}}},
+		{"unreachable", []string{"app/Work"}, "no longer be reachable", expect{noReach: []string{"app/Lib.onlyFromWork()V"}}},
+		{"cycle", []string{"app/Work"}, "no longer be reachable", expect{noReach: []string{"app/Creator.create()V", "app/Creator.lambda$create$0()V"}}},
+		{"newreach", []string{"app/Work"}, "became reachable", expect{reach: []string{"app/Work.other()V"}}},
+		{"header", []string{"app/Work"}, "added or removed", expect{reach: []string{"app/Work.run([Ljava/lang/String;)V"}}},
+		{"callers", []string{"app/Main"}, "value analysis", expect{edges: [][2]string{
+			{"app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"},
+		}}},
+	}
+	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
+		opts := Options{Level: level}
+		g0, tr0, err := a0.RunTrace(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			if level != callgraph.CorrectString && c.why != "" {
+				continue // the reasons to decline are argued at Correct-String
+			}
+			t.Run(level.String()+"/"+c.variant, func(t *testing.T) {
+				ix := updateProgram(t, c.variant)
+				a := New(ix)
+				want, err := a.Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := ix.Hierarchy()
+				method := func(s string) int32 {
+					for _, m := range h.Methods() {
+						if m.String() == s {
+							return m.ID
+						}
+					}
+					t.Fatalf("no method %s", s)
+					return -1
+				}
+				for _, e := range c.edges {
+					if !want.HasEdge(method(e[0]), method(e[1])) {
+						t.Errorf("the new run has no edge %s -> %s", e[0], e[1])
+					}
+				}
+				for _, m := range c.noReach {
+					if want.Reachable.Has(method(m)) {
+						t.Errorf("the new run reaches %s", m)
+					}
+				}
+				for _, m := range c.reach {
+					if !want.Reachable.Has(method(m)) {
+						t.Errorf("the new run does not reach %s", m)
+					}
+				}
+				got, _, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, c.changed)
+				if c.why != "" {
+					if !IsNotUpdatable(err) || !strings.Contains(err.Error(), c.why) {
+						t.Fatalf("Update: %v, want it to decline because %q", err, c.why)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("Update: %v", err)
+				}
+				if g, w := canonical(h, got), canonical(h, want); g != w {
+					t.Errorf("updated graph differs from a new run:\n%s", lineDiff(g, w))
+				}
+			})
+		}
+	}
+}
+
+// TestUpdateChain updates an updated graph: base -> addcall -> removecall -> base,
+// each step equal to a new run.
+func TestUpdateChain(t *testing.T) {
+	ctx := context.Background()
+	opts := Options{Level: callgraph.CorrectString}
+	prev := Previous{Analyzer: New(updateProgram(t, ""))}
+	var err error
+	if prev.Graph, prev.Trace, err = prev.Analyzer.RunTrace(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"addcall", "removecall", ""} {
+		ix := updateProgram(t, v)
+		a := New(ix)
+		g, tr, err := a.Update(ctx, opts, prev, []string{"app/Work"})
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		want, err := a.Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := canonical(ix.Hierarchy(), g), canonical(ix.Hierarchy(), want); got != w {
+			t.Fatalf("%q: updated graph differs from a new run:\n%s", v, lineDiff(got, w))
+		}
+		prev = Previous{Analyzer: a, Graph: g, Trace: tr}
+	}
+}
+
+// lineDiff lists the lines only one of two sorted texts has.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for _, l := range g {
+		if _, ok := slices.BinarySearch(w, l); !ok {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	for _, l := range w {
+		if _, ok := slices.BinarySearch(g, l); !ok {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,5 @@
+package app;
+
+public class Plugin {
+    public Plugin() {}
+}

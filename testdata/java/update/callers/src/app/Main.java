@@ -1,0 +1,19 @@
+package app;
+
+// Passes another name to Lib.load, whose forName the value analysis resolved from the
+// arguments of load's callers: not updatable in place (the site in Lib.load, which did
+// not change, now resolves to app.Other).
+public class Main {
+    static Runnable hold;
+
+    public static void main(String[] args) throws Exception {
+        Work.run(args);
+        Runnable r = () -> Lib.viaLambda();
+        r.run();
+        Lib.common();
+        if (hold != null) {
+            hold.run();
+        }
+        Lib.load("app.Other");
+    }
+}
