@@ -181,9 +181,10 @@ type expFile struct {
 	base  string // file name, as in SourceFile
 	lines []string
 
-	classes []*hierarchy.Class
-	methods []*hierarchy.Method
-	lineSet map[int]bool // lines that have code in some method's LineNumberTable
+	classes   []*hierarchy.Class
+	methods   []*hierarchy.Method
+	codeLines map[*hierarchy.Method][]int // each method's LineNumberTable lines
+	lineSet   map[int]bool                // lines that have code in some method's LineNumberTable
 }
 
 // expDirective is one expectation.
@@ -707,20 +708,23 @@ func (p *expProgram) bind(h *hierarchy.Hierarchy) (errs []string) {
 	for _, f := range p.files {
 		byFile[f.pkg+"/"+f.base] = f
 		f.lineSet = map[int]bool{}
+		f.codeLines = map[*hierarchy.Method][]int{}
 	}
 	for _, c := range h.Classes() {
-		if c.Phantom || !p.names[c.Name] || c.File == nil {
+		cf := h.File(c)
+		if c.Phantom || !p.names[c.Name] || cf == nil {
 			continue
 		}
-		f := byFile[c.Package()+"/"+c.File.SourceFile]
+		f := byFile[c.Package()+"/"+cf.SourceFile]
 		if f == nil {
-			errs = append(errs, fmt.Sprintf("%s: class %s has no source file %s in the program", p.name, c.Name, c.File.SourceFile))
+			errs = append(errs, fmt.Sprintf("%s: class %s has no source file %s in the program", p.name, c.Name, cf.SourceFile))
 			continue
 		}
 		f.classes = append(f.classes, c)
 		for _, m := range c.Methods {
 			f.methods = append(f.methods, m)
-			for _, l := range methodLines(m) {
+			f.codeLines[m] = methodLines(h, m)
+			for _, l := range f.codeLines[m] {
 				f.lineSet[l] = true
 			}
 		}
@@ -760,11 +764,11 @@ func (p *expProgram) bind(h *hierarchy.Hierarchy) (errs []string) {
 }
 
 // methodLines returns the lines of a method's LineNumberTable.
-func methodLines(m *hierarchy.Method) []int {
-	if m.Class.File == nil {
+func methodLines(h *hierarchy.Hierarchy, m *hierarchy.Method) []int {
+	if h.File(m.Class) == nil {
 		return nil
 	}
-	code, err := m.Info().Code()
+	code, err := h.Info(m).Code()
 	if err != nil || code == nil {
 		return nil
 	}
@@ -815,7 +819,7 @@ func (f *expFile) declaredAt(line int) (*hierarchy.Method, error) {
 			continue
 		}
 		dist := -1
-		for _, l := range methodLines(m) {
+		for _, l := range f.codeLines[m] {
 			if l >= line && (dist < 0 || l-line < dist) {
 				dist = l - line
 			}
@@ -1130,7 +1134,7 @@ func calleesOf(g *callgraph.Graph, n int32) []int32 {
 func (p *expProgram) unreachableNote(h *hierarchy.Hierarchy, g *callgraph.Graph, f *expFile, line int) string {
 	var un []string
 	for _, m := range f.methods {
-		if slices.Contains(methodLines(m), line) && !g.Reachable.Has(m.ID) {
+		if slices.Contains(f.codeLines[m], line) && !g.Reachable.Has(m.ID) {
 			un = append(un, methodName(h, g, m.ID))
 		}
 	}

@@ -427,6 +427,7 @@ func (p classArgResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 // localFlow gives resolvers intraprocedural access to where a call's operands come
 // from: the method's facts and its def-use flow.
 type localFlow struct {
+	h  *hierarchy.Hierarchy
 	m  *hierarchy.Method
 	f  *facts.Method
 	fl *facts.Flow
@@ -444,7 +445,7 @@ func (s *solver) localFlow(m *hierarchy.Method) *localFlow {
 	var lf *localFlow
 	if f := s.a.prog.Facts(m); f != nil {
 		if fl, err := s.a.prog.Flow(m); err == nil && fl != nil {
-			lf = &localFlow{m: m, f: f, fl: fl}
+			lf = &localFlow{h: s.h, m: m, f: f, fl: fl}
 		}
 	}
 	if s.api.locals == nil {
@@ -555,7 +556,7 @@ func (lf *localFlow) constStrings(defs []facts.Def) (strs []string, ok bool) {
 
 // allIconst0 reports whether every definition of an int value is iconst_0 (false).
 func (lf *localFlow) allIconst0(defs []facts.Def) bool {
-	code, err := lf.m.Info().Code()
+	code, err := lf.h.Info(lf.m).Code()
 	if err != nil || code == nil {
 		return false
 	}

@@ -160,7 +160,7 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		created = append(created, c)
 		switch {
 		case ss.record != nil && c.Super == ss.record:
-			for _, m := range recordConstructors(c) {
+			for _, m := range recordConstructors(s.h, c) {
 				add(ctors, m)
 			}
 		case ss.ext != nil && s.h.IsSubtype(c, ss.ext):
@@ -288,11 +288,11 @@ func inheritableHook(h *hierarchy.Hierarchy, c *hierarchy.Class, name string) *h
 
 // recordConstructors returns a record's canonical constructor, found from its Record
 // attribute, or all its constructors when that fails.
-func recordConstructors(c *hierarchy.Class) []*hierarchy.Method {
-	if c.File != nil && c.File.Record != nil {
+func recordConstructors(h *hierarchy.Hierarchy, c *hierarchy.Class) []*hierarchy.Method {
+	if f := h.File(c); f != nil && f.Record != nil {
 		var b strings.Builder
 		b.WriteByte('(')
-		for _, rc := range c.File.Record {
+		for _, rc := range f.Record {
 			b.WriteString(rc.Desc)
 		}
 		b.WriteString(")V")

@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -125,41 +127,26 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 
 // sameShape reports why the hierarchies differ in more than method bodies ("" when
 // they do not): the classes and their order, so that every ID is the same, and the
-// headers of the changed classes.
+// headers of the changed classes (classfile.SameHeader). Hierarchies that share their
+// classes (index.Rebuild after a change of bodies) differ at most in the latter.
 func sameShape(oh, nh *hierarchy.Hierarchy, changed []string) string {
 	oc, nc := oh.Classes(), nh.Classes()
 	if len(oc) != len(nc) || len(oh.Methods()) != len(nh.Methods()) {
 		return "classes or members were added or removed"
 	}
-	for i, c := range nc {
-		if o := oc[i]; o.Name != c.Name || o.Phantom != c.Phantom || len(o.Methods) != len(c.Methods) {
-			return "the classes changed order or shape"
+	if len(nc) > 0 && &oc[0] != &nc[0] {
+		for i, c := range nc {
+			if o := oc[i]; o.Name != c.Name || o.Phantom != c.Phantom || len(o.Methods) != len(c.Methods) {
+				return "the classes changed order or shape"
+			}
 		}
-	}
-	name := func(c *hierarchy.Class) string {
-		if c == nil {
-			return ""
-		}
-		return c.Name
 	}
 	for _, n := range changed {
 		c, o := nh.Class(n), oh.Class(n)
-		if c == nil || o == nil {
+		if c == nil || o == nil || c.Phantom || o.Phantom {
 			return "class " + n + " was added or removed"
 		}
-		same := o.Access == c.Access && o.Origin == c.Origin && o.Cyclic == c.Cyclic &&
-			name(o.Super) == name(c.Super) && o.Nesting == c.Nesting && name(o.Outer) == name(c.Outer) &&
-			o.InnerAccess == c.InnerAccess && name(o.NestHost) == name(c.NestHost) &&
-			(o.EnclosingMethod == nil) == (c.EnclosingMethod == nil) &&
-			(o.EnclosingMethod == nil || o.EnclosingMethod.ID == c.EnclosingMethod.ID) &&
-			slices.EqualFunc(o.Interfaces, c.Interfaces, func(a, b *hierarchy.Class) bool { return a.Name == b.Name }) &&
-			slices.EqualFunc(o.Methods, c.Methods, func(a, b *hierarchy.Method) bool {
-				return a.Name == b.Name && a.Desc == b.Desc && a.Access == b.Access
-			}) &&
-			slices.EqualFunc(o.Fields, c.Fields, func(a, b *hierarchy.Field) bool {
-				return a.Name == b.Name && a.Desc == b.Desc && a.Access == b.Access
-			})
-		if !same {
+		if !classfile.SameHeader(oh.File(o), nh.File(c)) {
 			return "the header of " + n + " changed"
 		}
 	}
@@ -283,19 +270,34 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bi
 		reasons = append(reasons, r)
 		return int32(len(reasons) - 1)
 	}
+	// Both bundle lists are sorted by caller: copy the old one in runs between the
+	// changed callers, whose bundles are the probe's.
 	bundles := make([]callgraph.Bundle, 0, len(old.Bundles)+len(pg.Bundles))
-	nb := pg.Bundles
-	for _, b := range old.Bundles {
-		for len(nb) > 0 && nb[0].Caller < b.Caller {
-			bundles = append(bundles, remap(nb[0], mapSet, mapReason))
-			nb = nb[1:]
+	ob, nb := old.Bundles, pg.Bundles
+	for len(ob) > 0 || len(nb) > 0 {
+		if len(nb) > 0 && (len(ob) == 0 || nb[0].Caller <= ob[0].Caller) {
+			c := nb[0].Caller
+			for len(nb) > 0 && nb[0].Caller == c {
+				bundles = append(bundles, remap(nb[0], mapSet, mapReason))
+				nb = nb[1:]
+			}
+			ob = ob[callerEnd(ob, c):]
+			continue
 		}
-		if !inD.Has(b.Caller) {
-			bundles = append(bundles, b)
+		if inD.Has(ob[0].Caller) {
+			ob = ob[callerEnd(ob, ob[0].Caller):]
+			continue
 		}
-	}
-	for _, b := range nb {
-		bundles = append(bundles, remap(b, mapSet, mapReason))
+		// Copy up to the next changed caller or the next probe bundle.
+		end := len(ob)
+		if len(nb) > 0 {
+			end = callerStart(ob, nb[0].Caller)
+		}
+		if i := nextChanged(ob[:end], inD); i < end {
+			end = i
+		}
+		bundles = append(bundles, ob[:end]...)
+		ob = ob[end:]
 	}
 	var sites []callgraph.Site
 	for _, st := range old.Sites {
@@ -329,6 +331,38 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bi
 	}, nil
 }
 
+// callerStart returns the index of the first bundle of bs (sorted by caller) whose
+// caller is at least c; callerEnd that of the first whose caller is above c.
+func callerStart(bs []callgraph.Bundle, c int32) int {
+	i, _ := slices.BinarySearchFunc(bs, c, func(b callgraph.Bundle, c int32) int { return cmp.Compare(b.Caller, c) })
+	return i
+}
+
+func callerEnd(bs []callgraph.Bundle, c int32) int { return callerStart(bs, c+1) }
+
+// nextChanged returns the index of the first bundle of bs whose caller is in inD, or
+// len(bs). The changed methods are few: look each up rather than test every bundle.
+func nextChanged(bs []callgraph.Bundle, inD callgraph.Bitset) int {
+	end := len(bs)
+	if end == 0 {
+		return 0
+	}
+	lo, hi := bs[0].Caller, bs[end-1].Caller
+	for w := int(lo) / 64; w <= int(hi)/64 && w < len(inD); w++ {
+		for bits := inD[w]; bits != 0; bits &= bits - 1 {
+			id := int32(w*64 + tz(bits))
+			if id >= lo && id <= hi {
+				if i := callerStart(bs, id); i < end && bs[i].Caller == id {
+					return i
+				}
+			}
+		}
+	}
+	return end
+}
+
+func tz(x uint64) int { return bits.TrailingZeros64(x) }
+
 func remap(b callgraph.Bundle, set, reason func(int32) int32) callgraph.Bundle {
 	b.Set = set(b.Set)
 	b.Reason = reason(b.Reason)
@@ -348,7 +382,12 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 	}
 	reached := callgraph.NewBitset(g.NumNodes)
 	setDone := callgraph.NewBitset(len(g.Sets))
+	conditional := callgraph.NewBitset(len(g.Sets))
+	for set := range t.cond {
+		conditional.Add(set)
+	}
 	parked := map[int32][]int32{} // justifying method -> members waiting for it
+	waiting := callgraph.NewBitset(g.NumNodes)
 	var queue []int32
 	var add func(id int32)
 	add = func(id int32) {
@@ -356,7 +395,8 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 			return
 		}
 		queue = append(queue, id)
-		if ws, ok := parked[id]; ok {
+		if waiting.Has(id) {
+			ws := parked[id]
 			delete(parked, id)
 			for _, w := range ws {
 				add(w)
@@ -374,12 +414,14 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 			if !setDone.Add(b.Set) {
 				continue
 			}
-			cond, conditional := t.cond[b.Set]
-			for _, id := range g.Sets[b.Set] {
-				if !conditional {
+			if !conditional.Has(b.Set) {
+				for _, id := range g.Sets[b.Set] {
 					add(id)
-					continue
 				}
+				continue
+			}
+			cond := t.cond[b.Set]
+			for _, id := range g.Sets[b.Set] {
 				from, ok := cond[id]
 				switch {
 				case !ok:
@@ -388,6 +430,7 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 					add(id)
 				default:
 					parked[from] = append(parked[from], id)
+					waiting.Add(from)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -65,6 +66,7 @@ func benchOneChanged(b *testing.B, prepare bool) {
 	g, _ := s.Graph(context.Background(), callgraph.CorrectEnv)
 	b.Logf("reachable %d edges %d; index timings %+v", g.NumReachable(), g.NumEdges(), s.Index().Timings)
 	release()
+	var took []time.Duration
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		data := d2
@@ -72,11 +74,27 @@ func benchOneChanged(b *testing.B, prepare bool) {
 			data = d1
 		}
 		os.WriteFile(target, data, 0o644)
+		t0 := time.Now()
 		ev, err := m.Update(context.Background(), ChangeSet{Paths: []string{target}})
+		took = append(took, time.Since(t0))
 		if err != nil || !ev.Published() {
 			b.Fatalf("%+v %v", ev, err)
 		}
 	}
+	reportPercentiles(b, took)
+	b.ReportMetric(float64(m.Updates()), "in-place")
+}
+
+// reportPercentiles reports the median and the 95th percentile of durations, in ms.
+func reportPercentiles(b *testing.B, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	b.Logf("durations: %v", took)
+	slices.Sort(took)
+	at := func(q float64) float64 { return float64(took[int(q*float64(len(took)-1))]) / 1e6 }
+	b.ReportMetric(at(0.5), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
 }
 
 // BenchmarkWarmRestart: first snapshot of javacc + JDK (Correct-Env, CHA) after a

@@ -79,6 +79,7 @@ type Manager struct {
 	closed  bool
 
 	analyses atomic.Int64
+	updates  atomic.Int64
 
 	beforeAnalysis func(ctx context.Context) // test hook
 }
@@ -124,6 +125,10 @@ func (m *Manager) Acquire() (*Snapshot, func()) {
 // Analyses returns how many snapshots were analysed (built and run at the eager
 // levels), including cancelled ones.
 func (m *Manager) Analyses() int64 { return m.analyses.Load() }
+
+// Updates returns how many snapshots had every eager level's graph updated in place
+// rather than analysed anew (see analysis.Analyzer.Update).
+func (m *Manager) Updates() int64 { return m.updates.Load() }
 
 // Subscribe returns a channel receiving the Event of every update that publishes a
 // snapshot or defers one, and a function ending the subscription. Events are
@@ -255,8 +260,22 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 	if m.beforeAnalysis != nil {
 		m.beforeAnalysis(ctx)
 	}
-	// Graphs found on disk need no planning: prepare only when one is missing.
-	if m.settings.Prepare && !s.loadCached(m.settings.levels()) {
+	// A change of method bodies only is first tried in place; graphs found on disk
+	// need no planning: prepare only when one is still missing.
+	updated := old != nil && !ev.SpecChanged && len(ev.Added)+len(ev.Removed) == 0
+	for _, l := range m.settings.levels() {
+		if !updated {
+			break
+		}
+		ok, why := s.updateFrom(ctx, old, l, ev.Changed)
+		if !ok {
+			m.log.Debug("incremental: analysing anew", zap.Stringer("level", l), zap.String("why", why))
+		}
+		updated = ok
+	}
+	if updated {
+		m.updates.Add(1)
+	} else if m.settings.Prepare && !s.loadCached(m.settings.levels()) {
 		if err := s.an.Prepare(ctx); err != nil {
 			_ = ix.Close()
 			return Event{}, err

@@ -27,8 +27,31 @@ var propSeed = flag.Uint64("incremental.seed", 1, "seed of TestIncrementalEquals
 // any of them can be added, modified, deleted or renamed and the rest still compiles.
 type propProgram struct {
 	plugins map[string]string // class simple name -> body variant description
+	core    string            // the source of p.Core
 	next    int
 	rng     *rand.Rand
+}
+
+// coreSource returns a p.Core whose methods call each other and lib.L at random:
+// the same members every time, so an edit of Core changes method bodies only, the
+// change analysis.Analyzer.Update handles in place when nothing depends on it.
+func (p *propProgram) coreSource() string {
+	var b strings.Builder
+	b.WriteString("package p;\npublic class Core {\n")
+	for i := range 3 {
+		fmt.Fprintf(&b, "  public void k%d() {", i)
+		for j := range 3 {
+			if j != i && p.rng.IntN(2) == 0 {
+				fmt.Fprintf(&b, " k%d();", j)
+			}
+		}
+		if p.rng.IntN(2) == 0 {
+			b.WriteString(" new lib.L().l();")
+		}
+		b.WriteString(" }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
 }
 
 func (p *propProgram) pluginSource(name string) string {
@@ -57,7 +80,7 @@ func (p *propProgram) pluginSource(name string) string {
 func (p *propProgram) sources() map[string]string {
 	srcs := map[string]string{
 		"p/I.java":    "package p;\npublic interface I { void run(); }\n",
-		"p/Core.java": "package p;\npublic class Core { public void k0() { k1(); } public void k1() { new lib.L().l(); } public void k2() { k0(); } }\n",
+		"p/Core.java": p.core,
 		"p/Main.java": `package p;
 public class Main {
   public static void main(String[] args) throws Exception {
@@ -119,12 +142,14 @@ func classHashes(s *Snapshot, dir string) map[string]uint64 {
 }
 
 // TestIncrementalEqualsScratch applies random steps (add, modify, delete, rename a
-// plug-in class, edit the specification file, swap a jar, touch without change) and checks
+// plug-in class, edit the specification file, swap a jar, touch without change, edit
+// the bodies of a class) and checks
 // after each that the manager's snapshot equals a from-scratch analysis and that the
 // reported class changes are exactly the differences in class bytes.
 func TestIncrementalEqualsScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(*propSeed, 42))
-	prog := &propProgram{plugins: map[string]string{}, rng: rng}
+	prog := &propProgram{plugins: map[string]string{}, rng: rng,
+		core: "package p;\npublic class Core { public void k0() { k1(); } public void k1() { new lib.L().l(); } public void k2() { k0(); } }\n"}
 	for range 3 {
 		name := fmt.Sprintf("P%d", prog.next)
 		prog.next++
@@ -149,8 +174,9 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 	st := testSettings(t, out, specPath)
 	st.Config.Sources = append(st.Config.Sources, classpath.Source{Path: jar, Origin: classpath.Library})
 	st.Options.LibraryMode = false
-	m := newTestManager(t, st)
 	levels := []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectEnv}
+	st.Levels = levels // eager, so that every level is updated in place when it can be
+	m := newTestManager(t, st)
 
 	for step := range *propSteps {
 		names := slices.Sorted(func(yield func(string) bool) {
@@ -162,7 +188,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		})
 		var touched []string
 		var what string
-		switch k := rng.IntN(7); {
+		switch k := rng.IntN(8); {
 		case k == 0 || len(names) == 0:
 			name := fmt.Sprintf("P%d", prog.next)
 			prog.next++
@@ -197,6 +223,9 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			what = "spec: " + strings.ReplaceAll(b.String(), "\n", "; ")
 		case k == 5:
 			what = "rewrite identical"
+		case k == 7:
+			prog.core = prog.coreSource()
+			what = "edit Core"
 		case k == 6:
 			lib = 1 - lib
 			javatest.Jar(t, libs[lib], jar)
@@ -250,4 +279,5 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		release()
 		t.Logf("step %d: %s: snapshot %d, files %v", step, what, s.ID(), ev.Files)
 	}
+	t.Logf("%d of %d analyses were updates in place", m.Updates(), m.Analyses())
 }

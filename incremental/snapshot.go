@@ -102,6 +102,7 @@ type Snapshot struct {
 type lazyGraph struct {
 	mu  sync.Mutex
 	g   *callgraph.Graph
+	tr  *analysis.Trace // nil for graphs loaded from the cache
 	err error
 }
 
@@ -139,18 +140,44 @@ func (s *Snapshot) Graph(ctx context.Context, level callgraph.Level) (*callgraph
 	if lg.g = s.cache.load(key, s.numNodes()); lg.g != nil {
 		return lg.g, nil
 	}
-	opts := s.settings.Options
-	opts.Level = level
-	opts.Spec = s.spec
-	g, err := s.an.Run(ctx, opts)
+	g, tr, err := s.an.RunTrace(ctx, s.runOptions(level))
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return nil, err
 	}
-	lg.g, lg.err = g, err
+	lg.g, lg.tr, lg.err = g, tr, err
 	if err == nil {
 		s.cache.store(key, g)
 	}
 	return g, err
+}
+
+func (s *Snapshot) runOptions(level callgraph.Level) analysis.Options {
+	opts := s.settings.Options
+	opts.Level = level
+	opts.Spec = s.spec
+	return opts
+}
+
+// updateFrom sets the graph of level to an update in place of old's (see
+// analysis.Analyzer.Update) when old has one with a trace and the update can be
+// proved equal to a new run; it reports whether it did, and otherwise why not.
+func (s *Snapshot) updateFrom(ctx context.Context, old *Snapshot, level callgraph.Level, changed []string) (bool, string) {
+	olg := old.graphs[level]
+	olg.mu.Lock()
+	og, otr := olg.g, olg.tr
+	olg.mu.Unlock()
+	if og == nil || otr == nil {
+		return false, "no previous graph with a trace"
+	}
+	g, tr, err := s.an.Update(ctx, s.runOptions(level), analysis.Previous{Analyzer: old.an, Graph: og, Trace: otr}, changed)
+	if err != nil {
+		return false, err.Error()
+	}
+	lg := s.graphs[level]
+	lg.mu.Lock()
+	lg.g, lg.tr = g, tr
+	lg.mu.Unlock()
+	return true, ""
 }
 
 // loadCached loads the graphs of levels from the graph cache and reports whether
@@ -222,15 +249,16 @@ func newSnapshot(id uint64, st Settings, ix *index.Index, sp *spec.File, specDat
 }
 
 func classInfos(ix *index.Index) map[string]ClassInfo {
-	m := make(map[string]ClassInfo, len(ix.Hierarchy().Classes()))
-	for _, c := range ix.Hierarchy().Classes() {
+	h := ix.Hierarchy()
+	m := make(map[string]ClassInfo, len(h.Classes()))
+	for _, c := range h.Classes() {
 		src := ix.Source(c)
 		if src == nil {
 			continue
 		}
 		sf := ""
-		if c.File != nil {
-			sf = c.File.SourceFile
+		if f := h.File(c); f != nil {
+			sf = f.SourceFile
 		}
 		m[c.Name] = ClassInfo{Hash: src.Hash, Origin: src.Origin, Container: src.Container,
 			Entry: src.Entry, SourcePath: SourcePath(c.Name, sf)}

@@ -152,8 +152,8 @@ func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*
 		prevCP = prev.ClassPath
 		parsed = make(map[*classpath.Class]*classfile.File, len(prev.sources))
 		for _, c := range prev.h.Classes() {
-			if src := prev.sources[c.ID]; src != nil && c.File != nil {
-				parsed[src] = c.File
+			if src := prev.sources[c.ID]; src != nil && prev.h.File(c) != nil {
+				parsed[src] = prev.h.File(c)
 			}
 		}
 	}
@@ -206,7 +206,12 @@ func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*
 	t2 := time.Now()
 	ix.Timings.Parse = t2.Sub(t1)
 
-	ix.h = hierarchy.New(inputs)
+	if prev != nil {
+		ix.h = sameClasses(prev.h, inputs)
+	}
+	if ix.h == nil {
+		ix.h = hierarchy.New(inputs)
+	}
 	for _, p := range ix.h.Problems() {
 		if p.Kind == hierarchy.Missing {
 			continue // phantoms are counted, and listed on request
@@ -226,6 +231,38 @@ func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*
 	ix.facts = make([]classFacts, len(ix.h.Classes()))
 	ix.Timings.Hierarchy = time.Since(t2)
 	return ix, nil
+}
+
+// sameClasses returns prev with the class files of inputs when inputs declare the
+// same classes in the same order as prev's and differ from them in method bodies
+// only (hierarchy.WithBodies), so that a rebuild after editing code keeps the
+// hierarchy and every ID; else nil.
+func sameClasses(prev *hierarchy.Hierarchy, inputs []hierarchy.Input) *hierarchy.Hierarchy {
+	classes := prev.Classes()
+	seen := make(map[string]bool, len(inputs))
+	var changed []*classfile.File
+	i := 0
+	for _, in := range inputs {
+		if seen[in.File.Name] {
+			continue // a duplicate: New skips it too
+		}
+		seen[in.File.Name] = true
+		if i >= len(classes) {
+			return nil
+		}
+		c := classes[i]
+		if c.Phantom || c.Name != in.File.Name || c.Origin != in.Origin {
+			return nil
+		}
+		if f := prev.File(c); f != in.File {
+			changed = append(changed, in.File)
+		}
+		i++
+	}
+	if i < len(classes) && !classes[i].Phantom {
+		return nil // classes were removed
+	}
+	return prev.WithBodies(changed)
 }
 
 func origin(o classpath.Origin) hierarchy.Origin {
@@ -249,7 +286,7 @@ func (ix *Index) Source(c *hierarchy.Class) *classpath.Class { return ix.sources
 
 // ClassFacts returns the facts of a class, extracting them on first use.
 func (ix *Index) ClassFacts(c *hierarchy.Class) (*facts.Class, error) {
-	if c.Phantom || c.File == nil {
+	if c.Phantom || ix.h.File(c) == nil {
 		return nil, nil
 	}
 	cf := &ix.facts[c.ID]
@@ -259,7 +296,7 @@ func (ix *Index) ClassFacts(c *hierarchy.Class) (*facts.Class, error) {
 			cf.f = f
 			return
 		}
-		cf.f, cf.err = facts.Extract(c.File)
+		cf.f, cf.err = facts.Extract(ix.h.File(c))
 		if cf.err != nil {
 			cf.err = fmt.Errorf("%s: %s: %w", src.Container, src.Entry, cf.err)
 			return
@@ -284,11 +321,12 @@ func (ix *Index) Flow(m *hierarchy.Method) (*facts.Flow, error) {
 	v, _ := ix.flows.LoadOrStore(m.ID, &flowResult{})
 	fr := v.(*flowResult)
 	fr.once.Do(func() {
-		if m.Class.File == nil {
+		f := ix.h.File(m.Class)
+		if f == nil {
 			fr.err = errors.New("no class file")
 			return
 		}
-		fr.flow, fr.err = facts.Analyze(m.Class.File, &m.Class.File.Methods[m.Index])
+		fr.flow, fr.err = facts.Analyze(f, &f.Methods[m.Index])
 	})
 	return fr.flow, fr.err
 }

@@ -2,7 +2,12 @@ package index
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestRebuildSharesUnchanged: a rebuild over an unchanged JDK keeps the parsed
@@ -21,7 +26,7 @@ func TestRebuildSharesUnchanged(t *testing.T) {
 	}
 	defer second.Close()
 	c1, c2 := first.Hierarchy().Class("java/util/HashMap"), second.Hierarchy().Class("java/util/HashMap")
-	if c1 == nil || c2 == nil || c1.File != c2.File {
+	if c1 == nil || c2 == nil || first.Hierarchy().File(c1) != second.Hierarchy().File(c2) {
 		t.Fatalf("HashMap parsed again (or missing): %p %p", c1, c2)
 	}
 	if n1, n2 := len(first.Hierarchy().Methods()), len(second.Hierarchy().Methods()); n1 != n2 {
@@ -54,5 +59,67 @@ func TestFactsCacheRetain(t *testing.T) {
 	cache.Retain(ix)
 	if n := cache.Len(); n != 2 {
 		t.Errorf("cache holds %d classes after Retain, want 2", n)
+	}
+}
+
+// TestRebuildKeepsHierarchy: after a change of method bodies only
+// (testdata/java/update/addcall), Rebuild keeps the hierarchy's classes and IDs and
+// reads the new bodies; after a change of a header (update/header adds a method) it
+// links a new hierarchy.
+func TestRebuildKeepsHierarchy(t *testing.T) {
+	ctx := context.Background()
+	compile := func(variant string) string {
+		src := t.TempDir()
+		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+		if variant != "" {
+			javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+		}
+		return javatest.Compile(t, src)
+	}
+	dir := t.TempDir()
+	javatest.CopyTree(t, compile(""), dir)
+	cfg := Config{Sources: []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: dir, Origin: classpath.Application}}}
+	first, err := Build(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	calls := func(ix *Index, class, method string) []string {
+		var out []string
+		for _, m := range ix.Hierarchy().Class(class).Methods {
+			if m.Name == method {
+				for _, c := range ix.Facts(m).Calls {
+					out = append(out, c.Ref.Class+"."+c.Ref.Name)
+				}
+			}
+		}
+		return out
+	}
+	if got := calls(first, "app/Work", "run"); slices.Contains(got, "app/Lib.viaLambda") {
+		t.Fatalf("base Work.run calls %v", got)
+	}
+
+	javatest.CopyTree(t, compile("addcall"), dir)
+	second, err := Rebuild(ctx, cfg, nil, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	h1, h2 := first.Hierarchy(), second.Hierarchy()
+	if w1, w2 := h1.Class("app/Work"), h2.Class("app/Work"); w1 != w2 || h1.File(w1) == h2.File(w2) {
+		t.Errorf("after a body change: Work is %p and %p, its files %p and %p; want one class, two files", w1, w2, h1.File(w1), h2.File(w2))
+	}
+	if got := calls(second, "app/Work", "run"); !slices.Contains(got, "app/Lib.viaLambda") {
+		t.Errorf("rebuilt Work.run calls %v, want the new body's call of Lib.viaLambda", got)
+	}
+
+	javatest.CopyTree(t, compile("header"), dir)
+	third, err := Rebuild(ctx, cfg, nil, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	if w2, w3 := h2.Class("app/Work"), third.Hierarchy().Class("app/Work"); w2 == w3 || len(w3.Methods) != len(w2.Methods)+1 {
+		t.Errorf("after a header change: Work is %p (%d methods), was %p (%d)", w3, len(w3.Methods), w2, len(w2.Methods))
 	}
 }

@@ -80,8 +80,8 @@ func (w *world) layoutListing(c *hierarchy.Class) *listing {
 	if src := w.ix.Source(c); src != nil {
 		l.header = append(l.header, fmt.Sprintf("// from %s (%s)", src.Container, src.Entry))
 	}
-	if c.File != nil && c.File.SourceFile != "" {
-		l.header = append(l.header, "// compiled from "+c.File.SourceFile)
+	if f := w.ix.Hierarchy().File(c); f != nil && f.SourceFile != "" {
+		l.header = append(l.header, "// compiled from "+f.SourceFile)
 	}
 	l.header = append(l.header, classDeclaration(c)+" {")
 	line := len(l.header)

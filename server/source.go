@@ -62,7 +62,7 @@ func buildSourceIndex(ctx context.Context, roots []string, h *hierarchy.Hierarch
 		})
 	}
 	for _, c := range h.Classes() {
-		if c.Phantom || c.File == nil || c.Origin == hierarchy.JDK {
+		if c.Phantom || h.File(c) == nil || c.Origin == hierarchy.JDK {
 			continue
 		}
 		key := sourceName(h, c)
@@ -80,8 +80,8 @@ func buildSourceIndex(ctx context.Context, roots []string, h *hierarchy.Hierarch
 // sourceName is the name of the file a class was compiled from: its SourceFile
 // attribute, or the top-level class's name when it has none.
 func sourceName(h *hierarchy.Hierarchy, c *hierarchy.Class) string {
-	if c.File != nil && c.File.SourceFile != "" {
-		return c.File.SourceFile
+	if f := h.File(c); f != nil && f.SourceFile != "" {
+		return f.SourceFile
 	}
 	top := h.TopLevel(c).Name
 	top = top[strings.LastIndexByte(top, '/')+1:]

@@ -64,7 +64,7 @@ func TestMapping(t *testing.T) {
 							continue
 						}
 						if code := fm.methodCode[m.ID]; code == nil {
-							if !implicitMethod(m) && !methodRefLambda(fm, mf.FirstLine) {
+							if !implicitMethod(snap.w.ix.Hierarchy(), m) && !methodRefLambda(fm, mf.FirstLine) {
 								t.Errorf("%s: %s: no source construct", filepath.Base(path), m)
 							}
 							continue
@@ -111,7 +111,7 @@ func TestMapping(t *testing.T) {
 
 // implicitMethod reports whether javac generates a method without a declaration of
 // its own: bridges, accessors, enum and record members, default constructors.
-func implicitMethod(m *hierarchy.Method) bool {
+func implicitMethod(h *hierarchy.Hierarchy, m *hierarchy.Method) bool {
 	if m.Access&(classfile.AccSynthetic|classfile.AccBridge) != 0 && !strings.HasPrefix(m.Name, "lambda$") {
 		return true
 	}
@@ -121,7 +121,7 @@ func implicitMethod(m *hierarchy.Method) bool {
 		return true // e.g. the $SwitchMap$ holder of an enum switch
 	case c.Access&classfile.AccEnum != 0 && (m.Name == "values" || m.Name == "valueOf" || m.Name == "<clinit>" || m.Name == "<init>"):
 		return true
-	case c.File != nil && c.File.Record != nil:
+	case h.File(c) != nil && h.File(c).Record != nil:
 		return true // accessors, canonical constructor, toString/equals/hashCode
 	case m.Name == "<init>":
 		return true // the default constructor

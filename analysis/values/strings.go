@@ -336,7 +336,7 @@ func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
 			out = union(out, v)
 		}
 	}
-	if cf := fd.Class.File; cf != nil {
+	if cf := a.h.File(fd.Class); cf != nil {
 		if idx := cf.Fields[fd.Index].ConstantValue; idx != 0 && cf.Pool.Tag(idx) == classfile.TagString {
 			add(lit(cf.Pool.String(idx)))
 		}

@@ -208,6 +208,7 @@ func (ix *Index) findCallers(m *hierarchy.Method) []CallRef {
 // method is per-method information the analyses look up by bytecode offset.
 type method struct {
 	m      *hierarchy.Method
+	file   *classfile.File
 	f      *facts.Method
 	flow   *facts.Flow
 	code   []byte
@@ -227,18 +228,18 @@ func (a *Analyzer) methodInfo(m *hierarchy.Method) *method {
 	var mi *method
 	defer func() { a.methods[m.ID] = mi }()
 	f := a.prog.Facts(m)
-	if f == nil || m.Class.File == nil {
+	if f == nil || a.h.File(m.Class) == nil {
 		return nil
 	}
 	fl, err := a.prog.Flow(m)
 	if err != nil || fl == nil {
 		return nil
 	}
-	code, err := m.Info().Code()
+	code, err := a.h.Info(m).Code()
 	if err != nil || code == nil {
 		return nil
 	}
-	mi = &method{m: m, f: f, flow: fl, code: code.Bytecode,
+	mi = &method{m: m, file: a.h.File(m.Class), f: f, flow: fl, code: code.Bytecode,
 		calls: map[int32]*facts.Call{}, strs: map[int32]string{}, cls: map[int32]string{},
 		fields: map[int32]*facts.FieldAccess{}, casts: map[int32]string{}, allocs: map[int32]string{}}
 	for i := range f.Calls {
@@ -335,7 +336,7 @@ func (mi *method) intConst(pc int) (int32, bool) {
 		bytecode.Iconst4, bytecode.Iconst5, bytecode.Bipush, bytecode.Sipush:
 		return in.Value, true
 	case bytecode.Ldc, bytecode.LdcW:
-		p := mi.m.Class.File.Pool
+		p := mi.file.Pool
 		if p.Tag(in.Index) == classfile.TagInteger {
 			return p.Int(in.Index), true
 		}

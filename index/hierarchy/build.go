@@ -55,10 +55,11 @@ func (h *Hierarchy) declare(inputs []Input) {
 			continue
 		}
 		c := &arena[len(h.classes)]
-		*c = Class{ID: int32(len(h.classes)), Name: f.Name, Access: f.Access, Origin: in.Origin, File: f, pkg: Package(f.Name)}
+		*c = Class{ID: int32(len(h.classes)), Name: f.Name, Access: f.Access, Origin: in.Origin, pkg: Package(f.Name)}
 		c.NestHost = c
 		h.byName[f.Name] = c
 		h.classes = append(h.classes, c)
+		h.files = append(h.files, f)
 		nm += len(f.Methods)
 		nf += len(f.Fields)
 		mstart = append(mstart, int32(nm))
@@ -75,8 +76,8 @@ func (h *Hierarchy) declare(inputs []Input) {
 			c := h.classes[ci]
 			m0, m1 := mstart[ci], mstart[ci+1]
 			c.Methods, c.mhash = h.methods[m0:m1:m1], hashes[m0:m1:m1]
-			for i := range c.File.Methods {
-				fm := &c.File.Methods[i]
+			for i := range h.files[ci].Methods {
+				fm := &h.files[ci].Methods[i]
 				id := m0 + int32(i)
 				methods[id] = Method{ID: id, Class: c, Name: fm.Name, Desc: fm.Desc, Access: fm.Access, Index: int32(i)}
 				h.methods[id] = &methods[id]
@@ -86,8 +87,8 @@ func (h *Hierarchy) declare(inputs []Input) {
 			}
 			f0, f1 := fstart[ci], fstart[ci+1]
 			c.Fields = h.fields[f0:f1:f1]
-			for i := range c.File.Fields {
-				ff := &c.File.Fields[i]
+			for i := range h.files[ci].Fields {
+				ff := &h.files[ci].Fields[i]
 				id := f0 + int32(i)
 				fields[id] = Field{ID: id, Class: c, Name: ff.Name, Desc: ff.Desc, Access: ff.Access, Index: int32(i)}
 				h.fields[id] = &fields[id]
@@ -119,13 +120,13 @@ func (h *Hierarchy) declare(inputs []Input) {
 // link resolves supertype names, creating phantoms for missing ones.
 func (h *Hierarchy) link() {
 	n := 0
-	for _, c := range h.classes {
-		n += len(c.File.Interfaces)
+	for _, f := range h.files {
+		n += len(f.Interfaces)
 	}
 	arena := make([]*Class, n)
 	declared := len(h.classes) // phantoms are appended behind the declared classes
 	for _, c := range h.classes[:declared] {
-		f := c.File
+		f := h.files[c.ID]
 		if c.Name == objectName {
 			if f.Super != "" || len(f.Interfaces) > 0 {
 				// Object must be the root for the cycle repair below to be safe.
@@ -177,6 +178,7 @@ func (h *Hierarchy) ref(name string, from *Class, asInterface bool) *Class {
 	p.NestHost = p
 	h.byName[name] = p
 	h.classes = append(h.classes, p)
+	h.files = append(h.files, nil)
 	h.problem(Missing, name, "%s %s of %s is missing", kind, name, from.Name)
 	if name != objectName {
 		// Every class ends in Object, so inheriting its methods through a phantom is a
@@ -365,7 +367,7 @@ func (h *Hierarchy) linkNesting() {
 	outerName := make([]string, len(h.classes))
 	large := make(map[*Class]map[string]bool)
 	for _, c := range h.classes {
-		f := c.File
+		f := h.File(c)
 		if f == nil {
 			continue
 		}
@@ -485,7 +487,7 @@ func (h *Hierarchy) linkNesting() {
 // and later): a host that is missing, in another package or not listing c leaves c
 // its own nest host.
 func (h *Hierarchy) linkNestHost(c *Class, large map[*Class]map[string]bool) {
-	f := c.File
+	f := h.File(c)
 	host := h.byName[f.NestHost]
 	var why string
 	switch {
@@ -495,7 +497,7 @@ func (h *Hierarchy) linkNestHost(c *Class, large map[*Class]map[string]bool) {
 		why = "is the class itself"
 	case host.pkg != c.pkg:
 		why = "is in another package"
-	case !lists(host.File.NestMembers, c.Name, large, host):
+	case !lists(h.File(host).NestMembers, c.Name, large, host):
 		why = "does not list it in NestMembers"
 	default:
 		c.NestHost = host

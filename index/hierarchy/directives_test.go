@@ -535,7 +535,7 @@ func (x *checker) nestDirective(release int) {
 	if release < 11 {
 		return
 	}
-	got := slices.Clone(host.File.NestMembers)
+	got := slices.Clone(x.h.File(host).NestMembers)
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

@@ -94,7 +94,6 @@ type Class struct {
 	// (ClassCircularityError); here the edge closing the cycle is dropped, a
 	// superclass edge being replaced by java/lang/Object.
 	Cyclic bool
-	File   *classfile.File // nil for phantoms
 
 	// Nesting, from the class's own InnerClasses entry and EnclosingMethod attribute.
 	Nesting         Nesting
@@ -124,7 +123,7 @@ type Method struct {
 	Name   string
 	Desc   string
 	Access uint16
-	Index  int32 // index into Class.File.Methods and Class.Methods
+	Index  int32 // index into the class file's methods and Class.Methods
 }
 
 // Field is a field declared by a class.
@@ -134,12 +133,13 @@ type Field struct {
 	Name   string
 	Desc   string
 	Access uint16
-	Index  int32 // index into Class.File.Fields and Class.Fields
+	Index  int32 // index into the class file's fields and Class.Fields
 }
 
 // Hierarchy is the linked, immutable hierarchy. It is safe for concurrent use.
 type Hierarchy struct {
 	classes  []*Class
+	files    []*classfile.File // by class ID; nil for phantoms
 	methods  []*Method
 	fields   []*Field
 	byName   map[string]*Class
@@ -284,8 +284,13 @@ func (c *Class) declared(hash uint64, name, desc string) *Method {
 
 func (m *Method) String() string { return m.Class.Name + "." + m.Name + m.Desc }
 
+// File returns the class file c was read from; nil for phantoms. It belongs to the
+// hierarchy, not to c: hierarchies made by WithBodies share their classes but not
+// their class files.
+func (h *Hierarchy) File(c *Class) *classfile.File { return h.files[c.ID] }
+
 // Info returns the class-file method_info of m.
-func (m *Method) Info() *classfile.Method { return &m.Class.File.Methods[m.Index] }
+func (h *Hierarchy) Info(m *Method) *classfile.Method { return &h.files[m.Class.ID].Methods[m.Index] }
 
 // IsStatic and the following report access flags of m.
 func (m *Method) IsStatic() bool    { return m.Access&classfile.AccStatic != 0 }
@@ -494,4 +499,23 @@ func (h *Hierarchy) TopLevel(c *Class) *Class {
 		return nil
 	}
 	return c
+}
+
+// WithBodies returns a hierarchy of the same classes as h, sharing its classes,
+// members and their IDs, in which the classes named by files are read from those
+// class files instead. Only method bodies may differ: it returns nil when a file is
+// not of a class of h or declares a different header (classfile.SameHeader), which
+// needs New.
+func (h *Hierarchy) WithBodies(files []*classfile.File) *Hierarchy {
+	n := &Hierarchy{classes: h.classes, files: slices.Clone(h.files), methods: h.methods, fields: h.fields,
+		byName: h.byName, problems: h.problems, seed: h.seed,
+		object: h.object, methodHandle: h.methodHandle, varHandle: h.varHandle, nests: h.nests}
+	for _, f := range files {
+		c := h.byName[f.Name]
+		if c == nil || c.Phantom || !classfile.SameHeader(h.files[c.ID], f) {
+			return nil
+		}
+		n.files[c.ID] = f
+	}
+	return n
 }
