@@ -105,6 +105,7 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	}
 	s := newSolver(ctx, a, opts)
 	s.internStd()
+	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
 	if opts.Algorithm == CHA {
 		s.oracle = chaOracle{a.h}
 	} else {

@@ -81,6 +81,9 @@ type solver struct {
 	// What Update needs of the run (trace.go): the method being visited, and the
 	// justification of every member of a conditional set.
 	cur          int32
+	parent       []int32                   // by node: the method whose visit reached it first; -1 for entries
+	condOf       []int32                   // by node: when first reached as a member of a conditional set, its justification; else -1
+	condFrom     int32                     // the justification of the conditional member being added, or -1
 	cond         map[int32]map[int32]int32 // conditional set -> member -> method whose visit justified it
 	ifaceCreator map[int32]int32           // lambda interface -> creator of its first lambda
 	reads        *valueReads
@@ -114,6 +117,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 
 		lambdaIfaceSeen: map[int32]bool{},
 		cur:             -1,
+		condFrom:        -1,
 		cond:            map[int32]map[int32]int32{},
 		ifaceCreator:    map[int32]int32{},
 		reads:           newValueReads(n),
@@ -149,6 +153,9 @@ func (s *solver) reason(r callgraph.Reason) int32 {
 func (s *solver) reachable(id int32) {
 	if s.reach.Add(id) {
 		s.work = append(s.work, id)
+		if s.parent != nil {
+			s.parent[id], s.condOf[id] = s.cur, s.condFrom
+		}
 	}
 }
 

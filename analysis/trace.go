@@ -20,6 +20,11 @@ type Trace struct {
 	// the method whose reachability justified it (a lambda's creator, a lookup's
 	// caller).
 	cond map[int32]map[int32]int32
+	// parent and condOf give every reachable node a derivation: the method whose
+	// visit reached it first (-1 for entry points) and, when that was as a member of a
+	// conditional set, the method justifying the membership (else -1). Both were
+	// reached before the node.
+	parent, condOf []int32
 	// handleSet is the set of method-handle targets, or -1.
 	handleSet int32
 	// ifaceLambda is, for every dispatch on an interface, the graph's set of its
@@ -74,12 +79,14 @@ func (s *solver) growCond(set, id, from int32) {
 	if _, ok := m[id]; !ok {
 		m[id] = from
 	}
+	s.condFrom = from
 	s.grow(set, id)
+	s.condFrom = -1
 }
 
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
-	t := &Trace{cond: s.cond, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
+	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
 		specResolved: s.api.spec != nil}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set

@@ -116,10 +116,13 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	if err != nil {
 		return nil, nil, err
 	}
-	if !grounded(g, prev.Trace) {
-		return nil, nil, notUpdatable("a method may no longer be reachable")
-	}
 	t := *prev.Trace
+	if !derivationsKept(prev.Graph, pg, s.inherited, inD, prev.Trace) {
+		var ok bool
+		if t.parent, t.condOf, ok = grounded(g, prev.Trace); !ok {
+			return nil, nil, notUpdatable("a method may no longer be reachable")
+		}
+	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	return g, &t, nil
@@ -369,10 +372,55 @@ func remap(b callgraph.Bundle, set, reason func(int32) int32) callgraph.Bundle {
 	return b
 }
 
-// grounded reports whether every reachable node of g is reachable from its entry
+// derivationsKept reports whether the derivations of the previous run (Trace.parent
+// and condOf) all hold in the updated graph, which then needs no search: the changed
+// methods still bundle to every conditional set they bundled to, added nothing to the
+// method-handle set, and still have an edge to every method they reached first.
+// Every other edge of a derivation is unchanged, and a node's derivation uses only
+// nodes reached before it, so by induction every node stays reachable.
+func derivationsKept(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset, t *Trace) bool {
+	if t.handleSet >= 0 {
+		for _, from := range t.cond[t.handleSet] {
+			if inD.Has(from) {
+				return false
+			}
+		}
+	}
+	targets := map[int32]map[int32]bool{} // changed caller -> its new unconditional targets
+	for i := 0; i < len(pg.Bundles); {
+		c := pg.Bundles[i].Caller
+		uncond, conds := map[int32]bool{}, map[int32]bool{}
+		for ; i < len(pg.Bundles) && pg.Bundles[i].Caller == c; i++ {
+			b := pg.Bundles[i]
+			if o, ok := inherited[b.Set]; ok {
+				conds[o] = true
+				continue
+			}
+			for _, id := range pg.Sets[b.Set] {
+				uncond[id] = true
+			}
+		}
+		targets[c] = uncond
+		for _, b := range old.Callees(c) {
+			if _, ok := t.cond[b.Set]; ok && !conds[b.Set] {
+				return false
+			}
+		}
+	}
+	kept := true
+	old.Reachable.ForEach(func(n int32) {
+		if p := t.parent[n]; kept && p >= 0 && inD.Has(p) && t.condOf[n] < 0 && !targets[p][n] {
+			kept = false
+		}
+	})
+	return kept
+}
+
+// grounded searches the derivations of every reachable node of g from its entry
 // points over its bundles, where a member of a conditional set (t.cond) counts only
-// once the method justifying it is reached.
-func grounded(g *callgraph.Graph, t *Trace) bool {
+// once the method justifying it is reached. It returns them (as in Trace) and whether
+// every reachable node has one.
+func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, ok bool) {
 	first := make([]int32, g.NumNodes+1)
 	for _, b := range g.Bundles {
 		first[b.Caller+1]++
@@ -380,31 +428,34 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 	for i := 1; i <= g.NumNodes; i++ {
 		first[i] += first[i-1]
 	}
+	parent, condOf = make([]int32, g.NumNodes), make([]int32, g.NumNodes)
 	reached := callgraph.NewBitset(g.NumNodes)
 	setDone := callgraph.NewBitset(len(g.Sets))
 	conditional := callgraph.NewBitset(len(g.Sets))
 	for set := range t.cond {
 		conditional.Add(set)
 	}
-	parked := map[int32][]int32{} // justifying method -> members waiting for it
+	type member struct{ id, by int32 }
+	parked := map[int32][]member{} // justifying method -> members waiting for it
 	waiting := callgraph.NewBitset(g.NumNodes)
 	var queue []int32
-	var add func(id int32)
-	add = func(id int32) {
+	var add func(id, by, cond int32)
+	add = func(id, by, cond int32) {
 		if !reached.Add(id) {
 			return
 		}
+		parent[id], condOf[id] = by, cond
 		queue = append(queue, id)
 		if waiting.Has(id) {
 			ws := parked[id]
 			delete(parked, id)
 			for _, w := range ws {
-				add(w)
+				add(w.id, w.by, id)
 			}
 		}
 	}
 	for _, e := range g.Entries {
-		add(e)
+		add(e, -1, -1)
 	}
 	missing := false
 	for len(queue) > 0 {
@@ -416,7 +467,7 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 			}
 			if !conditional.Has(b.Set) {
 				for _, id := range g.Sets[b.Set] {
-					add(id)
+					add(id, n, -1)
 				}
 				continue
 			}
@@ -427,15 +478,15 @@ func grounded(g *callgraph.Graph, t *Trace) bool {
 				case !ok:
 					missing = true
 				case from < 0 || reached.Has(from):
-					add(id)
+					add(id, n, from)
 				default:
-					parked[from] = append(parked[from], id)
+					parked[from] = append(parked[from], member{id, n})
 					waiting.Add(from)
 				}
 			}
 		}
 	}
-	return !missing && reached.Count() == g.Reachable.Count() && reached.SubsetOf(g.Reachable)
+	return parent, condOf, !missing && reached.Count() == g.Reachable.Count() && reached.SubsetOf(g.Reachable)
 }
 
 // normalize fills in the defaults of opts and checks them.

@@ -116,6 +116,13 @@ func TestUpdate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkDerivations(t, "run", g0, tr0.parent, tr0.condOf, tr0)
+		// The search Update falls back on finds derivations of a new run's graph too.
+		parent, condOf, ok := grounded(g0, tr0)
+		if !ok {
+			t.Fatal("grounded: a new run's graph has a node without a derivation")
+		}
+		checkDerivations(t, "grounded", g0, parent, condOf, tr0)
 		for _, c := range cases {
 			if level != callgraph.CorrectString && c.why != "" {
 				continue // the reasons to decline are argued at Correct-String
@@ -152,7 +159,7 @@ func TestUpdate(t *testing.T) {
 						t.Errorf("the new run does not reach %s", m)
 					}
 				}
-				got, _, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, c.changed)
+				got, tr, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, c.changed)
 				if c.why != "" {
 					if !IsNotUpdatable(err) || !strings.Contains(err.Error(), c.why) {
 						t.Fatalf("Update: %v, want it to decline because %q", err, c.why)
@@ -165,6 +172,7 @@ func TestUpdate(t *testing.T) {
 				if g, w := canonical(h, got), canonical(h, want); g != w {
 					t.Errorf("updated graph differs from a new run:\n%s", lineDiff(g, w))
 				}
+				checkDerivations(t, "update", got, tr.parent, tr.condOf, tr)
 			})
 		}
 	}
@@ -196,6 +204,74 @@ func TestUpdateChain(t *testing.T) {
 		}
 		prev = Previous{Analyzer: a, Graph: g, Trace: tr}
 	}
+}
+
+// checkDerivations checks what Update relies on: every reachable node has a
+// derivation from nodes reached before it (entries have parent -1); a node reached
+// unconditionally is in a set its parent bundles to; one reached as a member of a
+// conditional set is in such a set, justified by condOf.
+func checkDerivations(t *testing.T, what string, g *callgraph.Graph, parent, condOf []int32, tr *Trace) {
+	t.Helper()
+	entry := map[int32]bool{}
+	for _, e := range g.Entries {
+		entry[e] = true
+	}
+	rank := map[int32]int{}
+	var order func(n int32, depth int) int
+	order = func(n int32, depth int) int {
+		if r, ok := rank[n]; ok {
+			return r
+		}
+		if depth > len(parent) {
+			t.Fatalf("%s: derivations are cyclic at node %d", what, n)
+		}
+		r := 0
+		for _, p := range []int32{parent[n], condOf[n]} {
+			if p >= 0 {
+				r = max(r, order(p, depth+1)+1)
+			}
+		}
+		rank[n] = r
+		return r
+	}
+	bad := 0
+	g.Reachable.ForEach(func(n int32) {
+		p, c := parent[n], condOf[n]
+		switch {
+		case p < 0:
+			if !entry[n] {
+				bad++
+				t.Errorf("%s: node %d has no parent and is no entry point", what, n)
+			}
+		case !g.Reachable.Has(p) || (c >= 0 && !g.Reachable.Has(c)):
+			bad++
+			t.Errorf("%s: node %d derives from unreachable %d/%d", what, n, p, c)
+		case c < 0:
+			found := false
+			for _, b := range g.Callees(p) {
+				if _, isCond := tr.cond[b.Set]; !isCond {
+					_, in := slices.BinarySearch(g.Sets[b.Set], n)
+					found = found || in
+				}
+			}
+			if !found {
+				bad++
+				t.Errorf("%s: node %d is in no unconditional set of its parent %d", what, n, p)
+			}
+		default:
+			found := false
+			for _, m := range tr.cond {
+				found = found || m[n] == c
+			}
+			if !found {
+				bad++
+				t.Errorf("%s: node %d is in no conditional set justified by %d", what, n, c)
+			}
+		}
+		if bad < 10 {
+			order(n, 0)
+		}
+	})
 }
 
 // lineDiff lists the lines only one of two sorted texts has.

@@ -239,27 +239,21 @@ func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*
 // hierarchy and every ID; else nil.
 func sameClasses(prev *hierarchy.Hierarchy, inputs []hierarchy.Input) *hierarchy.Hierarchy {
 	classes := prev.Classes()
-	seen := make(map[string]bool, len(inputs))
+	if len(inputs) > len(classes) {
+		return nil
+	}
 	var changed []*classfile.File
-	i := 0
-	for _, in := range inputs {
-		if seen[in.File.Name] {
-			continue // a duplicate: New skips it too
-		}
-		seen[in.File.Name] = true
-		if i >= len(classes) {
-			return nil
-		}
+	for i, in := range inputs {
+		// A duplicate (which New skips) shifts the inputs off the classes: New then.
 		c := classes[i]
 		if c.Phantom || c.Name != in.File.Name || c.Origin != in.Origin {
 			return nil
 		}
-		if f := prev.File(c); f != in.File {
+		if prev.File(c) != in.File {
 			changed = append(changed, in.File)
 		}
-		i++
 	}
-	if i < len(classes) && !classes[i].Phantom {
+	if len(inputs) < len(classes) && !classes[len(inputs)].Phantom {
 		return nil // classes were removed
 	}
 	return prev.WithBodies(changed)
