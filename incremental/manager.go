@@ -246,11 +246,21 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 	} else {
 		sp = spec.Parse(m.settings.SpecPath, specData)
 	}
-	s := newSnapshot(0, m.settings, ix, sp, specData)
-	s.cache = m.graphs
 	ev := Event{SpecChanged: old != nil && specChanged}
+	var classes map[string]ClassInfo
+	kept := false
 	if old != nil {
-		diffClasses(old, s, &ev)
+		classes, ev.Changed, kept = classInfosFrom(old, ix)
+	}
+	if !kept {
+		classes = classInfos(ix)
+	}
+	s := newSnapshot(0, m.settings, ix, sp, specData, classes)
+	s.cache = m.graphs
+	if old != nil {
+		if !kept {
+			diffClasses(old, s, &ev)
+		}
 		if len(ev.Added)+len(ev.Changed)+len(ev.Removed) == 0 && !ev.SpecChanged {
 			_ = ix.Close()
 			return Event{}, nil
@@ -299,7 +309,8 @@ func (m *Manager) rebuild(ctx context.Context, cs ChangeSet) (Event, error) {
 			}
 		}
 	}
-	if old != nil {
+	// Updated in place, only the changed classes' sites can differ: their files are in.
+	if old != nil && !updated {
 		for _, n := range ev.Removed {
 			if c := old.classes[n]; c.Origin != classpath.JDK {
 				files[c.SourcePath] = true

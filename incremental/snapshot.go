@@ -32,6 +32,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -239,9 +240,9 @@ func (s *Snapshot) unref() {
 	}
 }
 
-func newSnapshot(id uint64, st Settings, ix *index.Index, sp *spec.File, specData []byte) *Snapshot {
+func newSnapshot(id uint64, st Settings, ix *index.Index, sp *spec.File, specData []byte, classes map[string]ClassInfo) *Snapshot {
 	s := &Snapshot{id: id, settings: st, ix: ix, an: analysis.New(ix), spec: sp, specData: specData,
-		classes: classInfos(ix), graphs: map[callgraph.Level]*lazyGraph{}, refs: 1}
+		classes: classes, graphs: map[callgraph.Level]*lazyGraph{}, refs: 1}
 	for _, l := range callgraph.Levels {
 		s.graphs[l] = &lazyGraph{}
 	}
@@ -252,18 +253,45 @@ func classInfos(ix *index.Index) map[string]ClassInfo {
 	h := ix.Hierarchy()
 	m := make(map[string]ClassInfo, len(h.Classes()))
 	for _, c := range h.Classes() {
-		src := ix.Source(c)
-		if src == nil {
-			continue
+		if src := ix.Source(c); src != nil {
+			m[c.Name] = classInfo(h, c, src)
 		}
-		sf := ""
-		if f := h.File(c); f != nil {
-			sf = f.SourceFile
-		}
-		m[c.Name] = ClassInfo{Hash: src.Hash, Origin: src.Origin, Container: src.Container,
-			Entry: src.Entry, SourcePath: SourcePath(c.Name, sf)}
 	}
 	return m
+}
+
+func classInfo(h *hierarchy.Hierarchy, c *hierarchy.Class, src *classpath.Class) ClassInfo {
+	sf := ""
+	if f := h.File(c); f != nil {
+		sf = f.SourceFile
+	}
+	return ClassInfo{Hash: src.Hash, Origin: src.Origin, Container: src.Container,
+		Entry: src.Entry, SourcePath: SourcePath(c.Name, sf)}
+}
+
+// classInfosFrom is classInfos of ix for an index rebuilt from old's that kept its
+// hierarchy (same classes: only some were read again), with the names of the classes
+// whose bytes or container changed, sorted; ok is false when the hierarchy is new.
+func classInfosFrom(old *Snapshot, ix *index.Index) (m map[string]ClassInfo, changed []string, ok bool) {
+	oc, nc := old.ix.Hierarchy().Classes(), ix.Hierarchy().Classes()
+	if len(oc) != len(nc) || len(nc) == 0 || &oc[0] != &nc[0] {
+		return nil, nil, false
+	}
+	m = maps.Clone(old.classes)
+	h := ix.Hierarchy()
+	for _, c := range nc {
+		src := ix.Source(c)
+		if src == nil || src == old.ix.Source(c) {
+			continue // a phantom, or read from the same (reused) container entry
+		}
+		info := classInfo(h, c, src)
+		if o := old.classes[c.Name]; o.Hash != info.Hash || o.Container != info.Container {
+			changed = append(changed, c.Name)
+		}
+		m[c.Name] = info
+	}
+	sort.Strings(changed)
+	return m, changed, true
 }
 
 // SourcePath returns the source file of a class relative to its source root:
