@@ -273,24 +273,15 @@ func classInfo(h *hierarchy.Hierarchy, c *hierarchy.Class, src *classpath.Class)
 // hierarchy (same classes: only some were read again), with the names of the classes
 // whose bytes or container changed, sorted; ok is false when the hierarchy is new.
 func classInfosFrom(old *Snapshot, ix *index.Index) (m map[string]ClassInfo, changed []string, ok bool) {
-	oc, nc := old.ix.Hierarchy().Classes(), ix.Hierarchy().Classes()
-	if len(oc) != len(nc) || len(nc) == 0 || &oc[0] != &nc[0] {
+	if changed, ok = ix.ChangedSince(old.ix); !ok {
 		return nil, nil, false
 	}
 	m = maps.Clone(old.classes)
 	h := ix.Hierarchy()
-	for _, c := range nc {
-		src := ix.Source(c)
-		if src == nil || src == old.ix.Source(c) {
-			continue // a phantom, or read from the same (reused) container entry
-		}
-		info := classInfo(h, c, src)
-		if o := old.classes[c.Name]; o.Hash != info.Hash || o.Container != info.Container {
-			changed = append(changed, c.Name)
-		}
-		m[c.Name] = info
+	for _, n := range changed {
+		c := h.Class(n)
+		m[n] = classInfo(h, c, ix.Source(c))
 	}
-	sort.Strings(changed)
 	return m, changed, true
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -369,4 +370,26 @@ func parallel(ctx context.Context, n int, fn func(i int)) error {
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// ChangedSince returns the classes of ix whose bytes or container differ from prev's,
+// by name and sorted, when ix was rebuilt from prev keeping its hierarchy (Rebuild
+// after a change of method bodies only: the same classes with the same IDs); ok is
+// false otherwise.
+func (ix *Index) ChangedSince(prev *Index) (changed []string, ok bool) {
+	oc, nc := prev.h.Classes(), ix.h.Classes()
+	if len(oc) != len(nc) || len(nc) == 0 || &oc[0] != &nc[0] {
+		return nil, false
+	}
+	for _, c := range nc {
+		src, old := ix.sources[c.ID], prev.sources[c.ID]
+		if src == old || src == nil || old == nil {
+			continue // a phantom, or the same entry of a reused container
+		}
+		if src.Hash != old.Hash || src.Container != old.Container {
+			changed = append(changed, c.Name)
+		}
+	}
+	sort.Strings(changed)
+	return changed, true
 }

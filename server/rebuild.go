@@ -269,8 +269,15 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 		}
 	}
 
-	report(40, "analysing at "+st.Level.Title())
 	t0 := time.Now()
+	if made != nil && prev != nil && prev.Graph != nil {
+		if ok, why := w.updateFrom(ctx, prev.w, st, spec); ok {
+			s.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
+		} else {
+			s.log.Debug("call graph not updated in place", zap.String("why", why))
+		}
+	}
+	report(40, "analysing at "+st.Level.Title())
 	expect := 0
 	if prev != nil && prev.Graph != nil {
 		expect = prev.Graph.NumReachable()

@@ -48,7 +48,7 @@ type world struct {
 	key  string
 	ix   *index.Index
 	an   *analysis.Analyzer
-	run  func(context.Context, analysis.Options, reportFunc) (*callgraph.Graph, error) // an.Run; tests replace it
+	run  func(context.Context, analysis.Options, reportFunc) (*callgraph.Graph, *analysis.Trace, error) // an.RunTrace; tests replace it
 	h    *hierarchy.Hierarchy
 	src  *sourceIndex
 	log  *zap.Logger
@@ -73,12 +73,13 @@ type world struct {
 type graphCall struct {
 	done chan struct{}
 	g    *callgraph.Graph
+	tr   *analysis.Trace // nil for graphs loaded from the disk cache
 	err  error
 }
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), src: src, log: log, graphs: map[string]*graphCall{}, unresolved: map[string]int{}}
-	w.run = func(ctx context.Context, opts analysis.Options, report reportFunc) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, opts analysis.Options, report reportFunc) (*callgraph.Graph, *analysis.Trace, error) {
 		// Planning every method's calls (and CHA dispatch) runs beside the first run,
 		// on the cores the run (which is serial) leaves idle: the run uses the plans
 		// that are ready and makes the others itself, and later runs find them all.
@@ -99,7 +100,7 @@ func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *w
 				}
 			}()
 		})
-		return w.an.Run(ctx, opts)
+		return w.an.RunTrace(ctx, opts)
 	}
 	w.refs.Init()
 	return w
@@ -144,7 +145,7 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 			w.graphs[key] = c
 			w.evict()
 			w.mu.Unlock()
-			c.g, c.err = w.compute(ctx, st, sf, key, report, expect)
+			c.g, c.tr, c.err = w.compute(ctx, st, sf, key, report, expect)
 			w.mu.Lock()
 			if c.err != nil && ctx.Err() != nil {
 				delete(w.graphs, key)
@@ -171,7 +172,7 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 
 // compute loads a graph from the disk cache or runs the analysis (and stores its
 // graph there).
-func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int) (*callgraph.Graph, error) {
+func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int) (*callgraph.Graph, *analysis.Trace, error) {
 	diskKey := ""
 	if w.cache != nil {
 		path := ""
@@ -182,7 +183,7 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 		diskKey = w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
 		if g := w.cache.Load(diskKey, len(w.h.Methods())+1); g != nil {
 			w.log.Info("call graph loaded from the cache", zap.String("dir", w.cache.Dir()))
-			return g, nil
+			return g, nil, nil
 		}
 	}
 	opts := st.options(sf)
@@ -194,11 +195,50 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 			report(uint32(40+49*min(reached, expect)/expect), fmt.Sprintf("analysing: %d methods reached", reached))
 		}
 	}
-	g, err := w.run(ctx, opts, report)
+	g, tr, err := w.run(ctx, opts, report)
 	if err == nil && diskKey != "" {
 		w.cache.Store(diskKey, g)
 	}
-	return g, err
+	return g, tr, err
+}
+
+// updateFrom gives w the graph for the settings as an update in place of prev's
+// (analysis.Analyzer.Update), when w's index was rebuilt from prev's keeping its
+// hierarchy and prev has that graph with its trace. It reports whether it did, or why
+// not. The updated graph is not written to the disk cache: writing costs more than
+// the update, and a restart finds the last analysed graph's key changed anyway.
+func (w *world) updateFrom(ctx context.Context, prev *world, st *Settings, sf *specFile) (bool, string) {
+	changed, ok := w.ix.ChangedSince(prev.ix)
+	if !ok {
+		return false, "the hierarchy changed"
+	}
+	key := st.analysisKey(sf)
+	prev.mu.Lock()
+	pc := prev.graphs[key]
+	prev.mu.Unlock()
+	if pc == nil {
+		return false, "no previous graph"
+	}
+	select {
+	case <-pc.done:
+	default:
+		return false, "the previous graph is still being computed"
+	}
+	if pc.g == nil || pc.tr == nil {
+		return false, "no previous graph with a trace"
+	}
+	g, tr, err := w.an.Update(ctx, st.options(sf), analysis.Previous{Analyzer: prev.an, Graph: pc.g, Trace: pc.tr}, changed)
+	if err != nil {
+		return false, err.Error()
+	}
+	c := &graphCall{done: make(chan struct{}), g: g, tr: tr}
+	close(c.done)
+	w.mu.Lock()
+	w.graphs[key] = c
+	w.touch(key)
+	w.unresolved[key] = unresolvedSites(g, w.h.Methods())
+	w.mu.Unlock()
+	return true, ""
 }
 
 // touch marks key as the most recently used graph.

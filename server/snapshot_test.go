@@ -22,15 +22,15 @@ func TestGraphCache(t *testing.T) {
 	// A computation its caller cancels is not cached.
 	run := w.run
 	cancelled, cancel := context.WithCancel(ctx)
-	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, *analysis.Trace, error) {
 		cancel()
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 	if _, err := w.graph(cancelled, &st, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled computation: %v", err)
 	}
 	runs := 0
-	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, error) {
+	w.run = func(ctx context.Context, o analysis.Options, r reportFunc) (*callgraph.Graph, *analysis.Trace, error) {
 		runs++
 		return run(ctx, o, r)
 	}
