@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +9,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
-	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
@@ -33,47 +32,6 @@ func updateProgram(t *testing.T, variant string) *index.Index {
 	}
 	t.Cleanup(func() { ix.Close() })
 	return ix
-}
-
-// canonical renders a graph without its numbering of sets and reasons: the
-// reachable methods and entries, each caller's bundles (site, reason, targets) and
-// each dynamic site, so that an updated graph and a new run's compare as text.
-func canonical(h *hierarchy.Hierarchy, g *callgraph.Graph) string {
-	ms := h.Methods()
-	name := func(id int32) string {
-		if id == g.Native {
-			return "<native>"
-		}
-		return ms[id].String()
-	}
-	names := func(set int32) string {
-		if set < 0 {
-			return "-"
-		}
-		var out []string
-		for _, id := range g.Sets[set] {
-			out = append(out, name(id))
-		}
-		return strings.Join(out, " ")
-	}
-	var lines []string
-	g.Reachable.ForEach(func(id int32) { lines = append(lines, "R "+name(id)) })
-	for _, e := range g.Entries {
-		lines = append(lines, "E "+name(e))
-	}
-	for _, b := range g.Bundles {
-		lines = append(lines, fmt.Sprintf("B %s pc=%d line=%d call=%d %+v -> %s", name(b.Caller), b.PC, b.Line, b.Call, g.Reasons[b.Reason], names(b.Set)))
-	}
-	for _, s := range g.Sites {
-		st := s
-		st.Targets = 0
-		lines = append(lines, fmt.Sprintf("S %s %+v -> %s", name(s.Caller), st, names(s.Targets)))
-	}
-	for _, p := range g.Problems {
-		lines = append(lines, "P "+p)
-	}
-	slices.Sort(lines)
-	return strings.Join(slices.Compact(lines), "\n")
 }
 
 // TestUpdate: each variant of testdata/java/update changes one class of the base
@@ -169,8 +127,8 @@ func TestUpdate(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Update: %v", err)
 				}
-				if g, w := canonical(h, got), canonical(h, want); g != w {
-					t.Errorf("updated graph differs from a new run:\n%s", lineDiff(g, w))
+				if d := graphtext.Compare(h, got, want); d != "" {
+					t.Errorf("updated graph differs from a new run:\n%s", d)
 				}
 				checkDerivations(t, "update", got, tr.parent, tr.condOf, tr)
 			})
@@ -199,8 +157,8 @@ func TestUpdateChain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, w := canonical(ix.Hierarchy(), g), canonical(ix.Hierarchy(), want); got != w {
-			t.Fatalf("%q: updated graph differs from a new run:\n%s", v, lineDiff(got, w))
+		if d := graphtext.Compare(ix.Hierarchy(), g, want); d != "" {
+			t.Fatalf("%q: updated graph differs from a new run:\n%s", v, d)
 		}
 		prev = Previous{Analyzer: a, Graph: g, Trace: tr}
 	}
@@ -272,21 +230,4 @@ func checkDerivations(t *testing.T, what string, g *callgraph.Graph, parent, con
 			order(n, 0)
 		}
 	})
-}
-
-// lineDiff lists the lines only one of two sorted texts has.
-func lineDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	var b strings.Builder
-	for _, l := range g {
-		if _, ok := slices.BinarySearch(w, l); !ok {
-			b.WriteString("+ " + l + "\n")
-		}
-	}
-	for _, l := range w {
-		if _, ok := slices.BinarySearch(g, l); !ok {
-			b.WriteString("- " + l + "\n")
-		}
-	}
-	return b.String()
 }

@@ -270,8 +270,10 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 	}
 
 	t0 := time.Now()
+	inPlace := false
 	if made != nil && prev != nil && prev.Graph != nil {
-		if ok, why := w.updateFrom(ctx, prev.w, st, spec); ok {
+		var why string
+		if inPlace, why = w.updateFrom(ctx, prev.w, st, spec); inPlace {
 			s.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
 		} else {
 			s.log.Debug("call graph not updated in place", zap.String("why", why))
@@ -292,7 +294,7 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 	} else {
 		s.log.Info("analysed", zap.String("reason", string(reason)), zap.String("level", st.Level.Title()), zap.Int("reachable", g.NumReachable()), zap.Int("sites", len(g.Sites)), zap.Duration("took", time.Since(t0)))
 	}
-	return &Snapshot{Settings: *st, Workspace: ws, Graph: g, Err: gerr, Spec: spec, w: w}, made, nil
+	return &Snapshot{Settings: *st, Workspace: ws, Graph: g, InPlace: inPlace && g != nil, Err: gerr, Spec: spec, w: w}, made, nil
 }
 
 // summary describes a snapshot's graph in one line.

@@ -28,6 +28,7 @@ type Snapshot struct {
 	Settings  Settings
 	Workspace *Workspace
 	Graph     *callgraph.Graph // nil when the analysis failed
+	InPlace   bool             // Graph is the previous snapshot's updated in place (analysis.Analyzer.Update)
 	Err       error            // why Graph is nil
 	Spec      *specFile        // the specification the graph was computed with
 	Built     time.Time

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -291,5 +295,69 @@ func watchApplied(t *testing.T, e *env) func(what string) Reason {
 			t.Fatalf("timed out waiting for the watcher's change set (%s)", what)
 			return ""
 		}
+	}
+}
+
+// TestWatchUpdatesInPlace: a recompiled class whose change is to method bodies only
+// (Worker.run also records a constant, and Main.record is reachable already)
+// updates the call graph in place; the published graph equals a new analysis of the
+// same class files, and gains the edge Worker.run -> Main.record at the new line.
+func TestWatchUpdatesInPlace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	e.waitReady(0)
+	e.mu.Lock()
+	nStatuses := len(e.statuses)
+	e.mu.Unlock()
+
+	path := e.path(src("app/Worker.java"))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");", 1)
+	if text == string(b) {
+		t.Fatal("Worker.java has no Main.record(plugin.greet()) call")
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	classes := e.path("target/classes")
+	cmd := exec.Command(javatest.Javac(t), "-g", "-parameters", "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
+		"--release", "17", "-cp", classes, "-d", classes, path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	if got := e.waitReady(nStatuses); got.Reason != string(ReasonClassFiles) {
+		t.Fatalf("rebuild status %+v, want reason %q", got, ReasonClassFiles)
+	}
+
+	snap, release := e.srv.current()
+	defer release()
+	if !snap.InPlace {
+		t.Fatal("the graph was analysed anew, not updated in place")
+	}
+	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := snap.Hierarchy()
+	if d := graphtext.Compare(h, snap.Graph, want); d != "" {
+		t.Fatalf("updated graph differs from a new analysis:\n%s", d)
+	}
+	run := h.Class("app/Worker").Method("run", "()V")
+	record := h.Class("app/Main").Method("record", "(Ljava/lang/String;)V")
+	line := e.pos(src("app/Worker.java"), `Main\.(record)\("ran"\)`).Line + 1
+	found := false
+	for _, bd := range snap.Graph.Callees(run.ID) {
+		if _, in := slices.BinarySearch(snap.Graph.Sets[bd.Set], record.ID); in && int(bd.Line) == int(line) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no edge Worker.run -> Main.record at line %d", line)
 	}
 }
