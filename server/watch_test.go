@@ -47,21 +47,7 @@ func TestWatchClassFiles(t *testing.T) {
 
 	// Edit create so that its class name is a constant (on the same line) and
 	// recompile that one file into the class directory.
-	path := e.path(factory)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(b), "Class.forName(name)", `Class.forName("app.plugins.Hello")`, 1)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	classes := e.path("target/classes")
-	cmd := exec.Command(javatest.Javac(t), "-g", "-parameters", "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
-		"--release", "17", "-cp", classes, "-d", classes, path)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
+	editAndCompile(t, e, factory, "Class.forName(name)", `Class.forName("app.plugins.Hello")`)
 
 	// The watcher's rebuild, and Factory.java's diagnostics published without the
 	// forName site.
@@ -313,24 +299,7 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	nStatuses := len(e.statuses)
 	e.mu.Unlock()
 
-	path := e.path(src("app/Worker.java"))
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(b), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");", 1)
-	if text == string(b) {
-		t.Fatal("Worker.java has no Main.record(plugin.greet()) call")
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	classes := e.path("target/classes")
-	cmd := exec.Command(javatest.Javac(t), "-g", "-parameters", "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
-		"--release", "17", "-cp", classes, "-d", classes, path)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
+	editAndCompile(t, e, src("app/Worker.java"), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");")
 	if got := e.waitReady(nStatuses); got.Reason != string(ReasonClassFiles) {
 		t.Fatalf("rebuild status %+v, want reason %q", got, ReasonClassFiles)
 	}
@@ -359,5 +328,29 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no edge Worker.run -> Main.record at line %d", line)
+	}
+}
+
+// editAndCompile replaces the first old in a source file of the workspace by new and
+// recompiles that file into target/classes, as a build tool would.
+func editAndCompile(t *testing.T, e *env, file, old, new string) {
+	t.Helper()
+	path := e.path(file)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), old, new, 1)
+	if text == string(b) {
+		t.Fatalf("%s has no %q", file, old)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	classes := e.path("target/classes")
+	cmd := exec.Command(javatest.Javac(t), "-g", "-parameters", "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
+		"--release", "17", "-cp", classes, "-d", classes, path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
 	}
 }
