@@ -67,6 +67,12 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	if iface == nil {
 		return
 	}
+	if s.inherit != nil && !s.changed.Has(at.caller.ID) {
+		// A probe knows the lambdas of the changed methods (the same as before) but not
+		// the dispatches elsewhere that a new lambda would reach.
+		s.unsupported = at.caller.String() + ", newly reachable, creates a lambda"
+		return
+	}
 	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID}
 	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
 		// altMetafactory flags: FLAG_MARKERS=2, FLAG_BRIDGES=4; then counts and values.

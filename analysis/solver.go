@@ -87,9 +87,10 @@ type solver struct {
 	cond         map[int32]map[int32]int32 // conditional set -> member -> method whose visit justified it
 	ifaceCreator map[int32]int32           // lambda interface -> creator of its first lambda
 	reads        *valueReads
-	inherit      *Previous       // set in an update's probe: the run it updates
-	inherited    map[int32]int32 // probe set -> the updated run's set it copies
-	unsupported  string          // why a probe cannot be used; "" when it can
+	inherit      *Previous        // set in an update's probe: the run it updates
+	inherited    map[int32]int32  // probe set -> the updated run's set it copies
+	changed      callgraph.Bitset // in a probe: the methods of the changed classes
+	unsupported  string           // why a probe cannot be used; "" when it can
 }
 
 func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {

@@ -36,15 +36,16 @@ func notUpdatable(format string, args ...any) error {
 // Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
 // computed from prev, a run with the same options over a program that differs from
 // a's only in the bytes of the classes named in changed. It re-visits only the
-// reachable methods of those classes, replaces their edges and sites in prev's
-// graph, and proves the result equal to a new run's:
+// reachable methods of those classes, and visits the methods that only their new
+// code reaches, replaces their edges and sites in prev's graph, and proves the result
+// equal to a new run's:
 //
 //   - every class keeps its header (members, supertypes, flags, nesting), so method
 //     IDs, resolution and CHA dispatch are as before; only CHA is supported;
-//   - the changed methods create the same lambdas as before, add nothing to the
-//     method-handle set, and dispatch on interfaces only as some method did before
-//     (their targets through lambdas are then the previous run's);
-//   - their new edges reach only methods that were reachable;
+//   - the changed methods create the same lambdas as before, newly reachable ones
+//     create none, neither adds to the method-handle set, and both dispatch on
+//     interfaces only as some method did before (their targets through lambdas are
+//     then the previous run's);
 //   - every method is still reachable from the entry points over the new edges,
 //     where a member of a conditional set counts only once the method justifying it
 //     is reachable (see Trace);
@@ -52,7 +53,7 @@ func notUpdatable(format string, args ...any) error {
 //     method that a changed method calls, before or after the change.
 //
 // Under these conditions the old fixpoint with the changed methods' contributions
-// replaced is closed under the new program's rules, and nothing in it is reachable
+// replaced, and the new methods' added, is closed under the new program's rules, and nothing in it is reachable
 // only through a removed edge, so it is the least fixpoint: the new run's graph (up
 // to the numbering of sets and reasons). Otherwise the error is a *NotUpdatable.
 func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
@@ -83,6 +84,8 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	s.reach = append(callgraph.Bitset(nil), prev.Graph.Reachable...)
 	s.inherit = &prev
 	s.inherited = map[int32]int32{}
+	s.changed = inD
+	s.parent, s.condOf = slices.Clone(prev.Trace.parent), slices.Clone(prev.Trace.condOf)
 	for _, m := range visit {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -90,14 +93,17 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		s.cur = m.ID
 		s.visit(m)
 	}
+	// Methods that only the new code reaches are visited as a run would: the
+	// conditions below keep their effects to their own bundles and sites.
+	if err := s.solve(); err != nil {
+		return nil, nil, err
+	}
 	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
 		s.specIndex()
 	}
 	switch {
 	case s.unsupported != "":
 		return nil, nil, notUpdatable("%s", s.unsupported)
-	case len(s.work) > 0:
-		return nil, nil, notUpdatable("%s became reachable", s.methods[s.work[0]])
 	case s.api.handles != nil:
 		return nil, nil, notUpdatable("a changed method creates method handles")
 	case s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
@@ -112,12 +118,13 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	hint := a.bundleHint.Load()
 	pg := s.graph()
 	a.bundleHint.Store(hint)
-	g, err := patch(prev.Graph, pg, s.inherited, inD)
+	g, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := *prev.Trace
-	if !derivationsKept(prev.Graph, pg, s.inherited, inD, prev.Trace) {
+	t.parent, t.condOf = s.parent, s.condOf
+	if !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
 		var ok bool
 		if t.parent, t.condOf, ok = grounded(g, prev.Trace); !ok {
 			return nil, nil, notUpdatable("a method may no longer be reachable")
@@ -236,7 +243,7 @@ func (r *valueReads) callersKeys() []callKey {
 // patch returns old with the bundles and sites of the methods in inD replaced by
 // those of the probe's graph pg. Sets inherited from old (probe set -> old set) must
 // have kept their members.
-func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset) (*callgraph.Graph, error) {
+func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, error) {
 	for ps, os := range inherited {
 		if !slices.Equal(pg.Sets[ps], old.Sets[os]) {
 			return nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
@@ -324,7 +331,7 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bi
 		Algorithm: old.Algorithm,
 		NumNodes:  old.NumNodes,
 		Native:    old.Native,
-		Reachable: old.Reachable,
+		Reachable: reach,
 		Entries:   old.Entries,
 		Bundles:   bundles,
 		Sets:      sets,
@@ -378,7 +385,7 @@ func remap(b callgraph.Bundle, set, reason func(int32) int32) callgraph.Bundle {
 // method-handle set, and still have an edge to every method they reached first.
 // Every other edge of a derivation is unchanged, and a node's derivation uses only
 // nodes reached before it, so by induction every node stays reachable.
-func derivationsKept(old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset, t *Trace) bool {
+func derivationsKept(g, old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset, t *Trace) bool {
 	if t.handleSet >= 0 {
 		for _, from := range t.cond[t.handleSet] {
 			if inD.Has(from) {
@@ -408,7 +415,7 @@ func derivationsKept(old, pg *callgraph.Graph, inherited map[int32]int32, inD ca
 		}
 	}
 	kept := true
-	old.Reachable.ForEach(func(n int32) {
+	g.Reachable.ForEach(func(n int32) {
 		if p := t.parent[n]; kept && p >= 0 && inD.Has(p) && t.condOf[n] < 0 && !targets[p][n] {
 			kept = false
 		}

@@ -62,7 +62,13 @@ func TestUpdate(t *testing.T) {
 		{"removecall", []string{"app/Work"}, "", expect{reach: []string{"app/Lib.common()V", "java/io/PrintStream.println(I)V"}}},
 		{"unreachable", []string{"app/Work"}, "no longer be reachable", expect{noReach: []string{"app/Lib.onlyFromWork()V"}}},
 		{"cycle", []string{"app/Work"}, "no longer be reachable", expect{noReach: []string{"app/Creator.create()V", "app/Creator.lambda$create$0()V"}}},
-		{"newreach", []string{"app/Work"}, "became reachable", expect{reach: []string{"app/Work.other()V"}}},
+		{"newreach", []string{"app/Work"}, "", expect{edges: [][2]string{
+			{"app/Work.run([Ljava/lang/String;)V", "app/Work.other()V"},
+			{"app/Work.other()V", "app/Lib.common()V"},
+		}}},
+		{"newlambda", []string{"app/Work"}, "creates a lambda", expect{edges: [][2]string{
+			{"app/Main.main([Ljava/lang/String;)V", "app/Lib.lambda$lambdaMaker$0()V"},
+		}}},
 		{"header", []string{"app/Work"}, "added or removed", expect{reach: []string{"app/Work.run([Ljava/lang/String;)V"}}},
 		{"callers", []string{"app/Main"}, "value analysis", expect{edges: [][2]string{
 			{"app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"},

@@ -12,4 +12,10 @@ public class Lib {
     static Object load(String name) throws Exception {
         return Class.forName(name).getDeclaredConstructor().newInstance();
     }
+
+    // Unreachable in the base program; it creates a lambda that Main.main's
+    // hold.run() would call.
+    static void lambdaMaker() {
+        Main.hold = () -> Lib.common();
+    }
 }

@@ -1,7 +1,7 @@
 package app;
 
-// Calls Work.other, which was unreachable: not updatable in place (its edges were
-// never computed).
+// Calls Work.other, which was unreachable: updatable, other is visited as a new run
+// would and gains its edge to Lib.common.
 public class Work {
     static void run(String[] a) {
         Lib.common();
