@@ -71,6 +71,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -672,6 +673,9 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 				t.Fatalf("%s level %d: %v", algo, l, err)
 			}
 			t.Logf("%s level %d: %d reachable, %d bundles, %v", algo, l, g.NumReachable(), len(g.Bundles), time.Since(t1).Round(time.Millisecond))
+			if algo == CHA && (l == first.levels[0] || l == first.levels[len(first.levels)-1]) {
+				checkRevisit(t, a, Options{Level: l, Algorithm: algo, LibraryMode: first.library}, g, progs)
+			}
 			runs = append(runs, expRun{algo, g})
 			byAlgo[algo] = append(byAlgo[algo], g)
 		}
@@ -1304,4 +1308,43 @@ func sharedSet(lo *callgraph.Graph, loB []callgraph.Bundle, set []int32) bool {
 		}
 	}
 	return false
+}
+
+// checkRevisit visits every reachable method of the programs' classes again as an
+// update in place would (revisit, without the checks that decide whether a change
+// may be updated in place: nothing changed) and checks that the patched graph is the
+// run's: the probe reproduces each method's bundles and sites, lambdas, reflection,
+// method handles and all, from the inherited lambda sets.
+func checkRevisit(t *testing.T, a *Analyzer, opts Options, want *callgraph.Graph, progs []*expProgram) {
+	t.Helper()
+	ctx := context.Background()
+	g, tr, err := a.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := a.Hierarchy()
+	inD := callgraph.NewBitset(len(h.Methods()) + 1)
+	var visit []*hierarchy.Method
+	for _, p := range progs {
+		for name := range p.names {
+			c := h.Class(name)
+			if c == nil {
+				continue
+			}
+			for _, m := range c.Methods {
+				inD.Add(m.ID)
+				if g.Reachable.Has(m.ID) {
+					visit = append(visit, m)
+				}
+			}
+		}
+	}
+	got, _, err := a.revisit(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, visit, inD)
+	if err != nil {
+		t.Logf("level %d: revisiting every method of the programs declined: %v", opts.Level, err)
+		return
+	}
+	if d := graphtext.Compare(h, got, want); d != "" {
+		t.Errorf("level %d: revisiting every method of the programs changed the graph:\n%s", opts.Level, d)
+	}
 }

@@ -510,7 +510,7 @@ const accFinal = 0x0010
 // graph freezes the run into an immutable call graph.
 func (s *solver) graph() *callgraph.Graph {
 	for i, set := range s.sets {
-		if !slices.IsSorted(set) {
+		if !strictlyIncreasing(set) {
 			set = slices.Clone(set)
 			slices.Sort(set)
 			s.sets[i] = slices.Compact(set)
@@ -538,6 +538,17 @@ func (s *solver) graph() *callgraph.Graph {
 		Sites:     s.sites,
 		Problems:  s.problems,
 	}
+}
+
+// strictlyIncreasing reports whether a set is sorted and free of duplicates (a set
+// may be grown twice with one member, as by two lambdas with the same body).
+func strictlyIncreasing(set []int32) bool {
+	for i := 1; i < len(set); i++ {
+		if set[i] <= set[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // sortBundles orders bundles by caller (a counting sort: there are ~10^6 of them) and

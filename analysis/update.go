@@ -77,7 +77,13 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
+	return a.revisit(ctx, opts, prev, visit, inD)
+}
 
+// revisit is Update once the change is known to be one of method bodies that
+// nothing else read: it visits the methods of visit again (the reachable ones of the
+// changed classes, inD) and those that only they reach now, and patches prev's graph.
+func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = chaOracle{a.h}
@@ -109,12 +115,6 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	case s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
 		return nil, nil, notUpdatable("the specification's problems changed")
 	}
-	for _, d := range s.reads.callersKeys() {
-		if prev.Trace.reads.callers[d] {
-			return nil, nil, notUpdatable("the callers of %s were read", d.name)
-		}
-	}
-
 	hint := a.bundleHint.Load()
 	pg := s.graph()
 	a.bundleHint.Store(hint)
@@ -228,14 +228,6 @@ func indys(f *facts.Method) []facts.Indy {
 		if in := f.Calls[i].Indy; in != nil {
 			out = append(out, *in)
 		}
-	}
-	return out
-}
-
-func (r *valueReads) callersKeys() []callKey {
-	var out []callKey
-	for k := range r.callers {
-		out = append(out, k)
 	}
 	return out
 }
