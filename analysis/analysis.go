@@ -47,6 +47,17 @@ type Options struct {
 	// Progress, when set, is called now and then during a run with the number of
 	// methods found reachable so far (the total is not known before the end).
 	Progress func(reached int) `json:"-"`
+	// Sites, when set, is called now and then during a run with a partial graph of
+	// the dynamic sites found since the previous call that are settled: Sites holds
+	// them and Bundles the edges resolved at their instructions, with the sites'
+	// and those edges' target sets in Sets (numbered for the partial graph), each
+	// exactly as the final graph will have it. The first call after the
+	// NativeMethod node is visited also holds its edges. Reachable is nil. Sites
+	// whose edges may still grow (dispatch under RTA, method handles created
+	// elsewhere, resolved targets) are in the final graph only. Application methods
+	// are visited first, so their sites come within the first milliseconds. It is
+	// called on the run's goroutine: it must be quick and must not modify the graph.
+	Sites func(partial *callgraph.Graph) `json:"-"`
 }
 
 // ErrNoEntryPoints is returned when a run has nothing to start from.
@@ -103,6 +114,9 @@ func (a *Analyzer) Run(ctx context.Context, opts Options) (*callgraph.Graph, err
 		opts.Algorithm = CHA
 	}
 	s := newSolver(ctx, a, opts)
+	if opts.Sites != nil {
+		s.rep = newSiteReport(opts.Sites)
+	}
 	s.internStd()
 	switch opts.Algorithm {
 	case CHA:
