@@ -29,9 +29,12 @@ func BenchmarkRunJavacc(b *testing.B) {
 	if err := a.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []string{CHA, RTA} {
+	for _, algo := range []string{CHA, RTA, "cha+sites"} {
 		b.Run(algo, func(b *testing.B) {
 			opts := Options{Level: callgraph.CorrectString, Algorithm: algo, Mains: []string{"javacc"}}
+			if algo == "cha+sites" { // the cost of the site report (Options.Sites)
+				opts.Algorithm, opts.Sites = CHA, func(*callgraph.Graph) {}
+			}
 			if _, err := a.Run(ctx, opts); err != nil { // warms the per-analyzer caches
 				b.Fatal(err)
 			}
