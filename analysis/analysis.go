@@ -46,6 +46,17 @@ type Options struct {
 	// Progress, when set, is called now and then during a run with the number of
 	// methods found reachable so far (the total is not known before the end).
 	Progress func(reached int) `json:"-"`
+	// Sites, when set, is called now and then during a run with a partial graph of
+	// the dynamic sites found since the previous call that are settled: Sites holds
+	// them and Bundles the edges resolved at their instructions, with the sites'
+	// and those edges' target sets in Sets (numbered for the partial graph), each
+	// exactly as the final graph will have it. The first call after the
+	// NativeMethod node is visited also holds its edges. Reachable is nil. Sites
+	// whose edges may still grow (dispatch under RTA, method handles created
+	// elsewhere, resolved targets) are in the final graph only. Application methods
+	// are visited first, so their sites come within the first milliseconds. It is
+	// called on the run's goroutine: it must be quick and must not modify the graph.
+	Sites func(partial *callgraph.Graph) `json:"-"`
 }
 
 // ErrNoEntryPoints is returned when a run has nothing to start from.
@@ -104,6 +115,9 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 		return nil, nil, err
 	}
 	s := newSolver(ctx, a, opts)
+	if opts.Sites != nil {
+		s.rep = newSiteReport(opts.Sites)
+	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
 	if opts.Algorithm == CHA {

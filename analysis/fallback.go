@@ -197,8 +197,12 @@ func (s *solver) visitNative() {
 		kinds = []setKind{setAllClinits, setPublicCtors, setPublicMethods}
 	}
 	ri := s.reason(r)
+	first := len(s.bundles)
 	for _, k := range kinds {
 		s.bundle(at, s.fallbackIndex(fallbackKey{kind: k}), ri, k == setAllCtors || k == setPublicCtors)
+	}
+	if s.rep != nil {
+		s.rep.nativeVisited(first, len(s.bundles))
 	}
 }
 

@@ -106,6 +106,7 @@ func (s *solver) fallbackLevel() callgraph.Level {
 // resolveSite resolves a dynamic site with the first resolver (the site's own ones,
 // then siteResolvers) that finds targets, else with its fallback, and records it.
 func (s *solver) resolveSite(d *dynamicSite) {
+	first := len(s.bundles)
 	var res, info siteResult // info: what resolvers that found no targets reported
 	for _, p := range append(d.own[:len(d.own):len(d.own)], siteResolvers()...) {
 		if s.opts.Level < p.level() {
@@ -162,6 +163,9 @@ func (s *solver) resolveSite(d *dynamicSite) {
 		st.Targets = fallback()
 	}
 	s.sites = append(s.sites, st)
+	if s.rep != nil {
+		s.rep.edges(len(s.sites)-1, first, len(s.bundles))
+	}
 }
 
 // applyResult adds the edges of a precise result and returns the set of its targets,

@@ -49,18 +49,25 @@ func sitesByFile(snap *Snapshot) map[string][]*callgraph.Site {
 	}
 	for i := range g.Sites {
 		site := &g.Sites[i]
-		if _, ok := diagnosable(&snap.Settings, site); !ok {
-			continue
-		}
-		m := snap.method(site.Caller)
-		if m == nil {
-			continue
-		}
-		if path, ok := snap.w.src.pathOf[m.Class.ID]; ok {
+		if path, ok := diagnosticFile(&snap.Settings, snap.w, site); ok {
 			out[path] = append(out[path], site)
 		}
 	}
 	return out
+}
+
+// diagnosticFile returns the source file whose diagnostics show a site, if it gets
+// one.
+func diagnosticFile(st *Settings, w *world, site *callgraph.Site) (string, bool) {
+	if _, ok := diagnosable(st, site); !ok {
+		return "", false
+	}
+	ms := w.h.Methods()
+	if site.Caller < 0 || int(site.Caller) >= len(ms) {
+		return "", false
+	}
+	path, ok := w.src.pathOf[ms[site.Caller].Class.ID]
+	return path, ok
 }
 
 // fileDiagnostics returns the diagnostics of one source file.
@@ -107,7 +114,10 @@ func fileDiagnostics(s *Server, snap *Snapshot, path string, sites []*callgraph.
 }
 
 // siteMessage says what is unresolved about a site and how many targets its fallback
-// adds.
+// adds. Besides the site it reads the graph's edges at the site's instruction and
+// their target sets, and for native sites the edges of the NativeMethod node: what
+// a partial graph of the analysis's site report holds as the final graph will
+// (earlyPublisher).
 func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 	g := snap.Graph
 	level := snap.Settings.Level.Title()

@@ -77,8 +77,9 @@ type env struct {
 
 // publishRecord is one textDocument/publishDiagnostics the server sent.
 type publishRecord struct {
-	uri   uri.URI
-	diags []protocol.Diagnostic
+	uri      uri.URI
+	diags    []protocol.Diagnostic
+	progress int // $/progress notifications received before it
 }
 
 type envOptions struct {
@@ -215,7 +216,7 @@ func (e *env) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return nil, nil
 		}
 		e.diags[p.URI] = p.Diagnostics
-		e.pubs = append(e.pubs, publishRecord{uri: p.URI, diags: p.Diagnostics})
+		e.pubs = append(e.pubs, publishRecord{uri: p.URI, diags: p.Diagnostics, progress: len(e.progress)})
 	case MethodStatus:
 		var p statusParams
 		if err := json.Unmarshal(raw, &p); err != nil {

@@ -284,7 +284,11 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 	if prev != nil && prev.Graph != nil {
 		expect = prev.Graph.NumReachable()
 	}
-	g, gerr := w.graphReporting(ctx, st, spec, report, expect)
+	var early func(*callgraph.Graph)
+	if len(prevs) == 0 {
+		early = s.earlyDiagnostics(ctx, st, ws, w, start)
+	}
+	g, gerr := w.graphReporting(ctx, st, spec, report, expect, early)
 	if ctx.Err() != nil {
 		return nil, made, ctx.Err()
 	}

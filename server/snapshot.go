@@ -127,15 +127,16 @@ const maxGraphs = 3
 // analysis key. A computation cancelled by its caller is forgotten, so that the next
 // caller starts afresh instead of inheriting the cancellation.
 func (w *world) graph(ctx context.Context, st *Settings, sf *specFile) (*callgraph.Graph, error) {
-	return w.graphReporting(ctx, st, sf, nil, 0)
+	return w.graphReporting(ctx, st, sf, nil, 0, nil)
 }
 
 // reportFunc reports a build's progress: a percentage and what is being done.
 type reportFunc func(pct uint32, msg string)
 
 // graphReporting is graph that reports the progress of an analysis it runs to report
-// (when not nil), expecting about expect reachable methods (0: unknown).
-func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, report reportFunc, expect int) (*callgraph.Graph, error) {
+// (when not nil), expecting about expect reachable methods (0: unknown), and the
+// dynamic sites it finds meanwhile to sites (analysis.Options.Sites; when not nil).
+func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, report reportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, error) {
 	key := st.analysisKey(sf)
 	for {
 		w.mu.Lock()
@@ -146,7 +147,7 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 			w.graphs[key] = c
 			w.evict()
 			w.mu.Unlock()
-			c.g, c.tr, c.err = w.compute(ctx, st, sf, key, report, expect)
+			c.g, c.tr, c.err = w.compute(ctx, st, sf, key, report, expect, sites)
 			w.mu.Lock()
 			if c.err != nil && ctx.Err() != nil {
 				delete(w.graphs, key)
@@ -173,7 +174,7 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 
 // compute loads a graph from the disk cache or runs the analysis (and stores its
 // graph there).
-func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int) (*callgraph.Graph, *analysis.Trace, error) {
+func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, *analysis.Trace, error) {
 	diskKey := ""
 	if w.cache != nil {
 		path := ""
@@ -188,6 +189,7 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 		}
 	}
 	opts := st.options(sf)
+	opts.Sites = sites
 	if report != nil {
 		if expect <= 0 {
 			expect = len(w.h.Methods()) / 2 // a first guess: the JDK dominates

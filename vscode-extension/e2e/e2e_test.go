@@ -177,6 +177,7 @@ func TestVSCode(t *testing.T) {
 		Error                  string   `json:"error"`
 		WorkbenchReadyMs       int      `json:"workbenchReadyMs"`
 		ReadyToDiagnosticsMs   int      `json:"readyToDiagnosticsMs"`
+		ReadyToStatusMs        int      `json:"readyToStatusMs"`
 		ReadyToActivationMs    *int     `json:"readyToActivationMs"`
 		Activation             string   `json:"activation"`
 		ActivationToDiagnostic int      `json:"activationToDiagnosticsMs"`
@@ -194,8 +195,8 @@ func TestVSCode(t *testing.T) {
 	// The budget (activation to first diagnostics within 5 s of the workbench being
 	// ready) is measured and logged, not asserted: timed assertions fail on a loaded
 	// machine (ARCHITECTURE.md: budgets are proven by measurements, not timed tests).
-	t.Logf("workbench ready %d ms after page load; first diagnostics %d ms after the workbench was ready, %d ms after activation (budget 5000 ms)",
-		m.WorkbenchReadyMs, m.ReadyToDiagnosticsMs, m.ActivationToDiagnostic)
+	t.Logf("workbench ready %d ms after page load; first diagnostics %d ms after the workbench was ready, %d ms after activation (budget 5000 ms); first build done %d ms after the workbench was ready",
+		m.WorkbenchReadyMs, m.ReadyToDiagnosticsMs, m.ActivationToDiagnostic, m.ReadyToStatusMs)
 	if m.ReadyToActivationMs != nil {
 		// The extension host's log says when it activated the extension (and why).
 		t.Logf("extension activated %d ms after the workbench was ready (%s)", *m.ReadyToActivationMs, m.Activation)

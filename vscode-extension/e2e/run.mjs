@@ -217,12 +217,10 @@ async function main() {
   metrics.workbenchReadyMs = ready - t;
   log(`workbench ready ${metrics.workbenchReadyMs} ms after page load (page load ${new Date(t).toISOString()}, ready ${new Date(ready).toISOString()})`);
 
-  // Activation (workspaceContains:**/pom.xml) to first diagnostics: the status-bar
-  // item shows the level once the first build is done, the Problems counter the
-  // diagnostics.
-  const jcgItem = page.locator('.statusbar-item', { hasText: /unresolved site/ });
-  await jcgItem.first().waitFor({ timeout: 120000 });
-  metrics.readyToStatusMs = Date.now() - ready;
+  // Activation (workspaceContains:pom.xml) to first diagnostics: the Problems counter
+  // shows the diagnostics, which the server publishes while its first analysis still
+  // runs; the status-bar item shows the level once that build is done. Each is timed
+  // on its own, so the first diagnostics are not held to the end of the build.
   const problemsItem = page.locator('.statusbar-item[id="status.problems"]');
   await page.waitForFunction(
     () => {
@@ -233,8 +231,12 @@ async function main() {
     { timeout: 120000 },
   );
   metrics.readyToDiagnosticsMs = Date.now() - ready;
+  log(`first diagnostics ${metrics.readyToDiagnosticsMs} ms after the workbench was ready; problems "${text(await problemsItem.innerText())}"`);
+  const jcgItem = page.locator('.statusbar-item', { hasText: /unresolved site/ });
+  await jcgItem.first().waitFor({ timeout: 120000 });
+  metrics.readyToStatusMs = Date.now() - ready;
   metrics.statusBarInitial = text(await jcgItem.first().innerText());
-  log(`first diagnostics ${metrics.readyToDiagnosticsMs} ms after the workbench was ready; status bar "${metrics.statusBarInitial}", problems "${text(await problemsItem.innerText())}"`);
+  log(`build done ${metrics.readyToStatusMs} ms after the workbench was ready; status bar "${metrics.statusBarInitial}", problems "${text(await problemsItem.innerText())}"`);
   if (!/Correct-String/.test(metrics.statusBarInitial)) {
     throw new Error(`status bar at start: ${metrics.statusBarInitial}`);
   }

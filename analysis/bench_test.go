@@ -1,0 +1,49 @@
+package analysis
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+)
+
+// BenchmarkRunJavacc measures one run of the solver over javacc with the JDK at
+// Correct-String, once the level-independent work is done (Prepare): what changes in
+// the worklist or the site report cost, without the indexing and planning that
+// dominate the first run and vary with the machine's load.
+func BenchmarkRunJavacc(b *testing.B) {
+	const jar = "/usr/share/java/javacc.jar"
+	if _, err := os.Stat(jar); err != nil {
+		b.Skipf("%s not found: install javacc", jar)
+	}
+	ctx := context.Background()
+	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: jar, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	a := New(ix)
+	if err := a.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for _, algo := range []string{CHA, RTA, "cha+sites"} {
+		b.Run(algo, func(b *testing.B) {
+			opts := Options{Level: callgraph.CorrectString, Algorithm: algo, Mains: []string{"javacc"}}
+			if algo == "cha+sites" { // the cost of the site report (Options.Sites)
+				opts.Algorithm, opts.Sites = CHA, func(*callgraph.Graph) {}
+			}
+			if _, err := a.Run(ctx, opts); err != nil { // warms the per-analyzer caches
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := a.Run(ctx, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
