@@ -8,10 +8,7 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // TestSiteReport checks Options.Sites on the reflection, method-handle, proxy and
@@ -25,16 +22,7 @@ func TestSiteReport(t *testing.T) {
 		t.Skip("analyses the JDK")
 	}
 	ctx := context.Background()
-	var sources []classpath.Source
-	for _, p := range []string{"cg/reflection", "cg/methodhandles", "cg/proxy", "cg/natives"} {
-		dir := javatest.Compile(t, javatest.Program(t, p), javatest.Release(17))
-		sources = append(sources, classpath.Source{Path: dir, Origin: classpath.Application})
-	}
-	ix, err := index.Build(ctx, index.Config{Sources: sources}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := programsIndex(t, "cg/reflection", "cg/methodhandles", "cg/proxy", "cg/natives")
 	a := New(ix)
 	ms := ix.Hierarchy().Methods()
 	app := func(n int32) bool { return n >= 0 && int(n) < len(ms) && ms[n].Class.Origin == hierarchy.Application }

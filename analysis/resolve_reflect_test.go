@@ -7,10 +7,7 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // TestDynamicSiteRecords checks what the expectation comments of testdata/java/cg
@@ -22,16 +19,7 @@ func TestDynamicSiteRecords(t *testing.T) {
 		t.Skip("analyses the JDK")
 	}
 	ctx := context.Background()
-	var sources []classpath.Source
-	for _, p := range []string{"cg/reflection", "cg/methodhandles", "cg/proxy", "cg/serialization"} {
-		dir := javatest.Compile(t, javatest.Program(t, p), javatest.Release(17))
-		sources = append(sources, classpath.Source{Path: dir, Origin: classpath.Application})
-	}
-	ix, err := index.Build(ctx, index.Config{Sources: sources}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := programsIndex(t, "cg/reflection", "cg/methodhandles", "cg/proxy", "cg/serialization")
 	h := ix.Hierarchy()
 	g, err := New(ix).Run(ctx, Options{Level: callgraph.EncapRespect, Algorithm: CHA})
 	if err != nil {

@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // TestVirtualReturnPoints checks the specification points of loading sites whose
@@ -20,12 +17,7 @@ func TestVirtualReturnPoints(t *testing.T) {
 		t.Skip("analyses the JDK")
 	}
 	ctx := context.Background()
-	dir := javatest.Compile(t, javatest.Program(t, "cg/dispatchflow"), javatest.Release(17))
-	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := programsIndex(t, "cg/dispatchflow")
 	g, err := New(ix).Run(ctx, Options{Level: callgraph.CorrectString, Algorithm: CHA})
 	if err != nil {
 		t.Fatal(err)
