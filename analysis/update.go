@@ -52,10 +52,11 @@ func notUpdatable(format string, args ...any) error {
 //   - no value analysis read a changed method's facts or looked up the callers of a
 //     method that a changed method calls, before or after the change.
 //
-// Under these conditions the old fixpoint with the changed methods' contributions
-// replaced, and the new methods' added, is closed under the new program's rules, and nothing in it is reachable
-// only through a removed edge, so it is the least fixpoint: the new run's graph (up
-// to the numbering of sets and reasons). Otherwise the error is a *NotUpdatable.
+// Under these conditions the old fixpoint, with the changed methods' contributions
+// replaced and the new methods' added, is closed under the new program's rules, and
+// nothing in it is reachable only through a removed edge, so it is the least
+// fixpoint: the new run's graph (up to the numbering of sets and reasons). Otherwise
+// the error is a *NotUpdatable.
 func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
 	opts, err := normalize(opts)
 	if err != nil {
