@@ -31,7 +31,7 @@ type Trace struct {
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
 	reads       *valueReads
-	// specProblems says whether the run resolved the specification (and so set the
+	// specResolved says whether the run resolved the specification (and so set the
 	// graph's Problems).
 	specResolved bool
 }
