@@ -11,6 +11,9 @@
 package values
 
 import (
+	"cmp"
+	"hash/maphash"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,12 +45,24 @@ type Point struct {
 // method by their declared target, for finding the callers of a method.
 type Index struct {
 	prog Program
-	once sync.Once
-	refs map[refKey][]CallRef
-	// handles are the methods named by method-handle constants of bootstrap
-	// arguments (lambda bodies, method references), with the classes the constants
-	// name: they have callers no call instruction shows.
-	handles map[refKey][]string
+
+	// refsOnce builds refClasses: the classes whose constant pool holds a method
+	// reference, by a hash of its name and descriptor. Only their code can call a
+	// method of that name and descriptor or name it in a method handle, so a
+	// look-up extracts the facts of those classes only. Building it reads the
+	// constant pools and no code: the first look-up, which the first application
+	// site of a run makes, does not wait for the facts of the whole JDK.
+	refsOnce   sync.Once
+	seed       maphash.Seed
+	refClasses map[uint64][]int32
+
+	// refsMu guards the call instructions of the classes indexed so far (indexed),
+	// gathered by key: complete keys (all of whose classes are indexed) in named,
+	// the others in partial.
+	refsMu  sync.Mutex
+	indexed []bool // by class ID
+	named   map[refKey]*namedRefs
+	partial map[refKey]*namedRefs
 
 	namesOnce sync.Once
 	names     []string // binary names of the classes, by class ID
@@ -63,6 +78,16 @@ type Index struct {
 
 	byNameOnce sync.Once
 	byName     map[string][]*hierarchy.Method // methods by name, without <init> and <clinit>
+}
+
+// namedRefs is what the code of the program does with the methods of one name and
+// descriptor.
+type namedRefs struct {
+	calls []CallRef // by caller ID and call
+	// handles are the classes that method-handle constants of bootstrap arguments
+	// (lambda bodies, method references) name with the key: such methods have
+	// callers no call instruction shows.
+	handles []string
 }
 
 // MethodsNamed returns the methods of the program with a name (neither
@@ -104,46 +129,133 @@ type CallRef struct {
 func NewIndex(prog Program) *Index { return &Index{prog: prog} }
 
 // callsNamed returns the call instructions naming a method with this name and
-// descriptor, in any class.
-func (ix *Index) callsNamed(name, desc string) []CallRef {
-	ix.once.Do(func() {
-		ix.refs = map[refKey][]CallRef{}
-		ix.handles = map[refKey][]string{}
-		for _, m := range ix.prog.Hierarchy().Methods() {
-			f := ix.prog.Facts(m)
-			if f == nil {
+// descriptor, in any class, and the classes method-handle constants name with them.
+// The result is shared and must not be modified.
+func (ix *Index) callsNamed(name, desc string) *namedRefs {
+	k := refKey{name, desc}
+	ix.refsMu.Lock()
+	n, ok := ix.named[k]
+	ix.refsMu.Unlock()
+	if ok {
+		return n
+	}
+	ix.refsOnce.Do(ix.indexRefs)
+	h := ix.prog.Hierarchy()
+	classes := h.Classes()
+	ids := ix.refClasses[refHash(ix.seed, []byte(name), []byte(desc))]
+	// Extract the facts outside the lock, so that concurrent runs extract
+	// different classes at once.
+	for _, id := range ids {
+		for _, m := range classes[id].Methods {
+			ix.prog.Facts(m)
+		}
+	}
+	ix.refsMu.Lock()
+	defer ix.refsMu.Unlock()
+	if n, ok := ix.named[k]; ok {
+		return n
+	}
+	if ix.named == nil {
+		ix.named, ix.partial = map[refKey]*namedRefs{}, map[refKey]*namedRefs{}
+		ix.indexed = make([]bool, len(classes))
+	}
+	for _, id := range ids {
+		if !ix.indexed[id] {
+			ix.indexed[id] = true
+			ix.indexClass(classes[id])
+		}
+	}
+	// Every class naming k is indexed now, so nothing will add to it.
+	n = ix.partial[k]
+	delete(ix.partial, k)
+	if n == nil {
+		n = &namedRefs{}
+	}
+	slices.SortFunc(n.calls, func(a, b CallRef) int {
+		return cmp.Or(cmp.Compare(a.Caller.ID, b.Caller.ID), cmp.Compare(a.Call, b.Call))
+	})
+	ix.named[k] = n
+	return n
+}
+
+// indexClass adds the call instructions and method-handle constants of c's code to
+// the keys they name. The caller holds refsMu.
+func (ix *Index) indexClass(c *hierarchy.Class) {
+	add := func(k refKey) *namedRefs {
+		if _, done := ix.named[k]; done {
+			return nil // cannot happen: c names k, so k waited for c
+		}
+		n := ix.partial[k]
+		if n == nil {
+			n = &namedRefs{}
+			ix.partial[k] = n
+		}
+		return n
+	}
+	for _, m := range c.Methods {
+		f := ix.prog.Facts(m)
+		if f == nil {
+			continue
+		}
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			if c.Indy == nil {
+				if n := add(refKey{c.Ref.Name, c.Ref.Desc}); n != nil {
+					n.calls = append(n.calls, CallRef{m, int32(i)})
+				}
 				continue
 			}
-			for i := range f.Calls {
-				c := &f.Calls[i]
-				if c.Indy != nil {
-					for _, arg := range c.Indy.Args {
-						if arg.Kind == facts.ConstMethodHandle {
-							k := refKey{arg.Ref.Name, arg.Ref.Desc}
-							ix.handles[k] = append(ix.handles[k], arg.Ref.Class)
-						}
+			for _, arg := range c.Indy.Args {
+				if arg.Kind == facts.ConstMethodHandle {
+					if n := add(refKey{arg.Ref.Name, arg.Ref.Desc}); n != nil {
+						n.handles = append(n.handles, arg.Ref.Class)
 					}
-				}
-				if c.Indy == nil {
-					k := refKey{c.Ref.Name, c.Ref.Desc}
-					ix.refs[k] = append(ix.refs[k], CallRef{m, int32(i)})
 				}
 			}
 		}
-	})
-	return ix.refs[refKey{name, desc}]
+	}
+}
+
+// indexRefs builds refClasses from the constant pools of every class.
+func (ix *Index) indexRefs() {
+	ix.seed = maphash.MakeSeed()
+	ix.refClasses = map[uint64][]int32{}
+	h := ix.prog.Hierarchy()
+	for _, c := range h.Classes() {
+		f := h.File(c)
+		if f == nil {
+			continue
+		}
+		for name, desc := range f.Pool.MethodRefs() {
+			k := refHash(ix.seed, name, desc)
+			ids := ix.refClasses[k]
+			if len(ids) == 0 || ids[len(ids)-1] != c.ID { // a class once per key
+				ix.refClasses[k] = append(ids, c.ID)
+			}
+		}
+	}
+}
+
+// refHash hashes a method reference's name and descriptor. A collision only adds a
+// class to look at.
+func refHash(seed maphash.Seed, name, desc []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.Write(name)
+	h.WriteByte(0)
+	h.Write(desc)
+	return h.Sum64()
 }
 
 // hiddenCallers reports whether m may be called other than by the call instructions
 // callers finds: through a method handle (lambda bodies, method references), or by
 // the JVM (serialization hooks and other private methods nothing calls).
 func (ix *Index) hiddenCallers(m *hierarchy.Method) bool {
-	ix.callsNamed("", "") // builds the index
 	if m.Access&classfile.AccSynthetic != 0 {
 		return true
 	}
 	h := ix.prog.Hierarchy()
-	for _, rc := range ix.handles[refKey{m.Name, m.Desc}] {
+	for _, rc := range ix.callsNamed(m.Name, m.Desc).handles {
 		// A handle to a constructor, a static or a private method names exactly
 		// the method its class resolves to; one to another method may dispatch to
 		// any override, so any class may hide a caller.
@@ -188,7 +300,7 @@ func (ix *Index) callers(m *hierarchy.Method) []CallRef {
 func (ix *Index) findCallers(m *hierarchy.Method) []CallRef {
 	h := ix.prog.Hierarchy()
 	var out []CallRef
-	for _, cr := range ix.callsNamed(m.Name, m.Desc) {
+	for _, cr := range ix.callsNamed(m.Name, m.Desc).calls {
 		c := &ix.prog.Facts(cr.Caller).Calls[cr.Call]
 		owner := h.Class(c.Ref.Class)
 		if owner == nil {

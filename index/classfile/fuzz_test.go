@@ -2,8 +2,10 @@ package classfile_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +64,26 @@ func exercise(f *classfile.File) {
 			return nil
 		})
 	}
+}
+
+// methodRefsMismatch returns how MethodRefs differs from Ref over the method
+// references of f, or "" when they agree entry by entry.
+func methodRefsMismatch(f *classfile.File) string {
+	var want []string
+	for i := 1; i < f.Pool.Len(); i++ {
+		if t := f.Pool.Tag(uint16(i)); t == classfile.TagMethodref || t == classfile.TagInterfaceMethodref {
+			r := f.Pool.Ref(uint16(i))
+			want = append(want, r.Name+" "+r.Desc)
+		}
+	}
+	var got []string
+	for name, desc := range f.Pool.MethodRefs() {
+		got = append(got, string(name)+" "+string(desc))
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Sprintf("MethodRefs %q, Ref %q", got, want)
+	}
+	return ""
 }
 
 // TestTruncated parses every prefix of real class files: each must fail with a
@@ -133,6 +155,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		exercise(cf)
+		if d := methodRefsMismatch(cf); d != "" {
+			t.Error(d)
+		}
 	})
 }
 

@@ -39,8 +39,9 @@ func openJDK(t testing.TB, home string) *classpath.ClassPath {
 	return cp
 }
 
-// TestParseWholeJDK parses every class of the JDK 17 and Temurin 25 images, decodes
-// every method body and walks every instruction: none may fail.
+// TestParseWholeJDK parses every class of the JDK 17 and Temurin 25 images, checks
+// MethodRefs against Ref, decodes every method body and walks every instruction: none
+// may fail.
 func TestParseWholeJDK(t *testing.T) {
 	for _, home := range []string{jdk17, jdk25} {
 		t.Run(filepath.Base(home), func(t *testing.T) {
@@ -56,6 +57,9 @@ func TestParseWholeJDK(t *testing.T) {
 					t.Errorf("%s: declares %s", c.Entry, f.Name)
 				}
 				n++
+				if d := methodRefsMismatch(f); d != "" {
+					t.Errorf("%s: %s", c.Entry, d)
+				}
 				for i := range f.Methods {
 					code, err := f.Methods[i].Code()
 					if err != nil {

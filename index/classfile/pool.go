@@ -2,6 +2,7 @@ package classfile
 
 import (
 	"encoding/binary"
+	"iter"
 	"math"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -207,6 +208,42 @@ func (p *Pool) Ref(i uint16) Ref {
 	at := p.offs[i] &^ asciiBit
 	name, desc := p.NameAndType(p.u2(at + 3))
 	return Ref{Class: p.ClassName(p.u2(at + 1)), Name: name, Desc: desc, Interface: t == TagInterfaceMethodref}
+}
+
+// MethodRefs yields the name and descriptor of every Methodref and
+// InterfaceMethodref entry, as UTF-8 bytes that alias the class bytes when they are
+// ASCII (they must not be modified). It allocates nothing for ASCII names, so that
+// indexing which classes may call which methods over the whole JDK stays cheap.
+func (p *Pool) MethodRefs() iter.Seq2[[]byte, []byte] {
+	return func(yield func(name, desc []byte) bool) {
+		for i := range p.offs {
+			at := p.offs[i] &^ asciiBit
+			if at == 0 {
+				continue
+			}
+			if t := Tag(p.data[at]); t != TagMethodref && t != TagInterfaceMethodref {
+				continue
+			}
+			nt := p.at(p.u2(at+3), TagNameAndType)
+			if nt == 0 {
+				continue
+			}
+			if !yield(p.utf8(p.u2(nt+1)), p.utf8(p.u2(nt+3))) {
+				return
+			}
+		}
+	}
+}
+
+// utf8 returns the UTF-8 bytes of Utf8 entry i, aliasing the class bytes when they
+// are ASCII.
+func (p *Pool) utf8(i uint16) []byte {
+	b, ascii, _ := p.utf8Bytes(i)
+	if ascii {
+		return b
+	}
+	s, _ := decodeModifiedUTF8(b)
+	return []byte(s)
 }
 
 // MethodHandle returns the reference kind and the referenced member of a
