@@ -12,7 +12,6 @@ package values
 
 import (
 	"cmp"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,15 +45,8 @@ type Point struct {
 type Index struct {
 	prog Program
 
-	// refsOnce builds refClasses: the classes whose constant pool holds a method
-	// reference, by a hash of its name and descriptor. Only their code can call a
-	// method of that name and descriptor or name it in a method handle, so a
-	// look-up extracts the facts of those classes only. Building it reads the
-	// constant pools and no code: the first look-up, which the first application
-	// site of a run makes, does not wait for the facts of the whole JDK.
-	refsOnce   sync.Once
-	seed       maphash.Seed
-	refClasses map[uint64][]int32
+	refsOnce sync.Once
+	refs     *refIndex // which classes may name which methods
 
 	// refsMu guards the call instructions of the classes indexed so far (indexed),
 	// gathered by key: complete keys (all of whose classes are indexed) in named,
@@ -139,10 +131,10 @@ func (ix *Index) callsNamed(name, desc string) *namedRefs {
 	if ok {
 		return n
 	}
-	ix.refsOnce.Do(ix.indexRefs)
+	ix.refsOnce.Do(func() { ix.refs = newRefIndex(ix.prog.Hierarchy()) })
 	h := ix.prog.Hierarchy()
 	classes := h.Classes()
-	ids := ix.refClasses[refHash(ix.seed, []byte(name), []byte(desc))]
+	ids := ix.refs.lookup(name, desc)
 	// Extract the facts outside the lock, so that concurrent runs extract
 	// different classes at once.
 	for _, id := range ids {
@@ -214,37 +206,6 @@ func (ix *Index) indexClass(c *hierarchy.Class) {
 			}
 		}
 	}
-}
-
-// indexRefs builds refClasses from the constant pools of every class.
-func (ix *Index) indexRefs() {
-	ix.seed = maphash.MakeSeed()
-	ix.refClasses = map[uint64][]int32{}
-	h := ix.prog.Hierarchy()
-	for _, c := range h.Classes() {
-		f := h.File(c)
-		if f == nil {
-			continue
-		}
-		for name, desc := range f.Pool.MethodRefs() {
-			k := refHash(ix.seed, name, desc)
-			ids := ix.refClasses[k]
-			if len(ids) == 0 || ids[len(ids)-1] != c.ID { // a class once per key
-				ix.refClasses[k] = append(ids, c.ID)
-			}
-		}
-	}
-}
-
-// refHash hashes a method reference's name and descriptor. A collision only adds a
-// class to look at.
-func refHash(seed maphash.Seed, name, desc []byte) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	h.Write(name)
-	h.WriteByte(0)
-	h.Write(desc)
-	return h.Sum64()
 }
 
 // hiddenCallers reports whether m may be called other than by the call instructions
