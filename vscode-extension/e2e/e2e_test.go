@@ -195,6 +195,8 @@ func TestVSCode(t *testing.T) {
 	// The budget (activation to first diagnostics within 5 s of the workbench being
 	// ready) is measured and logged, not asserted: timed assertions fail on a loaded
 	// machine (ARCHITECTURE.md: budgets are proven by measurements, not timed tests).
+	// The measured window is code-server's second (run.mjs opens an empty folder
+	// first), with the server and its caches cold.
 	t.Logf("workbench ready %d ms after page load; first diagnostics %d ms after the workbench was ready, %d ms after activation (budget 5000 ms); first build done %d ms after the workbench was ready",
 		m.WorkbenchReadyMs, m.ReadyToDiagnosticsMs, m.ActivationToDiagnostic, m.ReadyToStatusMs)
 	if m.ReadyToActivationMs != nil {
