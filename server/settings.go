@@ -264,7 +264,7 @@ func (st *Settings) analysisKey(sf *specFile) string {
 	for _, k := range env {
 		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
 	}
-	if sf != nil && sf.file != nil {
+	if sf != nil && sf.file != nil && sf.hash != 1 { // 1: the same as no file
 		fmt.Fprintf(&b, "|spec %x", sf.hash)
 	}
 	return b.String()

@@ -19,7 +19,7 @@ import (
 type specFile struct {
 	path   string
 	exists bool
-	hash   uint64     // of the content: graphs are cached per specification
+	hash   uint64     // meaning(file): graphs are cached per specification
 	file   *spec.File // nil when the file does not exist or cannot be read
 	err    error      // reading failed (other than not existing)
 }
@@ -34,9 +34,33 @@ func readSpecFile(path string) *specFile {
 		return sf
 	}
 	sf.exists = true
-	sf.hash = xxhash.Sum64(data)
 	sf.file = spec.Parse(path, data)
+	sf.hash = meaning(sf.file)
 	return sf
+}
+
+// meaning hashes what the analysis and the diagnostics read of a specification file:
+// its entries with their lines (which the evidence of specified sites names) and its
+// problems with their positions. An edit of comments or spacing keeps it, so saving
+// a review note in the file analyses nothing again. A file with neither entries nor
+// problems (empty, or only comments) means the same as no file: 1; any other
+// meaning is neither 0 nor 1.
+func meaning(f *spec.File) uint64 {
+	if len(f.Entries) == 0 && len(f.Problems) == 0 {
+		return 1
+	}
+	h := xxhash.New()
+	for _, e := range f.Entries {
+		fmt.Fprintf(h, "%d %q %q %q %d %d %d =>", e.Line, e.Site.Class, e.Site.Method, e.Site.Desc, e.Site.Line, e.Site.Ordinal, e.Site.PC)
+		for _, t := range e.Targets {
+			fmt.Fprintf(h, " %q %q %q", t.Class, t.Member, t.Desc)
+		}
+		fmt.Fprintln(h)
+	}
+	for _, p := range f.Problems {
+		fmt.Fprintf(h, "%d:%d %q\n", p.Line, p.Col, p.Msg)
+	}
+	return h.Sum64() | 1<<63
 }
 
 func (sf *specFile) entries() int {

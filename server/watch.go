@@ -42,9 +42,9 @@ type watchState struct {
 	pendMu  sync.Mutex
 	pending incremental.ChangeSet // kept while half-written class files defer it
 
-	// spec is the specHash of the specification file content that the latest
-	// build, or the didSave that asked for it, saw (0 for none): a watcher event for
-	// the same content is the same change, not a new one.
+	// spec is the specHash of the specification file that the latest build, or the
+	// didSave that asked for it, saw (0 for none): a watcher event for the same
+	// meaning is the same specification, not a new one.
 	spec atomic.Uint64
 	// bySpec is the hash of the specification content a rebuild the watcher started
 	// reads: the didSave of that content that comes after the watcher's event (on a
@@ -115,8 +115,8 @@ func (s *Server) stopWatcher() {
 	}
 }
 
-// specHash returns the hash of a specification file's content (never 0); 1 for a
-// missing, unreadable or empty file.
+// specHash returns the meaning of a specification file (never 0): 1 for a missing or
+// unreadable file, or one without entries or problems.
 //
 // An empty file is the same specification as none, and telling them apart rebuilt
 // twice for every quick fix that creates the file: the editor applies the fix's
@@ -124,24 +124,19 @@ func (s *Server) stopWatcher() {
 // watcher saw the empty file as a change of its own and rebuilt for it, and didSave
 // rebuilt again for the saved content.
 func specHash(path string) uint64 {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	sf := readSpecFile(path)
+	if sf.file == nil {
 		return 1
 	}
-	if len(data) == 0 {
-		return 1
-	}
-	return xxhash.Sum64(data) | 1<<63 // never 0 or 1
+	return sf.hash
 }
 
-// emptyHash is the content hash of an empty file.
-var emptyHash = xxhash.Sum64(nil)
-
-// specSaved reports whether a saved specification file needs a rebuild: not when
-// the watcher already started one for the same content.
+// specSaved reports whether a saved specification file needs a rebuild: not when it
+// means what the latest build read or the latest rebuild asked for, nor when the
+// watcher already started one for the same content.
 func (s *Server) specSaved(path string) bool {
 	h := specHash(path)
-	if s.watch.bySpec.CompareAndSwap(h, 0) {
+	if s.watch.bySpec.CompareAndSwap(h, 0) || s.watch.spec.Load() == h {
 		return false
 	}
 	s.watch.spec.Store(h) // the watcher sees the same write: no rebuild from it
@@ -151,10 +146,8 @@ func (s *Server) specSaved(path string) bool {
 // noteSpec records the specification content a build reads.
 func (s *Server) noteSpec(sf *specFile) {
 	switch {
-	case sf.exists && sf.hash == emptyHash:
-		s.watch.spec.Store(1) // as specHash has it
 	case sf.exists:
-		s.watch.spec.Store(sf.hash | 1<<63)
+		s.watch.spec.Store(sf.hash)
 	case sf.err == nil:
 		s.watch.spec.Store(1)
 	}
