@@ -29,6 +29,9 @@ type WatchOptions struct {
 	// it is indexed anyway (and reported as a warning). Default 5.
 	MaxRetries int
 	Logger     *zap.Logger
+	// Files are more files to watch, such as the specification files of other
+	// projects than the one of the settings.
+	Files []string
 
 	// addWatch replaces fsnotify's Add in tests (to simulate the watch limit);
 	// errs replaces its Errors channel (to simulate an overflow).
@@ -124,8 +127,8 @@ func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error
 		}
 		w.parent[filepath.Dir(abs)] = true
 	}
-	if st.SpecPath != "" {
-		if abs, err := filepath.Abs(st.SpecPath); err == nil {
+	for _, f := range append([]string{st.SpecPath}, opts.Files...) {
+		if abs, err := filepath.Abs(f); f != "" && err == nil {
 			w.files[abs] = true
 			w.parent[filepath.Dir(abs)] = true
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +14,8 @@ import (
 // TestMultiRootProjects: two unrelated folders with the same classes are two
 // analyses. In one class path the second folder's classes would be shadowed by the
 // first's, and its files would have no diagnostics; analysed separately, both do,
-// and requests on each file are answered from its own project.
+// and requests on each file are answered from its own project. Each project's
+// specification file is watched.
 func TestMultiRootProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK twice")
@@ -37,6 +39,34 @@ func TestMultiRootProjects(t *testing.T) {
 			t.Errorf("hover in %s: %q", dir, h)
 		}
 	}
+
+	// The second project's specification file, written outside the editor (a git
+	// checkout, say): the watcher rebuilds, and the site it specifies is resolved
+	// in that project only.
+	unresolved := func(dir string) bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, d := range e.diags[uri.File(filepath.Join(dir, factory))] {
+			if d.Range.Start.Line == 17 && strings.Contains(fmt.Sprint(d.Message), "Class.forName: unresolved") {
+				return true
+			}
+		}
+		return false
+	}
+	if !unresolved(a) || !unresolved(b) {
+		t.Fatal("Factory.create's Class.forName is resolved before any specification")
+	}
+	n := e.numStatuses()
+	if err := os.WriteFile(filepath.Join(b, "jcg-spec.txt"), []byte("app.Factory.create @ 18 => app.plugins.Hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+		t.Errorf("status after writing the second project's specification: %+v", got)
+	}
+	if !unresolved(a) || unresolved(b) {
+		t.Errorf("after the second project's specification: unresolved in the first %v (want true), in the second %v (want false)", unresolved(a), unresolved(b))
+	}
+
 	var cp string
 	if err := e.command(cmdShowClassPath, &cp); err != nil {
 		t.Fatal(err)

@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 	"go.uber.org/zap"
@@ -42,43 +42,67 @@ type watchState struct {
 	pendMu  sync.Mutex
 	pending incremental.ChangeSet // kept while half-written class files defer it
 
-	// spec is the specHash of the specification file that the latest build, or the
-	// didSave that asked for it, saw (0 for none): a watcher event for the same
-	// meaning is the same specification, not a new one.
-	spec atomic.Uint64
-	// bySpec is the hash of the specification content a rebuild the watcher started
-	// reads: the didSave of that content that comes after the watcher's event (on a
-	// slow client) does not rebuild once more.
-	bySpec atomic.Uint64
+	specs specMarks
 
 	applied func(Reason) // test hook: a change set was handled ("" for no rebuild)
 }
 
-// watchKey identifies what a workspace's watcher watches.
-func (ws *Workspace) watchKey() string {
-	var b strings.Builder
-	for _, e := range ws.ClassPath {
-		fmt.Fprintf(&b, "%d %s\n", e.Origin, e.Path)
+// specMarks remembers, per specification file, the meaning (specHash) that the
+// latest build read, or that the didSave or the watcher event asking for a rebuild
+// saw: a watcher event or a didSave of the same meaning is the same specification,
+// not a new one. So the didSave of a file that the watcher rebuilt for already (on
+// a slow client), and the watcher event of a file saved in the editor, rebuild
+// nothing more.
+type specMarks struct {
+	mu   sync.Mutex
+	seen map[string]uint64
+}
+
+func (m *specMarks) lastSeen(path string) uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seen[path]
+}
+
+// see records the meaning h of path, and reports whether it is new.
+func (m *specMarks) see(path string, h uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.seen == nil {
+		m.seen = map[string]uint64{}
 	}
-	fmt.Fprintf(&b, "spec %s\n", ws.SpecFile)
+	old := m.seen[path]
+	m.seen[path] = h
+	return old != h
+}
+
+// watchKey identifies what a watcher of the workspaces watches.
+func watchKey(wss []*Workspace) string {
+	var b strings.Builder
+	for _, ws := range wss {
+		for _, e := range ws.ClassPath {
+			fmt.Fprintf(&b, "%d %s\n", e.Origin, e.Path)
+		}
+		fmt.Fprintf(&b, "spec %s\n", ws.SpecFile)
+	}
 	return b.String()
 }
 
-// ensureWatcher watches the class paths of the projects and the first project's
-// specification file (the others' are saved in the editor, or re-read by the next
-// build), replacing the watcher of other projects. A change in another project's
-// class path is compared with the first project's classes only: it rebuilds.
+// ensureWatcher watches the class paths and specification files of the projects,
+// replacing the watcher of other projects.
 func (s *Server) ensureWatcher(wss []*Workspace) {
 	ws := wss[0]
+	var specs []string
 	if len(wss) > 1 {
 		union := *ws
 		union.ClassPath = nil
 		for _, p := range wss {
 			union.ClassPath = append(union.ClassPath, p.ClassPath...)
+			specs = append(specs, p.SpecFile)
 		}
 		ws = &union
 	}
-	key := ws.watchKey()
+	key := watchKey(wss)
 	s.watch.mu.Lock()
 	defer s.watch.mu.Unlock()
 	if s.watch.closed || s.watch.w != nil && s.watch.key == key {
@@ -94,7 +118,7 @@ func (s *Server) ensureWatcher(wss []*Workspace) {
 	s.watch.pending = incremental.ChangeSet{}
 	s.watch.pendMu.Unlock()
 	st := incremental.Settings{Config: ws.config(), SpecPath: ws.SpecFile}
-	w, err := incremental.WatchFunc(st, s.applyChanges, incremental.WatchOptions{Logger: s.log})
+	w, err := incremental.WatchFunc(st, s.applyChanges, incremental.WatchOptions{Logger: s.log, Files: specs})
 	if err != nil {
 		s.log.Warn("cannot watch the class path; rebuild with the jcg.reanalyze command", zap.Error(err))
 		return
@@ -132,24 +156,16 @@ func specHash(path string) uint64 {
 }
 
 // specSaved reports whether a saved specification file needs a rebuild: not when it
-// means what the latest build read or the latest rebuild asked for, nor when the
-// watcher already started one for the same content.
-func (s *Server) specSaved(path string) bool {
-	h := specHash(path)
-	if s.watch.bySpec.CompareAndSwap(h, 0) || s.watch.spec.Load() == h {
-		return false
-	}
-	s.watch.spec.Store(h) // the watcher sees the same write: no rebuild from it
-	return true
-}
+// means what the latest build read, or what the watcher rebuilt for.
+func (s *Server) specSaved(path string) bool { return s.watch.specs.see(path, specHash(path)) }
 
-// noteSpec records the specification content a build reads.
+// noteSpec records the specification a build reads.
 func (s *Server) noteSpec(sf *specFile) {
 	switch {
 	case sf.exists:
-		s.watch.spec.Store(sf.hash)
+		s.watch.specs.see(sf.path, sf.hash)
 	case sf.err == nil:
-		s.watch.spec.Store(1)
+		s.watch.specs.see(sf.path, 1)
 	}
 }
 
@@ -164,12 +180,12 @@ func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) (in
 	s.watch.pending.Paths = append(s.watch.pending.Paths, cs.Paths...)
 	work := s.watch.pending
 
-	snap, release := s.current()
+	snaps, release := s.currentAll()
 	defer release()
-	classes, spec := work.Full, false
+	classes, specs := work.Full, map[string]uint64(nil)
 	if !work.Full {
 		var deferred []string
-		classes, spec, deferred = s.changed(snap, work.Paths)
+		classes, specs, deferred = s.changed(snaps, work.Paths)
 		if len(deferred) > 0 {
 			s.log.Debug("class files not parseable yet, deferring", zap.Strings("paths", deferred))
 			return incremental.Event{Deferred: deferred}, nil
@@ -177,18 +193,16 @@ func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) (in
 	}
 	s.watch.pending = incremental.ChangeSet{}
 	var reason Reason
-	if spec && snap != nil {
-		h := specHash(snap.Workspace.SpecFile)
-		s.watch.spec.Store(h)
-		s.watch.bySpec.Store(h)
+	for p, h := range specs {
+		s.watch.specs.see(p, h) // the didSave that may follow is not a change
 	}
 	switch {
 	case classes:
 		reason = ReasonClassFiles
 		s.log.Info("class path changed on disk: rebuilding", zap.Int("paths", len(work.Paths)), zap.Bool("full", work.Full))
-	case spec:
+	case len(specs) > 0:
 		reason = ReasonSpec
-		s.log.Info("specification file changed on disk: rebuilding")
+		s.log.Info("specification file changed on disk: rebuilding", zap.Strings("paths", slices.Sorted(maps.Keys(specs))))
 	}
 	if reason != "" {
 		s.Rebuild(ctx, reason)
@@ -199,15 +213,15 @@ func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) (in
 	return incremental.Event{}, nil
 }
 
-// changed compares the paths of a change set with a snapshot (nil before the first
-// build ends: every change counts). It reports whether the class path and the
-// specification file changed, and the changed class files that do not parse.
-func (s *Server) changed(snap *Snapshot, paths []string) (classes, spec bool, deferred []string) {
-	var known map[[2]string]uint64 // class directory and entry -> content hash
-	specPath := ""
-	if snap != nil {
-		specPath = snap.Workspace.SpecFile
-		known = map[[2]string]uint64{}
+// changed compares the paths of a change set with the snapshots of the projects
+// (none before the first build ends: every change counts). It reports whether the
+// class path changed, the specification files whose meaning changed (with the new
+// meaning), and the changed class files that do not parse.
+func (s *Server) changed(snaps []*Snapshot, paths []string) (classes bool, specs map[string]uint64, deferred []string) {
+	known := map[[2]string]uint64{} // class directory and entry -> content hash
+	isSpec := map[string]bool{}
+	for _, snap := range snaps {
+		isSpec[snap.Workspace.SpecFile] = true
 		for _, c := range snap.w.h.Classes() {
 			if src := snap.w.ix.Source(c); src != nil && src.Origin != classpath.JDK {
 				known[[2]string{src.Container, src.Entry}] = src.Hash
@@ -216,9 +230,12 @@ func (s *Server) changed(snap *Snapshot, paths []string) (classes, spec bool, de
 	}
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {
-		if specPath != "" && p == specPath {
-			if specHash(p) != s.watch.spec.Load() {
-				spec = true
+		if isSpec[p] {
+			if h := specHash(p); h != s.watch.specs.lastSeen(p) {
+				if specs == nil {
+					specs = map[string]uint64{}
+				}
+				specs[p] = h
 			}
 			continue
 		}
@@ -228,7 +245,7 @@ func (s *Server) changed(snap *Snapshot, paths []string) (classes, spec bool, de
 		}
 		data, err := os.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			if _, ok := s.entryHash(snap, known, p); ok || snap == nil {
+			if _, ok := entryHash(snaps, known, p); ok || len(snaps) == 0 {
 				classes = true
 			}
 			continue
@@ -237,7 +254,7 @@ func (s *Server) changed(snap *Snapshot, paths []string) (classes, spec bool, de
 			classes = true
 			continue
 		}
-		if h, ok := s.entryHash(snap, known, p); ok && h == xxhash.Sum64(data) {
+		if h, ok := entryHash(snaps, known, p); ok && h == xxhash.Sum64(data) {
 			continue
 		}
 		classes = true
@@ -245,21 +262,21 @@ func (s *Server) changed(snap *Snapshot, paths []string) (classes, spec bool, de
 			deferred = append(deferred, p)
 		}
 	}
-	return classes, spec, deferred
+	return classes, specs, deferred
 }
 
-// entryHash returns the hash of the class file p as the snapshot indexed it.
-func (s *Server) entryHash(snap *Snapshot, known map[[2]string]uint64, p string) (uint64, bool) {
-	if snap == nil {
-		return 0, false
-	}
-	for _, e := range snap.Workspace.ClassPath {
-		rel, err := filepath.Rel(e.Path, p)
-		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-			continue
+// entryHash returns the hash of the class file p as the snapshots indexed it.
+func entryHash(snaps []*Snapshot, known map[[2]string]uint64, p string) (uint64, bool) {
+	for _, snap := range snaps {
+		for _, e := range snap.Workspace.ClassPath {
+			rel, err := filepath.Rel(e.Path, p)
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if h, ok := known[[2]string{e.Path, filepath.ToSlash(rel)}]; ok {
+				return h, true
+			}
 		}
-		h, ok := known[[2]string{e.Path, filepath.ToSlash(rel)}]
-		return h, ok
 	}
 	return 0, false
 }

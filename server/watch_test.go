@@ -141,12 +141,9 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
 		t.Errorf("status after saving the specification: %+v", got)
 	}
-	if r := next("saved specification"); r != "" {
-		// The watcher came first (a slow client): then didSave must not have rebuilt.
-		if e.srv.watch.bySpec.Load() != 0 {
-			t.Errorf("specification file rebuilt by the watcher (%s) and by didSave", r)
-		}
-	}
+	// The watcher's change set: no rebuild, or (when it came first, as on a slow
+	// client) the only one, didSave then none: the count of builds below tells.
+	next("saved specification")
 
 	// A review note added to the entry and a comment reworded, saved in the editor:
 	// the same specification, so neither didSave nor the watcher rebuilds.
