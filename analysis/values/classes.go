@@ -175,16 +175,10 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		if callees, ok := a.callTargets(mi, c); ok {
 			out := Classes{Complete: true}
 			set := map[*hierarchy.Class]bool{}
-			for _, callee := range callees {
-				cmi := a.methodInfo(callee)
-				if cmi == nil {
-					return unknown("Class object returned by " + callee.Name)
-				}
-				fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-				for _, r := range cmi.returns() {
-					v := withFrame(a, fr, func() Classes { return a.classDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-					out.join(v, set)
-				}
+			if callee := calleeReturns(a, mi, c, callees,
+				func(cmi *method, defs []facts.Def) Classes { return a.classDefs(cmi, defs, depth+1) },
+				func(v Classes) { out.join(v, set) }); callee != nil {
+				return unknown("Class object returned by " + callee.Name)
 			}
 			out.Set = sortedClasses(set)
 			return out

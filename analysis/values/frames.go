@@ -1,6 +1,9 @@
 package values
 
-import "github.com/jcg-lsp/jcg-lsp/index/facts"
+import (
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
 
 // frame is a statically bound call whose callee's result is being evaluated for
 // that call alone. A parameter of the callee reached from its returns, within the
@@ -23,6 +26,25 @@ func withFrame[T any](a *Analyzer, fr *frame, f func() T) T {
 	a.frame = fr
 	defer func() { a.frame = saved }()
 	return f()
+}
+
+// calleeReturns evaluates, for every callee of the call c in mi, the value of each of
+// its returns with eval, in a frame that binds the callee's parameters to the call's
+// arguments, and hands each value to add. It stops at the first callee without code
+// to follow and returns it.
+func calleeReturns[T any](a *Analyzer, mi *method, c *facts.Call, callees []*hierarchy.Method,
+	eval func(cmi *method, defs []facts.Def) T, add func(T)) (noCode *hierarchy.Method) {
+	for _, callee := range callees {
+		cmi := a.methodInfo(callee)
+		if cmi == nil {
+			return callee
+		}
+		fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
+		for _, r := range cmi.returns() {
+			add(withFrame(a, fr, func() T { return eval(cmi, cmi.operand(int32(r), 0)) }))
+		}
+	}
+	return nil
 }
 
 // boundArg returns the current frame and the definitions of the argument that

@@ -60,10 +60,7 @@ func (a *Analyzer) methodDefs(mi *method, defs []facts.Def, depth int) Methods {
 		out.Points = []Point{a.point(mi, -1, "no reaching definition of the Method object")}
 	}
 	for _, d := range defs {
-		v := a.methodDef(mi, d, depth)
-		out.Shapes = append(out.Shapes, v.Shapes...)
-		out.Known = out.Known && v.Known
-		out.Points = append(out.Points, v.Points...)
+		out.join(a.methodDef(mi, d, depth))
 	}
 	return out
 }
@@ -108,10 +105,7 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 		defer leave()
 		out := Methods{Known: true}
 		for _, w := range ws {
-			v := withFrame(a, nil, func() Methods { return a.methodDefs(w.mi, w.defs, depth+1) })
-			out.Shapes = append(out.Shapes, v.Shapes...)
-			out.Known = out.Known && v.Known
-			out.Points = append(out.Points, v.Points...)
+			out.join(withFrame(a, nil, func() Methods { return a.methodDefs(w.mi, w.defs, depth+1) }))
 		}
 		return out
 	}
@@ -127,20 +121,19 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 		return unknown("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
 	}
 	out := Methods{Known: true}
-	for _, callee := range callees {
-		cmi := a.methodInfo(callee)
-		if cmi == nil {
-			return unknown("Method object returned by " + callee.Name)
-		}
-		fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-		for _, r := range cmi.returns() {
-			v := withFrame(a, fr, func() Methods { return a.methodDefs(cmi, cmi.operand(int32(r), 0), depth+1) })
-			out.Shapes = append(out.Shapes, v.Shapes...)
-			out.Known = out.Known && v.Known
-			out.Points = append(out.Points, v.Points...)
-		}
+	if callee := calleeReturns(a, mi, c, callees,
+		func(cmi *method, defs []facts.Def) Methods { return a.methodDefs(cmi, defs, depth+1) },
+		out.join); callee != nil {
+		return unknown("Method object returned by " + callee.Name)
 	}
 	return out
+}
+
+// join adds v to a union being built.
+func (m *Methods) join(v Methods) {
+	m.Shapes = append(m.Shapes, v.Shapes...)
+	m.Known = m.Known && v.Known
+	m.Points = append(m.Points, v.Points...)
 }
 
 // methodParam follows a Method-typed parameter of a non-public method to its
@@ -161,10 +154,7 @@ func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 			out.Known = false
 			continue
 		}
-		v := a.methodDefs(cmi, cmi.operand(cmi.f.Calls[cr.Call].PC, n), depth+1)
-		out.Shapes = append(out.Shapes, v.Shapes...)
-		out.Known = out.Known && v.Known
-		out.Points = append(out.Points, v.Points...)
+		out.join(a.methodDefs(cmi, cmi.operand(cmi.f.Calls[cr.Call].PC, n), depth+1))
 	}
 	return out
 }

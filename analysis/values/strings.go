@@ -459,20 +459,16 @@ func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
 	}
 	var out Str
 	first := true
-	for _, callee := range callees {
-		cmi := a.methodInfo(callee)
-		if cmi == nil {
-			return Str{}, false
-		}
-		fr := &frame{caller: mi, call: c, callee: cmi, up: a.frame}
-		for _, pc := range cmi.returns() {
-			v := withFrame(a, fr, func() Str { return a.defsStr(cmi, cmi.operand(int32(pc), 0), depth+1) })
+	if calleeReturns(a, mi, c, callees,
+		func(cmi *method, defs []facts.Def) Str { return a.defsStr(cmi, defs, depth+1) },
+		func(v Str) {
 			if first {
 				out, first = v, false
 			} else {
 				out = union(out, v)
 			}
-		}
+		}) != nil {
+		return Str{}, false
 	}
 	return out, true // no return at all: the call never completes normally, no value
 }
