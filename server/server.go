@@ -60,6 +60,7 @@ type Server struct {
 	watch       watchState
 	facts       *index.FactsCache
 	graphs      *incremental.GraphCache
+	stores      deferredStore // of graphs updated in place, to graphs
 	reflLogs    reflLogs
 	docs        documents
 
@@ -126,6 +127,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	// Stop background work and in-flight requests first: Close waits for handlers.
 	s.stopWatcher()
+	s.stores.flush() // the owner's GraphCache.Close waits for the write
 	s.bgCancel()
 	cancel()
 	closed := make(chan struct{})

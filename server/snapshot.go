@@ -56,6 +56,8 @@ type world struct {
 	refs refcount.Count
 	// cache keeps graphs on disk across server restarts; nil for none.
 	cache *incremental.GraphCache
+	// stores writes the graphs of updates in place to cache, later; nil for none.
+	stores *deferredStore
 
 	mu     sync.Mutex
 	graphs map[string]*graphCall
@@ -175,14 +177,8 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 // compute loads a graph from the disk cache or runs the analysis (and stores its
 // graph there).
 func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key string, report reportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, *analysis.Trace, error) {
-	diskKey := ""
-	if w.cache != nil {
-		path := ""
-		if sf != nil {
-			path = sf.path
-		}
-		// The spec file's path is part of the graph: its problems name it.
-		diskKey = w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
+	diskKey := w.diskKey(key, sf)
+	if diskKey != "" {
 		if g := w.cache.Load(diskKey, len(w.h.Methods())+1); g != nil {
 			w.log.Info("call graph loaded from the cache", zap.String("dir", w.cache.Dir()))
 			return g, nil, nil
@@ -205,11 +201,24 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 	return g, tr, err
 }
 
+// diskKey returns the disk-cache key of the graph of an analysis key, "" without a
+// cache.
+func (w *world) diskKey(key string, sf *specFile) string {
+	if w.cache == nil {
+		return ""
+	}
+	path := ""
+	if sf != nil {
+		path = sf.path
+	}
+	// The spec file's path is part of the graph: its problems name it.
+	return w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
+}
+
 // updateFrom gives w the graph for the settings as an update in place of prev's
 // (analysis.Analyzer.Update), when w's index was rebuilt from prev's keeping its
 // hierarchy and prev has that graph with its trace. It reports whether it did, or why
-// not. The updated graph is not written to the disk cache: writing costs more than
-// the update, and a restart finds the last analysed graph's key changed anyway.
+// not. The updated graph goes to the disk cache once the edits pause (deferredStore).
 func (w *world) updateFrom(ctx context.Context, prev *world, st *Settings, sf *specFile) (bool, string) {
 	changed, ok := w.ix.ChangedSince(prev.ix)
 	if !ok {
@@ -241,6 +250,9 @@ func (w *world) updateFrom(ctx context.Context, prev *world, st *Settings, sf *s
 	w.touch(key)
 	w.unresolved[key] = unresolvedSites(g, w.h.Methods())
 	w.mu.Unlock()
+	if k := w.diskKey(key, sf); k != "" && w.stores != nil {
+		w.stores.later(w.cache, k, g)
+	}
 	return true, ""
 }
 

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
@@ -344,6 +345,51 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 
 // editAndCompile replaces the first old in a source file of the workspace by new and
 // recompiles that file into target/classes, as a build tool would.
+// TestUpdatedGraphCachedForRestart: the graph of an update in place reaches the disk
+// cache (at the latest when the server stops), so that a restart over the edited
+// class files loads it instead of analysing again, and loads what a new analysis
+// computes.
+func TestUpdatedGraphCachedForRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	gc, err := incremental.OpenGraphCache(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := map[string]any{"level": "correct-string"}
+	e := newEnv(t, dir, envOptions{config: cfg, graphs: gc})
+	n := e.waitReady(0)
+	editAndCompile(t, e, src("app/Worker.java"), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");")
+	e.waitReady(e.numStatuses())
+	if snap, release := e.srv.current(); !snap.InPlace || snap.ID == n.Snapshot {
+		release()
+		t.Fatal("the edit was not updated in place")
+	} else {
+		release()
+	}
+	e.close() // before the store delay: the server writes the graph as it stops
+	gc.Close()
+
+	hits := gc.Hits()
+	e = newEnv(t, dir, envOptions{config: cfg, graphs: gc})
+	defer e.close()
+	e.waitReady(0)
+	if gc.Hits() != hits+1 {
+		t.Fatalf("the restart did not load the updated graph from the cache (hits %d -> %d)", hits, gc.Hits())
+	}
+	snap, release := e.srv.current()
+	defer release()
+	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(snap.Hierarchy(), snap.Graph, want); d != "" {
+		t.Fatalf("the cached graph differs from a new analysis:\n%s", d)
+	}
+}
+
 func editAndCompile(t *testing.T, e *env, file, old, new string) {
 	t.Helper()
 	path := e.path(file)
