@@ -251,7 +251,7 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 		report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
 		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
 		w = newWorld(key, ix, src, s.log)
-		w.cache, w.stores = s.graphs, &s.stores
+		w.cache, w.stores, w.bg = s.graphs, &s.stores, s.bg
 		made = w
 		s.log.Info("indexed", zap.Int("classes", len(ix.Hierarchy().Classes())), zap.Int("warnings", len(ix.Warnings)),
 			zap.Int("source files", len(src.classes)), zap.Duration("took", time.Since(start)))

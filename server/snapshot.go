@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -58,6 +59,9 @@ type world struct {
 	cache *incremental.GraphCache
 	// stores writes the graphs of updates in place to cache, later; nil for none.
 	stores *deferredStore
+	// bg is the context of work the world does in the background (traceLater); it
+	// ends with the server. nil: no such work.
+	bg context.Context
 
 	mu     sync.Mutex
 	graphs map[string]*graphCall
@@ -69,15 +73,24 @@ type world struct {
 	unresolved map[string]int
 
 	prepare  sync.Once
-	listings sync.Map // class ID -> *listing
-	files    sync.Map // source path -> *fileMap
+	tracing  sync.Mutex // one traceLater run at a time
+	listings sync.Map   // class ID -> *listing
+	files    sync.Map   // source path -> *fileMap
 }
 
 type graphCall struct {
 	done chan struct{}
 	g    *callgraph.Graph
-	tr   *analysis.Trace // nil for graphs loaded from the disk cache
 	err  error
+	// base is what an update in place of the graph starts from: the graph with the
+	// trace of its run. A graph loaded from the disk cache has none until a run in
+	// the background (traceLater) has computed them again.
+	base atomic.Pointer[updateBase]
+}
+
+type updateBase struct {
+	g  *callgraph.Graph
+	tr *analysis.Trace
 }
 
 func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *world {
@@ -149,7 +162,14 @@ func (w *world) graphReporting(ctx context.Context, st *Settings, sf *specFile, 
 			w.graphs[key] = c
 			w.evict()
 			w.mu.Unlock()
-			c.g, c.tr, c.err = w.compute(ctx, st, sf, key, report, expect, sites)
+			var tr *analysis.Trace
+			c.g, tr, c.err = w.compute(ctx, st, sf, key, report, expect, sites)
+			switch {
+			case tr != nil:
+				c.base.Store(&updateBase{c.g, tr})
+			case c.err == nil:
+				w.traceLater(c, key, st.options(sf))
+			}
 			w.mu.Lock()
 			if c.err != nil && ctx.Err() != nil {
 				delete(w.graphs, key)
@@ -201,6 +221,46 @@ func (w *world) compute(ctx context.Context, st *Settings, sf *specFile, key str
 	return g, tr, err
 }
 
+// traceDelay is how long a graph loaded from the disk cache must stay the published
+// one before its trace is computed (traceLater).
+const traceDelay = 2 * time.Second
+
+// traceLater runs the analysis of a graph loaded from the disk cache again, in the
+// background, for the trace that an update in place starts from: without it the
+// first edit after a restart analyses the whole program while the user waits. It
+// starts once the graph has been the published one for traceDelay, so that the
+// requests after a restart come first and a run of level switches traces the last
+// level only, and one at a time. It stops with the server (w.bg) and holds the
+// world, whose index it reads.
+func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
+	if w.bg == nil || !w.acquire() {
+		return
+	}
+	go func() {
+		defer w.release()
+		select {
+		case <-time.After(traceDelay):
+		case <-w.bg.Done():
+			return
+		}
+		w.tracing.Lock()
+		defer w.tracing.Unlock()
+		w.mu.Lock()
+		published := w.pinned == key && w.graphs[key] == c
+		w.mu.Unlock()
+		if !published || c.base.Load() != nil {
+			return
+		}
+		g, tr, err := w.run(w.bg, opts, nil)
+		if err != nil {
+			w.log.Debug("trace of a cached graph", zap.Error(err))
+			return
+		}
+		c.base.Store(&updateBase{g, tr})
+		w.log.Info("trace of the cached call graph computed: edits are updated in place")
+	}()
+}
+
 // diskKey returns the disk-cache key of the graph of an analysis key, "" without a
 // cache.
 func (w *world) diskKey(key string, sf *specFile) string {
@@ -236,14 +296,16 @@ func (w *world) updateFrom(ctx context.Context, prev *world, st *Settings, sf *s
 	default:
 		return false, "the previous graph is still being computed"
 	}
-	if pc.g == nil || pc.tr == nil {
-		return false, "no previous graph with a trace"
+	base := pc.base.Load()
+	if base == nil {
+		return false, "no previous graph with a trace (one loaded from the disk cache waits for its run in the background)"
 	}
-	g, tr, err := w.an.Update(ctx, st.options(sf), analysis.Previous{Analyzer: prev.an, Graph: pc.g, Trace: pc.tr}, changed)
+	g, tr, err := w.an.Update(ctx, st.options(sf), analysis.Previous{Analyzer: prev.an, Graph: base.g, Trace: base.tr}, changed)
 	if err != nil {
 		return false, err.Error()
 	}
-	c := &graphCall{done: make(chan struct{}), g: g, tr: tr}
+	c := &graphCall{done: make(chan struct{}), g: g}
+	c.base.Store(&updateBase{g, tr})
 	close(c.done)
 	w.mu.Lock()
 	w.graphs[key] = c

@@ -348,7 +348,7 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 // TestUpdatedGraphCachedForRestart: the graph of an update in place reaches the disk
 // cache (at the latest when the server stops), so that a restart over the edited
 // class files loads it instead of analysing again, and loads what a new analysis
-// computes.
+// computes; the first edit after the restart is updated in place.
 func TestUpdatedGraphCachedForRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
@@ -387,6 +387,31 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 	}
 	if d := graphtext.Compare(snap.Hierarchy(), snap.Graph, want); d != "" {
 		t.Fatalf("the cached graph differs from a new analysis:\n%s", d)
+	}
+
+	// The cached graph's trace is computed in the background, and then the first
+	// edit after the restart is updated in place too.
+	key := snap.Settings.analysisKey(snap.Spec)
+	e.waitFor("the trace of the cached graph", func() bool {
+		snap.w.mu.Lock()
+		defer snap.w.mu.Unlock()
+		c := snap.w.graphs[key]
+		return c != nil && c.base.Load() != nil
+	})
+	n = e.waitReady(0)
+	editAndCompile(t, e, src("app/Worker.java"), "Main.record(\"ran\");", "Main.record(\"ran\");\n        Main.record(\"again\");")
+	e.waitReady(e.numStatuses())
+	snap2, release2 := e.srv.current()
+	defer release2()
+	if !snap2.InPlace || snap2.ID == n.Snapshot {
+		t.Fatal("the first edit after the restart was not updated in place")
+	}
+	want, err = analysis.New(snap2.Index()).Run(context.Background(), snap2.Settings.options(snap2.Spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(snap2.Hierarchy(), snap2.Graph, want); d != "" {
+		t.Fatalf("the graph updated from the cached graph's trace differs from a new analysis:\n%s", d)
 	}
 }
 
