@@ -355,8 +355,13 @@ class Jcg {
     }
     const scope = await vscode.window.showQuickPick(
       [
-        { label: 'Application code only', appOnly: true },
-        { label: 'Whole program (with libraries and the JDK)', appOnly: false },
+        { label: 'Application code only', appOnly: true, detail: "Calls made by the workspace's classes and jars, to any method." },
+        {
+          label: 'Whole program (with libraries and the JDK)',
+          appOnly: false,
+          // javacc's whole program at Correct-String: 18 million edges, 12 GB of JSON lines.
+          detail: 'Also every call inside the JDK: tens of millions of edges, files of gigabytes.',
+        },
       ],
       { title: 'JCG: Export Call Graph — scope' },
     );
