@@ -77,7 +77,13 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		if snap.Graph != nil {
 			probs = snap.Graph.Problems
 		}
-		return snap.Spec.describe(probs), nil
+		sf := snap.Spec
+		// The file as it is now, when it means what the snapshot analysed: an edit of
+		// comments, or a file of comments only created since, does not rebuild.
+		if now := readSpecFile(sf.path); now.err == nil && specMeaning(now) == specMeaning(sf) {
+			sf = now
+		}
+		return sf.describe(probs), nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commandNames(), ", "))
 }

@@ -39,6 +39,14 @@ func readSpecFile(path string) *specFile {
 	return sf
 }
 
+// specMeaning is the meaning of what was read: 1 for a missing file.
+func specMeaning(sf *specFile) uint64 {
+	if sf.file == nil {
+		return 1
+	}
+	return sf.hash
+}
+
 // meaning hashes what the analysis and the diagnostics read of a specification file:
 // its entries with their lines (which the evidence of specified sites names) and its
 // problems with their positions. An edit of comments or spacing keeps it, so saving

@@ -147,13 +147,7 @@ func (s *Server) stopWatcher() {
 // CreateFile (an empty file on disk) before it fills and saves the file, so the
 // watcher saw the empty file as a change of its own and rebuilt for it, and didSave
 // rebuilt again for the saved content.
-func specHash(path string) uint64 {
-	sf := readSpecFile(path)
-	if sf.file == nil {
-		return 1
-	}
-	return sf.hash
-}
+func specHash(path string) uint64 { return specMeaning(readSpecFile(path)) }
 
 // specSaved reports whether a saved specification file needs a rebuild: not when it
 // means what the latest build read, or what the watcher rebuilt for.

@@ -244,6 +244,11 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	if r := next("empty specification file created"); r != "" {
 		t.Errorf("creating the empty specification file rebuilt (%s)", r)
 	}
+	// Not rebuilt for, but shown as it is.
+	var show string
+	if err := e.command(cmdShowSpecification, &show); err != nil || strings.Contains(show, "does not exist") {
+		t.Errorf("showSpecification after creating the file: %v\n%s", err, show)
+	}
 	// The editor fills the new file with the edit and saves it.
 	specURI := e.uri("jcg-spec.txt")
 	e.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
