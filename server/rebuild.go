@@ -144,6 +144,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	defer func() {
 		if snap == nil {
 			for _, w := range fresh {
+				w.retire()
 				w.release()
 			}
 		}
@@ -176,6 +177,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 	if old := s.snap.Swap(&snapSet{list: snaps}); old != nil {
 		for _, p := range old.list {
 			if !inUse[p.w] {
+				p.w.retire()
 				p.w.release()
 			}
 		}
@@ -251,7 +253,8 @@ func (s *Server) buildProject(ctx context.Context, reason Reason, st *Settings, 
 		report(35, fmt.Sprintf("indexed %d classes", len(ix.Hierarchy().Classes())))
 		src := buildSourceIndex(ctx, ws.SourceRoots, ix.Hierarchy())
 		w = newWorld(key, ix, src, s.log)
-		w.cache, w.stores, w.bg = s.graphs, &s.stores, s.bg
+		w.cache, w.stores = s.graphs, &s.stores
+		w.bg, w.stopBG = context.WithCancel(s.bg)
 		made = w
 		s.log.Info("indexed", zap.Int("classes", len(ix.Hierarchy().Classes())), zap.Int("warnings", len(ix.Warnings)),
 			zap.Int("source files", len(src.classes)), zap.Duration("took", time.Since(start)))

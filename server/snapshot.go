@@ -60,8 +60,10 @@ type world struct {
 	// stores writes the graphs of updates in place to cache, later; nil for none.
 	stores *deferredStore
 	// bg is the context of work the world does in the background (traceLater); it
-	// ends with the server. nil: no such work.
-	bg context.Context
+	// ends when a build replaces the world (retire) or the server stops. nil: no
+	// such work.
+	bg     context.Context
+	stopBG context.CancelFunc
 
 	mu     sync.Mutex
 	graphs map[string]*graphCall
@@ -120,6 +122,13 @@ func newWorld(key string, ix *index.Index, src *sourceIndex, log *zap.Logger) *w
 	}
 	w.refs.Init()
 	return w
+}
+
+// retire stops the world's background work: a build replaced it.
+func (w *world) retire() {
+	if w.stopBG != nil {
+		w.stopBG()
+	}
 }
 
 // acquire takes a reference; it fails once the world is closed.
@@ -230,8 +239,8 @@ const traceDelay = 2 * time.Second
 // first edit after a restart analyses the whole program while the user waits. It
 // starts once the graph has been the published one for traceDelay, so that the
 // requests after a restart come first and a run of level switches traces the last
-// level only, and one at a time. It stops with the server (w.bg) and holds the
-// world, whose index it reads.
+// level only, and one at a time. It stops when the world is retired or the server
+// stops (w.bg), and holds the world, whose index it reads.
 func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
 	if w.bg == nil || !w.acquire() {
 		return
