@@ -77,6 +77,7 @@ type Analyzer struct {
 	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
 	valuesOnce  sync.Once
 	vindex      *values.Index
+	jdk         jdkModel
 }
 
 // New returns an analyzer for prog.
@@ -114,6 +115,11 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Level >= callgraph.CorrectJDK {
+		if _, err := a.model(); err != nil {
+			return nil, nil, err
+		}
+	}
 	s := newSolver(ctx, a, opts)
 	if opts.Sites != nil {
 		s.rep = newSiteReport(opts.Sites)
@@ -127,6 +133,9 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	}
 	if err := s.addEntries(); err != nil {
 		return nil, nil, err
+	}
+	if s.jdk != nil {
+		s.reachable(s.native) // the JVM
 	}
 	if err := s.solve(); err != nil {
 		return nil, nil, err

@@ -1211,18 +1211,32 @@ func describeCallers(h *hierarchy.Hierarchy, ms []*hierarchy.Method) string {
 // checkSubgraphNamed checks that each graph of gs is a subgraph of the one before it:
 // its reachable nodes are reachable there, its entry points are the same, and every
 // edge of a caller is an edge there too. Nodes are named with h (IDs when h is nil).
+// Between a level below Correct-JDK and Correct-JDK, what the JVM alone does beyond
+// level 2's native rule is logged, not an error (subgraphProblems).
 func checkSubgraphNamed(t *testing.T, gs []*callgraph.Graph, h *hierarchy.Hierarchy) {
 	t.Helper()
 	for i := 1; i < len(gs); i++ {
 		lo, hi := gs[i-1], gs[i]
-		for _, p := range subgraphProblems(lo, hi, h) {
+		problems, jvmOnly := subgraphProblems(lo, hi, h)
+		for _, p := range problems {
 			t.Errorf("%s/%d ⊆ %s/%d: %s", hi.Algorithm, hi.Level, lo.Algorithm, lo.Level, p)
+		}
+		if len(jvmOnly) > 0 {
+			t.Logf("%s/%d ⊆ %s/%d except what the JVM calls beyond level 2's native rule: %s", hi.Algorithm, hi.Level, lo.Algorithm, lo.Level, strings.Join(jvmOnly, "; "))
 		}
 	}
 }
 
 // subgraphProblems lists how hi fails to be a subgraph of lo (nil when it is one).
-func subgraphProblems(lo, hi *callgraph.Graph, h *hierarchy.Hierarchy) []string {
+//
+// At Correct-JDK a native method of the JDK calls its callbacks itself, where lower
+// levels route every callback through the NativeMethod node: an edge from a native
+// (or from that node) in hi is within lo when lo's NativeMethod node has it. Level
+// 2's native rule lets native code call public methods only, but the JVM calls some
+// non-public ones (Thread.exit, MethodHandleNatives.linkCallSite): such edges of hi,
+// and what only they make reachable, are returned as jvmOnly instead of problems,
+// so the levels below can be told what they miss.
+func subgraphProblems(lo, hi *callgraph.Graph, h *hierarchy.Hierarchy) (problems, jvmOnly []string) {
 	name := func(id int32) string {
 		if h == nil || id == hi.Native {
 			return fmt.Sprint(id)
@@ -1230,35 +1244,68 @@ func subgraphProblems(lo, hi *callgraph.Graph, h *hierarchy.Hierarchy) []string 
 		return methodName(h, hi, id)
 	}
 	if lo.NumNodes != hi.NumNodes {
-		return []string{fmt.Sprintf("graphs of different programs (%d and %d nodes)", lo.NumNodes, hi.NumNodes)}
+		return []string{fmt.Sprintf("graphs of different programs (%d and %d nodes)", lo.NumNodes, hi.NumNodes)}, nil
+	}
+	var viaNative, exempt func(int32) bool
+	if lo.Level < callgraph.CorrectJDK && hi.Level >= callgraph.CorrectJDK && h != nil {
+		ms := h.Methods()
+		viaNative = func(id int32) bool { return id == hi.Native || ms[id].IsNative() }
+		exempt = func(id int32) bool { return id != hi.Native && !ms[id].IsPublic() && ms[id].Name != "<clinit>" }
 	}
 	var out []string
+	bad, extraRoots := edgeSubset(lo, hi, name, viaNative, exempt)
+	for _, id := range extraRoots {
+		jvmOnly = append(jvmOnly, name(id))
+	}
 	if !hi.Reachable.SubsetOf(lo.Reachable) {
+		allowed := reachableFrom(hi, extraRoots, lo.Reachable)
 		var extra []string
 		hi.Reachable.ForEach(func(id int32) {
-			if !lo.Reachable.Has(id) && len(extra) < 10 {
+			if !lo.Reachable.Has(id) && !allowed.Has(id) && len(extra) < 10 {
 				extra = append(extra, name(id))
 			}
 		})
-		out = append(out, fmt.Sprintf("nodes reachable only in the finer graph, e.g. %v", extra))
+		if len(extra) > 0 {
+			out = append(out, fmt.Sprintf("nodes reachable only in the finer graph, e.g. %v", extra))
+		}
 	}
 	loEntries, hiEntries := slices.Sorted(slices.Values(lo.Entries)), slices.Sorted(slices.Values(hi.Entries))
 	if !slices.Equal(slices.Compact(loEntries), slices.Compact(hiEntries)) {
 		out = append(out, fmt.Sprintf("entry points differ: %d and %d", len(loEntries), len(hiEntries)))
 	}
-	if bad := edgeSubset(lo, hi, name); len(bad) > 0 {
+	if len(bad) > 0 {
 		out = append(out, "edges only in the finer graph:\n"+strings.Join(bad, "\n"))
 	}
-	return out
+	return out, jvmOnly
 }
 
-// edgeSubset returns (up to 10) edges of hi that lo lacks, described. It is linear in
-// the bundles' set sizes: one mark array is reused for every caller (marked with the
-// caller's callees in lo on first need), and a set that hi shares with one of the
-// caller's bundles in lo (fallback sets are shared between runs) is skipped.
-func edgeSubset(lo, hi *callgraph.Graph, name func(int32) string) []string {
+// reachableFrom returns the nodes of g reachable from roots through nodes not in
+// known (known nodes are not expanded: they are explained already).
+func reachableFrom(g *callgraph.Graph, roots []int32, known callgraph.Bitset) callgraph.Bitset {
+	seen := callgraph.NewBitset(g.NumNodes)
+	work := slices.Clone(roots)
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if known.Has(id) || !seen.Add(id) {
+			continue
+		}
+		for _, b := range g.Callees(id) {
+			work = append(work, g.Sets[b.Set]...)
+		}
+	}
+	return seen
+}
+
+// edgeSubset returns (up to 10) edges of hi that lo lacks, described, and the targets
+// of the edges that exempt excuses. It is linear in the bundles' set sizes: one mark
+// array is reused for every caller (marked with the caller's callees in lo on first
+// need), and a set that hi shares with one of the caller's bundles in lo (fallback
+// sets are shared between runs) is skipped. When viaNative(caller), lo's edges of the
+// NativeMethod node count as the caller's too.
+func edgeSubset(lo, hi *callgraph.Graph, name func(int32) string, viaNative, exempt func(int32) bool) (bad []string, exempted []int32) {
 	mark := make([]int32, lo.NumNodes) // caller+1 whose callees are marked
-	var bad []string
+	seenExempt := map[int32]bool{}
 	n := 0
 	for i := 0; i < len(hi.Bundles); {
 		caller := hi.Bundles[i].Caller
@@ -1267,6 +1314,10 @@ func edgeSubset(lo, hi *callgraph.Graph, name func(int32) string) []string {
 			j++
 		}
 		loB := lo.Callees(caller)
+		native := viaNative != nil && viaNative(caller)
+		if native && caller != lo.Native {
+			loB = append(slices.Clone(loB), lo.Callees(lo.Native)...)
+		}
 		marked := false
 		for _, b := range hi.Bundles[i:j] {
 			set := hi.Sets[b.Set]
@@ -1282,12 +1333,20 @@ func edgeSubset(lo, hi *callgraph.Graph, name func(int32) string) []string {
 				marked = true
 			}
 			for _, c := range set {
-				if mark[c] != caller+1 {
-					n++
-					if len(bad) < 10 {
-						r := hi.Reasons[b.Reason]
-						bad = append(bad, fmt.Sprintf("  %s -> %s (line %d, %s by %s)", name(caller), name(c), b.Line, r.Kind, r.Resolver))
+				if mark[c] == caller+1 {
+					continue
+				}
+				if native && exempt(c) {
+					if !seenExempt[c] {
+						seenExempt[c] = true
+						exempted = append(exempted, c)
 					}
+					continue
+				}
+				n++
+				if len(bad) < 10 {
+					r := hi.Reasons[b.Reason]
+					bad = append(bad, fmt.Sprintf("  %s -> %s (line %d, %s by %s)", name(caller), name(c), b.Line, r.Kind, r.Resolver))
 				}
 			}
 		}
@@ -1296,7 +1355,8 @@ func edgeSubset(lo, hi *callgraph.Graph, name func(int32) string) []string {
 	if n > len(bad) {
 		bad = append(bad, fmt.Sprintf("  ... %d in all", n))
 	}
-	return bad
+	slices.Sort(exempted)
+	return bad, exempted
 }
 
 // sharedSet reports whether set is (the same slice as) a set of one of lo's bundles.

@@ -184,8 +184,22 @@ func (s *solver) fallbackIndex(k fallbackKey) int32 {
 
 // visitNative adds the out-edges of the synthetic NativeMethod node: native code may
 // run any initialiser and, at level 1, call anything; from level 2 on it is external
-// code that reaches only public methods and constructors.
+// code that reaches only public methods and constructors. At level 6 the node is the
+// JVM, with the JDK model's upcalls, and the public fallback only once an application
+// or library native is reachable (nativeFallback).
 func (s *solver) visitNative() {
+	if s.jdk != nil {
+		s.jvmUpcalls()
+		if s.appNative {
+			s.nativeFallback()
+		}
+		return
+	}
+	s.nativeFallback()
+}
+
+// nativeFallback adds the NativeMethod node's conservative out-edges of levels 1-2.
+func (s *solver) nativeFallback() {
 	at := site{pc: -1, line: -1, call: -1}
 	r := nativeReason
 	var kinds []setKind

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -77,8 +78,12 @@ type solver struct {
 	// problems are reported on the graph: bad specification entries.
 	problems []string
 
-	api apiState    // per-run state of the API resolvers (resolve_reflect.go)
-	rep *siteReport // nil unless Options.Sites is set (report.go)
+	api apiState // per-run state of the API resolvers (resolve_reflect.go)
+	// Level 6 (correctjdk.go): the JDK model, nil below; whether a native outside the
+	// model is reachable, and whether the NativeMethod node was visited.
+	jdk                   *jdkmodel.Model
+	appNative, nativeDone bool
+	rep                   *siteReport // nil unless Options.Sites is set (report.go)
 
 	// What Update needs of the run (trace.go): the method being visited, and the
 	// justification of every member of a conditional set.
@@ -98,7 +103,12 @@ type solver struct {
 func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 	ms := a.h.Methods()
 	n := len(ms) + 1
+	var jdk *jdkmodel.Model
+	if opts.Level >= callgraph.CorrectJDK {
+		jdk, _ = a.model() // a run reports its error before it starts
+	}
 	return &solver{
+		jdk:       jdk,
 		ctx:       ctx,
 		a:         a,
 		h:         a.h,
@@ -383,6 +393,7 @@ func (s *solver) solve() error {
 		s.cur = id
 		if id == s.native {
 			s.visitNative()
+			s.nativeDone = true
 			continue
 		}
 		s.visit(s.methods[id])
@@ -393,7 +404,21 @@ func (s *solver) solve() error {
 // accesses.
 func (s *solver) visit(m *hierarchy.Method) {
 	if m.IsNative() {
+		if s.modelled(m) {
+			s.visitModelled(m)
+			return
+		}
 		s.bundle(site{caller: m, pc: -1, line: -1, call: -1}, s.singleton(s.native), s.std.native, false)
+		if s.jdk != nil && !s.appNative {
+			// Level 6: the first native the model does not cover opens the JVM node's
+			// public fallback (once it is visited; visitNative checks appNative).
+			s.appNative = true
+			if s.inherit != nil {
+				s.unsupported = "a native method outside the JDK model became reachable"
+			} else if s.nativeDone {
+				s.nativeFallback()
+			}
+		}
 		return
 	}
 	f := s.a.prog.Facts(m)
@@ -453,7 +478,11 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		}
 	}
 	if rm.IsNative() && !rm.IsSignaturePolymorphic() {
-		s.nativeSite(at, rm)
+		if s.modelled(rm) {
+			s.modelSite(at, rm)
+		} else {
+			s.nativeSite(at, rm)
+		}
 	}
 	for _, r := range p.apis {
 		r.Resolve(s, at, c, rm)

@@ -34,6 +34,9 @@ type Trace struct {
 	// specResolved says whether the run resolved the specification (and so set the
 	// graph's Problems).
 	specResolved bool
+	// appNative says whether, at level 6, a native outside the JDK model was
+	// reachable, so the NativeMethod node has level 2's public fallback.
+	appNative bool
 }
 
 // valueReads records what the value analyses of a run read (values.Observer).
@@ -87,7 +90,7 @@ func (s *solver) growCond(set, id, from int32) {
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
 	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
-		specResolved: s.api.spec != nil}
+		specResolved: s.api.spec != nil, appNative: s.appNative}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}

@@ -93,6 +93,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	s.inherited = map[int32]int32{}
 	s.changed = inD
 	s.parent, s.condOf = slices.Clone(prev.Trace.parent), slices.Clone(prev.Trace.condOf)
+	s.appNative, s.nativeDone = prev.Trace.appNative, true
 	for _, m := range visit {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -133,6 +134,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
+	t.appNative = s.appNative
 	return g, &t, nil
 }
 
@@ -494,7 +496,7 @@ func normalize(opts Options) (Options, error) {
 	if opts.Level == 0 {
 		opts.Level = callgraph.CorrectString
 	}
-	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.CorrectEnv {
+	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.MaxLevel {
 		return opts, fmt.Errorf("invalid assumption level %d", opts.Level)
 	}
 	if opts.Algorithm == "" {

@@ -126,7 +126,7 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			if json.Unmarshal(raw, &s) != nil {
 				var n int
 				if json.Unmarshal(raw, &n) != nil {
-					bad(k, fmt.Errorf("want a level name or number 1-5"))
+					bad(k, fmt.Errorf("want a level name or number 1-%d", callgraph.MaxLevel))
 					continue
 				}
 				s = strconv.Itoa(n)

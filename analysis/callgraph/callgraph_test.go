@@ -6,12 +6,12 @@ import (
 )
 
 func TestParseLevel(t *testing.T) {
-	for in, want := range map[string]Level{"1": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "5": CorrectEnv} {
+	for in, want := range map[string]Level{"1": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "5": CorrectEnv, "correct-jdk": CorrectJDK, "6": CorrectJDK, "Correct-JDK": CorrectJDK} {
 		if got, err := ParseLevel(in); err != nil || got != want {
 			t.Errorf("ParseLevel(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"0", "6", "", "correct"} {
+	for _, in := range []string{"0", "7", "", "correct"} {
 		if _, err := ParseLevel(in); err == nil {
 			t.Errorf("ParseLevel(%q) accepted", in)
 		}

@@ -110,7 +110,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 		return nil, fmt.Errorf("callgraph: graph format %d, want %d", v, graphFormat)
 	}
 	g := &Graph{}
-	g.Level = Level(d.small(int(CorrectEnv)))
+	g.Level = Level(d.small(int(MaxLevel)))
 	if d.err == nil && g.Level < BehavedCLs {
 		d.fail("level %d out of range", g.Level)
 	}
@@ -152,7 +152,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 			r := &g.Reasons[i]
 			r.Kind = Kind(d.small(len(kindNames) - 1))
 			r.Resolver, r.Evidence = d.str(), d.str()
-			r.Fallback = Level(d.small(int(CorrectEnv)))
+			r.Fallback = Level(d.small(int(MaxLevel)))
 		}
 	}
 	for i := range g.Bundles {
@@ -173,7 +173,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 			if d.err == nil && (s.Targets < -1 || int(s.Targets) >= len(g.Sets)) {
 				d.fail("site %d: target set %d out of range", i, s.Targets)
 			}
-			s.Fallback = Level(d.small(int(CorrectEnv)))
+			s.Fallback = Level(d.small(int(MaxLevel)))
 			if np := d.count(16); d.err == nil && np > 0 {
 				s.Points = make([]SpecPoint, np)
 				for j := range s.Points {

@@ -16,6 +16,10 @@
 //  4. Correct-String: strings reaching dynamic sites through private state are not
 //     forged, and every name a loading site receives is a class of the program.
 //  5. Correct-Env: the environment at analysis time is the environment at run time.
+//  6. Correct-JDK: the JDK behaves as its Java code, its specification and its
+//     configuration say, and its native methods do only what jcg-lsp's model of them
+//     (package jdkmodel) says. Beyond the published hierarchy; its soundness is an
+//     empirical claim, checked against methods recorded while real programs run.
 package callgraph
 
 import (
@@ -24,7 +28,7 @@ import (
 	"strings"
 )
 
-// Level is an assumption level, 1 (Behaved-CLs) to 5 (Correct-Env).
+// Level is an assumption level, 1 (Behaved-CLs) to 6 (Correct-JDK).
 type Level uint8
 
 // The assumption levels.
@@ -34,17 +38,21 @@ const (
 	CorrectCast
 	CorrectString
 	CorrectEnv
+	CorrectJDK
 )
 
 // Levels lists every level from the least to the most assuming.
-var Levels = []Level{BehavedCLs, EncapRespect, CorrectCast, CorrectString, CorrectEnv}
+var Levels = []Level{BehavedCLs, EncapRespect, CorrectCast, CorrectString, CorrectEnv, CorrectJDK}
 
-var levelNames = [...]string{"", "behaved-cls", "encap-respect", "correct-cast", "correct-string", "correct-env"}
-var levelTitles = [...]string{"", "Behaved-CLs", "Encap-Respect", "Correct-Cast", "Correct-String", "Correct-Env"}
+// MaxLevel is the most assuming level.
+const MaxLevel = CorrectJDK
+
+var levelNames = [...]string{"", "behaved-cls", "encap-respect", "correct-cast", "correct-string", "correct-env", "correct-jdk"}
+var levelTitles = [...]string{"", "Behaved-CLs", "Encap-Respect", "Correct-Cast", "Correct-String", "Correct-Env", "Correct-JDK"}
 
 // String returns the flag name of the level ("encap-respect").
 func (l Level) String() string {
-	if l >= BehavedCLs && l <= CorrectEnv {
+	if l >= BehavedCLs && l <= MaxLevel {
 		return levelNames[l]
 	}
 	return "level(" + strconv.Itoa(int(l)) + ")"
@@ -52,7 +60,7 @@ func (l Level) String() string {
 
 // Title returns the name used in tables and hovers ("Encap-Respect").
 func (l Level) Title() string {
-	if l >= BehavedCLs && l <= CorrectEnv {
+	if l >= BehavedCLs && l <= MaxLevel {
 		return levelTitles[l]
 	}
 	return l.String()
@@ -61,10 +69,10 @@ func (l Level) Title() string {
 // ParseLevel accepts a level's flag name, its title or its number.
 func ParseLevel(s string) (Level, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
-	for l := BehavedCLs; l <= CorrectEnv; l++ {
+	for l := BehavedCLs; l <= MaxLevel; l++ {
 		if t == levelNames[l] || t == strings.ToLower(levelTitles[l]) || t == strconv.Itoa(int(l)) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown assumption level %q (want 1-5 or one of %s)", s, strings.Join(levelNames[1:], ", "))
+	return 0, fmt.Errorf("unknown assumption level %q (want 1-%d or one of %s)", s, MaxLevel, strings.Join(levelNames[1:], ", "))
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -69,7 +70,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var af analysisFlags
 	af.register(fs)
 	verbose := fs.Bool("verbose", false, "also list phantom classes and warnings")
-	levelList := fs.String("levels", "all", "comma-separated levels to analyse (names or 1-5), or all")
+	levelList := fs.String("levels", "all", "comma-separated levels to analyse (names or numbers), or all")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole job to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: jcg-lsp analyze [flags] CLASSPATH...\n\nBuilds the call graph of the application (with the JDK) at every assumption level\nand prints reachable methods, edges and dynamic sites per level.\n\nflags:")
@@ -216,7 +217,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var af analysisFlags
 	af.register(fs)
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
-	levelName := fs.String("level", callgraph.CorrectString.String(), "assumption level: behaved-cls, encap-respect, correct-cast, correct-string, correct-env, or 1-5")
+	levelName := fs.String("level", callgraph.CorrectString.String(), "assumption level: "+levelChoices())
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
 	fs.Usage = func() {
@@ -285,4 +286,13 @@ func prepare(ctx context.Context, a *analysis.Analyzer, algo string) error {
 		return a.Prepare(ctx)
 	}
 	return a.PrepareCalls(ctx)
+}
+
+// levelChoices lists the level names and numbers a flag accepts.
+func levelChoices() string {
+	var names []string
+	for _, l := range callgraph.Levels {
+		names = append(names, l.String())
+	}
+	return strings.Join(names, ", ") + ", or 1-" + strconv.Itoa(int(callgraph.MaxLevel))
 }

@@ -46,6 +46,13 @@ export const LEVELS: readonly Level[] = [
     description:
       'System properties and environment variables at analysis time are those at run time: the graph holds only for the values set in jcg.env.',
   },
+  {
+    n: 6,
+    name: 'correct-jdk',
+    title: 'Correct-JDK',
+    description:
+      "The JDK behaves as its code, specification and configuration say, and its native methods do only what jcg-lsp's JDK model says: the JDK no longer reaches itself whole. Measured against real runs, not assumed.",
+  },
 ];
 
 /** levelOf finds a level by the server's name, its title or its number. */

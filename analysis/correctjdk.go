@@ -1,0 +1,222 @@
+package analysis
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// This file holds level 6, Correct-JDK: a native method of the JDK does only what its
+// entry in the JDK model says (package jdkmodel), and the JVM calls into Java only as
+// the model's jvm entries say. Natives of application and library code keep level
+// 2's treatment: they call the NativeMethod node, which then may call any public
+// method. At level 6 the NativeMethod node stands for the JVM: it is reachable from
+// the start, its edges are the JVM's upcalls, and it gains level 2's public fallback
+// only once an application or library native is reachable.
+
+// jdkModel is the parsed model, shared by every run of an analyzer.
+type jdkModel struct {
+	once sync.Once
+	m    *jdkmodel.Model
+	err  error
+}
+
+func (a *Analyzer) model() (*jdkmodel.Model, error) {
+	a.jdk.once.Do(func() {
+		a.jdk.m, a.jdk.err = jdkmodel.Shipped()
+	})
+	return a.jdk.m, a.jdk.err
+}
+
+// modelled reports whether the run treats native method m by the JDK model.
+func (s *solver) modelled(m *hierarchy.Method) bool {
+	return s.jdk != nil && m.Class.Origin == hierarchy.JDK
+}
+
+// modelSite records a call of a modelled native as a resolved dynamic site: its
+// targets are the native itself, and what the native does is the edges out of it.
+func (s *solver) modelSite(at site, m *hierarchy.Method) {
+	e := s.jdk.Lookup(m.Class.Name, m.Name, m.Desc)
+	s.sites = append(s.sites, callgraph.Site{
+		Caller: at.caller.ID, PC: at.pc, Line: at.line, Call: at.call,
+		Feature: callgraph.FeatNative, API: m.Class.Name + "." + m.Name,
+		Status: callgraph.Resolved, Evidence: modelSummary(m, e), Targets: s.singleton(m.ID),
+	})
+}
+
+// modelSummary says in one line what the model lets a native do, for hovers.
+func modelSummary(m *hierarchy.Method, e *jdkmodel.Entry) string {
+	short := shortName(m.Class.Name) + "." + m.Name
+	if e == nil {
+		return "native method not in the JDK model: assumed to call nothing (Correct-JDK)"
+	}
+	var does []string
+	for _, eff := range e.Effects {
+		switch eff.Kind {
+		case jdkmodel.EffNone:
+			does = append(does, "calls nothing")
+		case jdkmodel.EffCall, jdkmodel.EffDispatch:
+			does = append(does, "→ "+shortName(eff.Class)+"."+eff.Name)
+		case jdkmodel.EffNew:
+			does = append(does, "creates "+shortName(eff.Class))
+		case jdkmodel.EffAlloc:
+			does = append(does, "allocates "+shortName(eff.Class))
+		case jdkmodel.EffInit:
+			does = append(does, "initialises "+shortName(eff.Class))
+		case jdkmodel.EffHandover:
+			does = append(does, "resolved at the "+eff.Feature+" API's call sites")
+		}
+	}
+	if len(does) == 0 {
+		does = []string{"calls nothing"}
+	}
+	return "native modeled: " + short + " " + strings.Join(does, ", ") + " (" + e.Selector() + "; evidence " + strings.Join(e.Evidence, "; ") + ")"
+}
+
+func shortName(internal string) string {
+	return internal[strings.LastIndexByte(internal, '/')+1:]
+}
+
+// visitModelled adds the edges of a reachable modelled native: the effects of its
+// model entry, made from the native itself.
+func (s *solver) visitModelled(m *hierarchy.Method) {
+	e := s.jdk.Lookup(m.Class.Name, m.Name, m.Desc)
+	if e == nil {
+		return // the model's coverage test names every unmodelled native of the JDKs it knows
+	}
+	s.applyEffects(site{caller: m, pc: -1, line: -1, call: -1}, m, e)
+}
+
+// jvmUpcalls adds the edges of the NativeMethod node at level 6: what the JVM does on
+// its own. The entries of jvmEntries are entry points at every level and stay so.
+func (s *solver) jvmUpcalls() {
+	at := site{pc: -1, line: -1, call: -1}
+	for _, e := range s.jdk.JVM() {
+		s.applyEffects(at, nil, e)
+	}
+}
+
+// applyEffects adds the edges and instantiations of a model entry at a site: the
+// native method m itself, or the JVM (m nil).
+func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
+	for _, eff := range e.Effects {
+		r := modelReason(m, e, eff)
+		switch eff.Kind {
+		case jdkmodel.EffCall:
+			if t := s.modelMethod(eff); t != nil {
+				s.edge(at, t, r)
+				if t.IsStatic() {
+					s.initialize(at, t.Class)
+				}
+			}
+		case jdkmodel.EffDispatch:
+			t := s.modelMethod(eff)
+			if t == nil {
+				continue
+			}
+			recv := s.modelValueType(m, eff.Value, t.Class)
+			if t.IsPrivate() || t.IsStatic() || (t.IsFinal() && !t.Class.IsInterface()) {
+				s.edge(at, t, r)
+			} else {
+				s.dispatch(at, recv, t, r)
+			}
+		case jdkmodel.EffNew:
+			c := s.h.Class(eff.Class)
+			if c == nil || c.Phantom {
+				continue
+			}
+			s.oracle.Instantiated(m, c)
+			s.initialize(at, c)
+			if ctor := c.Method("<init>", eff.Desc); ctor != nil {
+				s.edge(at, ctor, r)
+			}
+		case jdkmodel.EffAlloc:
+			if c := s.h.Class(eff.Class); c != nil && !c.Phantom {
+				s.oracle.Instantiated(m, c)
+			}
+		case jdkmodel.EffInit:
+			if c := s.h.Class(eff.Class); c != nil {
+				s.initialize(at, c)
+			}
+		}
+	}
+}
+
+// modelMethod resolves the method an effect names, or nil when the JDK in use lacks
+// it (the model covers several JDK releases).
+func (s *solver) modelMethod(eff jdkmodel.Effect) *hierarchy.Method {
+	c := s.h.Class(eff.Class)
+	if c == nil || c.Phantom {
+		return nil
+	}
+	if m := c.Method(eff.Name, eff.Desc); m != nil {
+		return m
+	}
+	m, err := s.h.ResolveMethod(c, eff.Name, eff.Desc, c.IsInterface())
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// modelValueType is the declared type of the value a dispatch effect is made on:
+// the native's receiver or parameter when that is at least as specific as the class
+// the effect names, else that class.
+func (s *solver) modelValueType(m *hierarchy.Method, v jdkmodel.Value, named *hierarchy.Class) *hierarchy.Class {
+	var declared *hierarchy.Class
+	switch {
+	case m == nil:
+	case v.Kind == jdkmodel.ValThis:
+		declared = m.Class
+	case v.Kind == jdkmodel.ValArg:
+		if p := paramClass(m.Desc, v.Arg); p != "" {
+			declared = s.h.Class(p)
+		}
+	}
+	if declared != nil && !declared.Phantom && s.h.IsSubtype(declared, named) {
+		return declared
+	}
+	return named
+}
+
+// paramClass returns the class name of parameter n of a method descriptor when it
+// is a class type, else "".
+func paramClass(desc string, n int) string {
+	i := 1
+	for k := 0; i < len(desc) && desc[i] != ')'; k++ {
+		start := i
+		for desc[i] == '[' {
+			i++
+		}
+		if desc[i] == 'L' {
+			i += strings.IndexByte(desc[i:], ';')
+		}
+		i++
+		if k == n {
+			if desc[start] == 'L' {
+				return desc[start+1 : i-1]
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// modelReason is the reason of an edge a model entry adds.
+func modelReason(m *hierarchy.Method, e *jdkmodel.Entry, eff jdkmodel.Effect) callgraph.Reason {
+	kind, from := callgraph.KindNative, "the JVM"
+	if m == nil {
+		kind = callgraph.KindCallback
+	} else {
+		from = shortName(m.Class.Name) + "." + m.Name
+	}
+	what := shortName(eff.Class) + "." + eff.Name
+	if eff.Kind == jdkmodel.EffNew {
+		what = "new " + shortName(eff.Class)
+	}
+	return callgraph.Reason{Kind: kind, Resolver: "jdk-model",
+		Evidence: "callback modeled: " + from + " → " + what + " (" + e.Selector() + "), evidence " + strings.Join(e.Evidence, "; ")}
+}
