@@ -4,12 +4,15 @@
 package graphtext
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash/maphash"
 	"slices"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -146,4 +149,51 @@ func diffLines(b *strings.Builder, got, want []string) {
 			b.WriteString("- " + l + "\n")
 		}
 	}
+}
+
+// Digest returns a hash of g's content up to the numbering of its sets and reasons:
+// two graphs have the same digest when Compare finds nothing between them, in one
+// process or in two (it does not depend on maphash's seed), so the graphs of two
+// builds of the analysis can be compared without writing them out.
+func Digest(g *callgraph.Graph) string {
+	h := sha256.New()
+	setHash := map[int32]uint64{}
+	set := func(i int32) uint64 {
+		if i < 0 {
+			return 0
+		}
+		if v, ok := setHash[i]; ok {
+			return v
+		}
+		d := xxhash.New()
+		var buf [4]byte
+		for _, id := range g.Sets[i] {
+			binary.LittleEndian.PutUint32(buf[:], uint32(id))
+			d.Write(buf[:])
+		}
+		setHash[i] = d.Sum64()
+		return setHash[i]
+	}
+	reasons := make([]string, len(g.Reasons))
+	for i, r := range g.Reasons {
+		reasons[i] = fmt.Sprintf("%+v", r)
+	}
+	fmt.Fprintf(h, "%d %v %v %q\n", g.NumNodes, g.Reachable, slices.Sorted(slices.Values(g.Entries)), g.Problems)
+	for n := int32(0); n < int32(g.NumNodes); n++ {
+		var lines []string
+		for _, b := range g.Callees(n) {
+			lines = append(lines, fmt.Sprintf("B %d %d %d %s %x", b.PC, b.Line, b.Call, reasons[b.Reason], set(b.Set)))
+		}
+		for _, s := range g.SitesOf(n) {
+			st := s
+			st.Targets = 0
+			lines = append(lines, fmt.Sprintf("S %+v %x", st, set(s.Targets)))
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		slices.Sort(lines)
+		fmt.Fprintf(h, "%d %s\n", n, strings.Join(slices.Compact(lines), "\n"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
