@@ -1,5 +1,5 @@
 // Package analysis computes call graphs: a worklist over reachable methods from entry
-// points, with the algorithm behind one small TypeOracle interface (CHA, RTA) and every
+// points, with the algorithm behind one small interface (algo.Oracle: CHA, RTA) and every
 // language feature handled by its own resolver that uses that interface. The dynamic
 // features follow the assumption level of the run (see package callgraph).
 //
@@ -15,7 +15,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -126,10 +128,8 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
-	if opts.Algorithm == CHA {
-		s.oracle = chaOracle{a.h}
-	} else {
-		s.oracle = newRTA(a.h)
+	if s.oracle, err = a.newOracle(opts.Algorithm); err != nil {
+		return nil, nil, err
 	}
 	if err := s.addEntries(); err != nil {
 		return nil, nil, err
@@ -227,7 +227,7 @@ func (a *Analyzer) chaTargets(rm *hierarchy.Method, t *hierarchy.Class) []int32 
 		return ids
 	}
 	seen := map[int32]bool{}
-	chaOracle{a.h}.Types(nil, t, func(c *hierarchy.Class) {
+	cha.New(a.h).Types(algo.Any(t), func(c *hierarchy.Class) {
 		if s := a.h.Select(c, rm); s != nil && !seen[s.ID] {
 			seen[s.ID] = true
 			ids = append(ids, s.ID)

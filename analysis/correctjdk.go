@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -117,7 +118,7 @@ func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
 			if t == nil {
 				continue
 			}
-			recv := s.modelValueType(m, eff.Value, t.Class)
+			recv := s.modelValue(m, eff.Value, t.Class)
 			if t.IsPrivate() || t.IsStatic() || (t.IsFinal() && !t.Class.IsInterface()) {
 				s.edge(at, t, r)
 			} else {
@@ -128,14 +129,14 @@ func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
 			if c == nil || c.Phantom {
 				continue
 			}
-			s.oracle.Instantiated(m, c)
+			s.oracle.Created(s.modelCreated(m, c), c)
 			s.initialize(at, c)
 			if ctor := c.Method("<init>", eff.Desc); ctor != nil {
 				s.edge(at, ctor, r)
 			}
 		case jdkmodel.EffAlloc:
 			if c := s.h.Class(eff.Class); c != nil && !c.Phantom {
-				s.oracle.Instantiated(m, c)
+				s.oracle.Created(s.modelCreated(m, c), c)
 			}
 		case jdkmodel.EffInit:
 			if c := s.h.Class(eff.Class); c != nil {
@@ -162,11 +163,12 @@ func (s *solver) modelMethod(eff jdkmodel.Effect) *hierarchy.Method {
 	return m
 }
 
-// modelValueType is the declared type of the value a dispatch effect is made on:
-// the native's receiver or parameter when that is at least as specific as the class
-// the effect names, else that class.
-func (s *solver) modelValueType(m *hierarchy.Method, v jdkmodel.Value, named *hierarchy.Class) *hierarchy.Class {
+// modelValue is the value a dispatch effect is made on: the native's receiver or
+// parameter, declared of its own type when that is at least as specific as the class
+// the effect names, else of that class; any object of that class for "any".
+func (s *solver) modelValue(m *hierarchy.Method, v jdkmodel.Value, named *hierarchy.Class) algo.Value {
 	var declared *hierarchy.Class
+	n := 0
 	switch {
 	case m == nil:
 	case v.Kind == jdkmodel.ValThis:
@@ -175,11 +177,29 @@ func (s *solver) modelValueType(m *hierarchy.Method, v jdkmodel.Value, named *hi
 		if p := paramClass(m.Desc, v.Arg); p != "" {
 			declared = s.h.Class(p)
 		}
+		n = v.Arg
+		if !m.IsStatic() {
+			n++
+		}
 	}
-	if declared != nil && !declared.Phantom && s.h.IsSubtype(declared, named) {
-		return declared
+	if declared == nil || declared.Phantom || v.Kind == jdkmodel.ValAny {
+		return algo.Any(named)
 	}
-	return named
+	if !s.h.IsSubtype(declared, named) {
+		declared = named
+	}
+	return algo.ParamOf(m, n, declared)
+}
+
+// modelCreated is where an object a modelled native (or the JVM, m nil) creates
+// appears: the native's result when its type fits, else any place.
+func (s *solver) modelCreated(m *hierarchy.Method, c *hierarchy.Class) algo.Value {
+	if m != nil {
+		if r := s.h.Class(returnClass(m.Desc)); r != nil && s.h.IsSubtype(c, r) {
+			return algo.ReturnOf(m, r)
+		}
+	}
+	return algo.Any(c)
 }
 
 // paramClass returns the class name of parameter n of a method descriptor when it

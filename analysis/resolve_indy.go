@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -105,7 +106,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	case classfile.RefNewInvokeSpecial:
 		// Calling the lambda creates an instance (new), which initialises the class:
 		// the edge is put on the invokedynamic, which runs before any such call.
-		s.oracle.Instantiated(at.caller, ic)
+		s.oracle.Created(algo.Any(ic), ic)
 		s.initialize(at, ic)
 		l.targets = []int32{m.ID}
 	case classfile.RefInvokeStatic:
@@ -118,7 +119,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 		}
 		// An unbound method reference (String::length) dispatches on its first
 		// argument: the lambda's targets are the dispatch's targets.
-		if _, isCHA := s.oracle.(chaOracle); isCHA {
+		if s.oracle.Fixed() {
 			// CHA's answer never grows: the shared dispatch result serves every site.
 			for _, id := range s.a.chaTargets(m, ic) {
 				s.addLambdaTarget(l, id)
@@ -126,7 +127,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 			break
 		}
 		seen := map[int32]bool{}
-		s.oracle.Types(at.caller, ic, func(c *hierarchy.Class) {
+		s.oracle.Types(algo.Any(ic), func(c *hierarchy.Class) {
 			if t := s.h.Select(c, m); t != nil && !seen[t.ID] {
 				seen[t.ID] = true
 				s.addLambdaTarget(l, t.ID)
@@ -228,11 +229,11 @@ func (s *solver) handleTarget(at site, kind uint8, ref classfile.Ref, r callgrap
 	switch kind {
 	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface:
 		if !m.IsPrivate() && m.Access&accFinal == 0 {
-			s.dispatch(at, c, m, r)
+			s.dispatch(at, algo.Any(c), m, r)
 			return
 		}
 	case classfile.RefNewInvokeSpecial:
-		s.oracle.Instantiated(at.caller, c)
+		s.oracle.Created(algo.Any(c), c)
 		s.initialize(at, c)
 	case classfile.RefInvokeStatic:
 		s.initialize(at, m.Class)
@@ -272,7 +273,7 @@ func (s *solver) recordComponent(at site, name, desc string, r callgraph.Reason)
 		s.edge(at, m, r)
 		return
 	}
-	s.dispatch(at, c, m, r)
+	s.dispatch(at, algo.Any(c), m, r)
 }
 
 // matchDefault connects a dispatch group on an interface and a lambda whose class

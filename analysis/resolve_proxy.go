@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -59,11 +60,11 @@ func (proxyResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Me
 	}
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
-		s.dispatch(at, ih, inv, d.reason)
-		if g := s.group(dispatchKey{inv.ID, ih.ID, 0}); g != nil {
-			return g.set
+		handler := algo.Any(ih) // getProxyClass: the handler comes with the constructor call
+		if rm.Desc == proxyNewDesc {
+			handler = algo.OperandOf(at.caller, at.pc, 2, ih)
 		}
-		return -1
+		return s.dispatch(at, handler, inv, d.reason)
 	}
 	s.resolveSite(d)
 }

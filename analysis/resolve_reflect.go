@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
@@ -53,12 +54,22 @@ type siteResult struct {
 	virtual  []virtualCall       // methods the site calls by dispatch on a receiver
 }
 
-// virtualCall is a dispatch of method on receivers of type declared; when encap is
-// set, only targets public or encapsulation-safe from class encap.
+// virtualCall is a dispatch of method on receivers of type declared (the value recv
+// when known); when encap is set, only targets public or encapsulation-safe from
+// class encap.
 type virtualCall struct {
 	declared *hierarchy.Class
 	method   *hierarchy.Method
 	encap    *hierarchy.Class
+	recv     algo.Value
+}
+
+// receiver is the value the call dispatches on: recv, or any object of declared.
+func (v virtualCall) receiver() algo.Value {
+	if v.recv.Type != nil {
+		return v.recv
+	}
+	return algo.Any(v.declared)
 }
 
 // merge adds o's targets to r.
@@ -184,7 +195,7 @@ func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 
 	// either, and a resolved site must stay a subgraph of its fallback.
 	for _, c := range res.allocs {
 		if concrete(c) {
-			s.oracle.Instantiated(at.caller, c)
+			s.oracle.Created(algo.DefOf(at.caller, at.pc, c), c)
 		}
 	}
 	for _, c := range res.inits {
@@ -194,7 +205,7 @@ func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 
 		if v.method.IsPrivate() || v.method.IsStatic() || (v.method.IsFinal() && !v.method.Class.IsInterface()) {
 			s.edge(at, v.method, r)
 		} else {
-			s.dispatchFrom(at, v.declared, v.method, r, v.encap)
+			s.dispatchFrom(at, v.receiver(), v.method, r, v.encap)
 		}
 	}
 	return s.targetSet(at, res)
@@ -236,7 +247,7 @@ func (s *solver) collectTargets(at site, res siteResult, add func(int32)) {
 			continue
 		}
 		m := v.method
-		s.oracle.Types(at.caller, v.declared, func(c *hierarchy.Class) {
+		s.oracle.Types(v.receiver(), func(c *hierarchy.Class) {
 			if t := s.h.Select(c, m); t != nil && (v.encap == nil || t.IsPublic() || s.h.EncapsulationSafe(v.encap, t)) {
 				once(t.ID)
 			}

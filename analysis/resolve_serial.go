@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -197,9 +198,9 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		ss.read = append(ss.read, serialBundle{set: s.addSet(l.ids), reason: s.reason(l.r)})
 	}
 	// Deserialization creates these objects; under CHA this changes nothing.
-	if _, isCHA := s.oracle.(chaOracle); !isCHA {
+	if !s.oracle.Fixed() {
 		for _, c := range created {
-			s.oracle.Instantiated(at.caller, c)
+			s.oracle.Created(algo.Any(c), c)
 		}
 	}
 	return ss.read
@@ -228,7 +229,7 @@ func (ss *serialSets) writeSets(s *solver) []serialBundle {
 	if ss.ext != nil {
 		writeExternal = ss.ext.Method("writeExternal", "(Ljava/io/ObjectOutput;)V")
 	}
-	s.oracle.Types(nil, ss.ser, func(c *hierarchy.Class) {
+	s.oracle.Types(algo.Any(ss.ser), func(c *hierarchy.Class) {
 		if ss.enum != nil && s.h.IsSubclass(c, ss.enum) {
 			return // enum constants are written by name
 		}

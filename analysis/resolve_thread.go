@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -24,7 +25,7 @@ func (threadResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.M
 		return
 	}
 	if run := thread.Method("run", "()V"); run != nil {
-		s.dispatch(at, recv, run, threadReason)
+		s.dispatch(at, algo.OperandOf(at.caller, at.pc, 0, recv), run, threadReason)
 	}
 }
 
@@ -48,6 +49,6 @@ func (privilegedResolver) Resolve(s *solver, at site, _ *facts.Call, rm *hierarc
 		return
 	}
 	if run := ac.Method("run", "()Ljava/lang/Object;"); run != nil {
-		s.dispatch(at, ac, run, privilegedReason)
+		s.dispatch(at, algo.OperandOf(at.caller, at.pc, 0, ac), run, privilegedReason)
 	}
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -72,7 +73,7 @@ func (unsafeResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.M
 // unsafeInstantiate tells the oracle that the classes of the level's reflective
 // instantiation fallback are instantiated, once per set and run.
 func (s *solver) unsafeInstantiate(at site) {
-	if _, isCHA := s.oracle.(chaOracle); isCHA {
+	if s.oracle.Fixed() {
 		return // CHA's answers do not depend on instantiation
 	}
 	kinds := []setKind{setAllCtors}
@@ -92,7 +93,7 @@ func (s *solver) unsafeInstantiate(at site) {
 		}
 		s.api.unsafeAlloc[key] = true
 		for _, id := range s.a.fallbackSet(key) {
-			s.oracle.Instantiated(at.caller, s.methods[id].Class)
+			s.oracle.Created(algo.Any(s.methods[id].Class), s.methods[id].Class)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 // CallResolver handles the calls of particular JDK APIs (Thread.start, Class.forName,
 // Method.invoke, ...), in addition to the standard edge to the API method itself.
 // Each feature is one resolver in its own file, usable by every algorithm because it
-// only talks to the solver and, through it, to the TypeOracle.
+// only talks to the solver and, through it, to the algorithm (algo.Oracle).
 type CallResolver interface {
 	// Name identifies the resolver in edge reasons.
 	Name() string

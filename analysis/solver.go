@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
@@ -24,13 +25,20 @@ type site struct {
 // restricted (encap > 0) to the targets encapsulation-safe from class encap-1.
 type dispatchKey struct{ method, declared, encap int32 }
 
+// valueGroupKey identifies a dispatch on receivers of a scope of the oracle's.
+type valueGroupKey struct {
+	dispatchKey
+	scope algo.Value
+}
+
 // group gathers the call sites of one virtual dispatch so the targets are computed
 // once and shared by every site through one target set.
 type group struct {
 	key       dispatchKey
 	rm        *hierarchy.Method
 	declared  *hierarchy.Class
-	set       int32 // target set, grows with the oracle's answers
+	value     algo.Value // the oracle's scope of the receivers: their declared type under CHA and RTA
+	set       int32      // target set, grows with the oracle's answers
 	members   map[int32]bool
 	sites     []site
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
@@ -44,7 +52,7 @@ type solver struct {
 	a      *Analyzer
 	h      *hierarchy.Hierarchy
 	opts   Options
-	oracle TypeOracle
+	oracle algo.Oracle
 
 	methods []*hierarchy.Method
 	native  int32 // node ID of NativeMethod
@@ -63,11 +71,14 @@ type solver struct {
 	reasonIdx map[callgraph.Reason]int32
 	sites     []callgraph.Site
 
-	inited  []bool                 // by class ID: initialisation already triggered from somewhere
-	groups  map[dispatchKey]*group // restricted (encap) groups
-	plain   map[uint64]*group      // unrestricted groups by method<<32|declared
-	byName  map[string][]*group    // groups by method name, for lambdas
-	lambdas map[string][]*lambda
+	inited []bool                 // by class ID: initialisation already triggered from somewhere
+	groups map[dispatchKey]*group // restricted (encap) groups
+	// valueGroups are the groups of oracles whose answers depend on more than the
+	// declared type (algo.Oracle.Scope).
+	valueGroups map[valueGroupKey]*group
+	plain       map[uint64]*group   // unrestricted groups by method<<32|declared
+	byName      map[string][]*group // groups by method name, for lambdas
+	lambdas     map[string][]*lambda
 	// Lambda interfaces seen, and dispatch groups on interfaces: a lambda's class
 	// inherits its interfaces' default methods (matchDefault).
 	lambdaIfaces    []*hierarchy.Class
@@ -108,22 +119,23 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		jdk, _ = a.model() // a run reports its error before it starts
 	}
 	return &solver{
-		jdk:       jdk,
-		ctx:       ctx,
-		a:         a,
-		h:         a.h,
-		opts:      opts,
-		methods:   ms,
-		native:    int32(len(ms)),
-		reach:     callgraph.NewBitset(n),
-		single:    map[int32]int32{},
-		fallback:  map[fallbackKey]int32{},
-		reasonIdx: map[callgraph.Reason]int32{},
-		inited:    make([]bool, len(a.h.Classes())),
-		groups:    map[dispatchKey]*group{},
-		plain:     map[uint64]*group{},
-		byName:    map[string][]*group{},
-		lambdas:   map[string][]*lambda{},
+		jdk:         jdk,
+		ctx:         ctx,
+		a:           a,
+		h:           a.h,
+		opts:        opts,
+		methods:     ms,
+		native:      int32(len(ms)),
+		reach:       callgraph.NewBitset(n),
+		single:      map[int32]int32{},
+		fallback:    map[fallbackKey]int32{},
+		reasonIdx:   map[callgraph.Reason]int32{},
+		inited:      make([]bool, len(a.h.Classes())),
+		groups:      map[dispatchKey]*group{},
+		valueGroups: map[valueGroupKey]*group{},
+		plain:       map[uint64]*group{},
+		byName:      map[string][]*group{},
+		lambdas:     map[string][]*lambda{},
 		// The previous run's size: growing a million-entry slice by doubling
 		// copied it twenty times.
 		bundles: make([]callgraph.Bundle, 0, a.bundleHint.Load()),
@@ -262,7 +274,7 @@ func (s *solver) instantiateCtor(id int32) {
 		return
 	}
 	if m := s.methods[id]; m.Name == "<init>" {
-		s.oracle.Instantiated(nil, m.Class)
+		s.oracle.Created(algo.Any(m.Class), m.Class)
 	}
 }
 
@@ -271,44 +283,54 @@ func (s *solver) edge(at site, m *hierarchy.Method, r callgraph.Reason) {
 	s.bundle(at, s.singleton(m.ID), s.reason(r), false)
 }
 
-// dispatch adds the edges of a virtual call of rm on a receiver of declared type t,
-// through the algorithm's TypeOracle.
-func (s *solver) dispatch(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason) {
-	s.dispatchIdx(at, t, rm, s.reason(r), nil)
+// dispatch adds the edges of a virtual call of rm on receiver v, whose classes the
+// algorithm's oracle answers, and returns the set of their targets.
+func (s *solver) dispatch(at site, v algo.Value, rm *hierarchy.Method, r callgraph.Reason) int32 {
+	return s.dispatchIdx(at, v, rm, s.reason(r), nil)
 }
 
 // dispatchFrom is dispatch restricted, when from is not nil, to the targets that are
 // public or encapsulation-safe from class from: reflective calls resolved at levels
 // 3 to 5 keep Encap-Respect's assumption, so their targets stay within its sets.
-func (s *solver) dispatchFrom(at site, t *hierarchy.Class, rm *hierarchy.Method, r callgraph.Reason, from *hierarchy.Class) {
-	s.dispatchIdx(at, t, rm, s.reason(r), from)
+func (s *solver) dispatchFrom(at site, v algo.Value, rm *hierarchy.Method, r callgraph.Reason, from *hierarchy.Class) {
+	s.dispatchIdx(at, v, rm, s.reason(r), from)
 }
 
 // dispatchIdx is dispatchFrom with an interned reason: the hot path of every virtual
 // call, so neither the reason nor the group key is hashed as a struct of strings.
-func (s *solver) dispatchIdx(at site, t *hierarchy.Class, rm *hierarchy.Method, ri int32, from *hierarchy.Class) {
+func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int32, from *hierarchy.Class) int32 {
+	scope := s.oracle.Scope(v)
+	t := scope.Type
 	key := dispatchKey{rm.ID, t.ID, 0}
 	if from != nil {
 		key.encap = from.ID + 1
 	}
 	packed := uint64(uint32(key.method))<<32 | uint64(uint32(key.declared))
 	var g *group
-	if from == nil {
+	switch {
+	case scope.Kind != algo.Declared:
+		g = s.valueGroups[valueGroupKey{key, scope}]
+	case from == nil:
 		g = s.plain[packed]
-	} else {
+	default:
 		g = s.groups[key]
 	}
 	if g == nil {
-		g = &group{key: key, rm: rm, declared: t, members: map[int32]bool{}, lambdaSet: -1}
+		g = &group{key: key, rm: rm, declared: t, value: scope, members: map[int32]bool{}, lambdaSet: -1}
 		if from != nil {
 			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
-			s.groups[key] = g
-		} else {
+		}
+		switch {
+		case scope.Kind != algo.Declared:
+			s.valueGroups[valueGroupKey{key, scope}] = g
+		case from == nil:
 			s.plain[packed] = g
+		default:
+			s.groups[key] = g
 		}
 		g.set = s.newSet()
 		s.live[g.set] = true // its members become reachable as they are found
-		s.fillGroup(g, at.caller)
+		s.fillGroup(g)
 		if s.inherit != nil && g.declared.IsInterface() {
 			s.inheritLambdaSet(g)
 		}
@@ -333,24 +355,17 @@ func (s *solver) dispatchIdx(at site, t *hierarchy.Class, rm *hierarchy.Method, 
 	if g.lambdaSet >= 0 {
 		s.bundle(at, g.lambdaSet, s.std.lambda, false)
 	}
+	return g.set
 }
 
-// group returns the unrestricted dispatch group of a key, or nil.
-func (s *solver) group(k dispatchKey) *group {
-	if k.encap != 0 {
-		return s.groups[k]
-	}
-	return s.plain[uint64(uint32(k.method))<<32|uint64(uint32(k.declared))]
-}
-
-func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
+func (s *solver) fillGroup(g *group) {
 	add := func(c *hierarchy.Class) {
 		if t := s.h.Select(c, g.rm); t != nil && !g.members[t.ID] && (g.keep == nil || g.keep(t)) {
 			g.members[t.ID] = true
 			s.grow(g.set, t.ID)
 		}
 	}
-	if _, isCHA := s.oracle.(chaOracle); isCHA {
+	if s.oracle.Fixed() {
 		s.a.mu.Lock()
 		cached, ok := s.a.chaDispatch[g.key]
 		s.a.mu.Unlock()
@@ -363,13 +378,13 @@ func (s *solver) fillGroup(g *group, in *hierarchy.Method) {
 			}
 			return
 		}
-		s.oracle.Types(in, g.declared, add)
+		s.oracle.Types(g.value, add)
 		s.a.mu.Lock()
 		s.a.chaDispatch[g.key] = slices.Clone(s.sets[g.set])
 		s.a.mu.Unlock()
 		return
 	}
-	s.oracle.Types(in, g.declared, add)
+	s.oracle.Types(g.value, add)
 }
 
 // solve runs the worklist to its fixed point.
@@ -436,7 +451,7 @@ func (s *solver) visit(m *hierarchy.Method) {
 		}
 		al := &f.Allocs[i]
 		at := site{caller: m, pc: al.PC, line: al.Line, call: -1}
-		s.oracle.Instantiated(m, c)
+		s.oracle.Created(algo.DefOf(m, al.PC, c), c)
 		s.initialize(at, c)
 		s.finalizer(at, c)
 	}
@@ -474,7 +489,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		if p.direct {
 			s.bundle(at, s.singleton(rm.ID), ri, false)
 		} else {
-			s.dispatchIdx(at, p.owner, rm, ri, nil)
+			s.dispatchIdx(at, algo.OperandOf(m, c.PC, 0, p.owner), rm, ri, nil)
 		}
 	}
 	if rm.IsNative() && !rm.IsSignaturePolymorphic() {

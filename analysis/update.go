@@ -8,8 +8,10 @@ import (
 	"math/bits"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -87,7 +89,7 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
-	s.oracle = chaOracle{a.h}
+	s.oracle = cha.New(a.h)
 	s.reach = append(callgraph.Bitset(nil), prev.Graph.Reachable...)
 	s.inherit = &prev
 	s.inherited = map[int32]int32{}
@@ -502,8 +504,8 @@ func normalize(opts Options) (Options, error) {
 	if opts.Algorithm == "" {
 		opts.Algorithm = CHA
 	}
-	if opts.Algorithm != CHA && opts.Algorithm != RTA {
-		return opts, fmt.Errorf("unknown algorithm %q (want %s or %s)", opts.Algorithm, CHA, RTA)
+	if !slices.Contains(Algorithms, opts.Algorithm) {
+		return opts, fmt.Errorf("unknown algorithm %q (want one of %s)", opts.Algorithm, strings.Join(Algorithms, ", "))
 	}
 	return opts, nil
 }

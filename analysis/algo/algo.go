@@ -1,0 +1,121 @@
+// Package algo is the one question on which call-graph algorithms differ: which
+// runtime classes may a value have? The solver of package analysis and every
+// resolver of a language feature ask it about values (a call's receiver or argument,
+// a method's parameter or return, a field), never about the algorithm, so that each
+// feature works at the chosen algorithm's precision (Helm et al., Unimocg, ICSE'25:
+// type information is separated from call resolution). Each algorithm is a package
+// of its own: cha, rta, xta, tfa.
+package algo
+
+import (
+	"strconv"
+
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Kind says what a Value is.
+type Kind uint8
+
+// Value kinds.
+const (
+	// Declared is any object of the value's type: no particular place is known.
+	Declared Kind = iota
+	// Operand is operand N of the instruction at PC in method In (the receiver of
+	// an instance call is operand 0).
+	Operand
+	// Def is the value the instruction at PC in method In pushes (a call's result,
+	// an allocation).
+	Def
+	// Param is parameter N of method In on entry (this is 0 of an instance method).
+	Param
+	// Return is what method In returns.
+	Return
+	// Field is the value of Field (static or of any object).
+	Field
+)
+
+// Value is a value of the program. Type is its declared type, the bound of every
+// answer, and the whole question for algorithms that do not follow values (CHA,
+// RTA). For an operand or parameter of an array type, Type is java/lang/Object.
+type Value struct {
+	Kind  Kind
+	In    *hierarchy.Method
+	PC    int32
+	N     int32
+	Field *hierarchy.Field
+	Type  *hierarchy.Class
+}
+
+// Any is a value of type t at no particular place.
+func Any(t *hierarchy.Class) Value { return Value{Kind: Declared, Type: t} }
+
+// OperandOf is operand n of the instruction at pc in m, of declared type t.
+func OperandOf(m *hierarchy.Method, pc int32, n int, t *hierarchy.Class) Value {
+	return Value{Kind: Operand, In: m, PC: pc, N: int32(n), Type: t}
+}
+
+// DefOf is the value the instruction at pc in m pushes, of declared type t.
+func DefOf(m *hierarchy.Method, pc int32, t *hierarchy.Class) Value {
+	return Value{Kind: Def, In: m, PC: pc, Type: t}
+}
+
+// ParamOf is parameter n of m (this is 0 of an instance method), of declared type t.
+func ParamOf(m *hierarchy.Method, n int, t *hierarchy.Class) Value {
+	return Value{Kind: Param, In: m, N: int32(n), Type: t}
+}
+
+// ReturnOf is what m returns, of declared type t.
+func ReturnOf(m *hierarchy.Method, t *hierarchy.Class) Value {
+	return Value{Kind: Return, In: m, Type: t}
+}
+
+// FieldOf is the value of field f, of declared type t.
+func FieldOf(f *hierarchy.Field, t *hierarchy.Class) Value {
+	return Value{Kind: Field, Field: f, Type: t}
+}
+
+func (v Value) String() string {
+	t := "?"
+	if v.Type != nil {
+		t = v.Type.Name
+	}
+	switch v.Kind {
+	case Operand:
+		return "operand " + strconv.Itoa(int(v.N)) + " at pc " + strconv.Itoa(int(v.PC)) + " of " + v.In.String() + " : " + t
+	case Def:
+		return "result at pc " + strconv.Itoa(int(v.PC)) + " of " + v.In.String() + " : " + t
+	case Param:
+		return "parameter " + strconv.Itoa(int(v.N)) + " of " + v.In.String() + " : " + t
+	case Return:
+		return "return of " + v.In.String() + " : " + t
+	case Field:
+		return "field " + v.Field.String()
+	}
+	return "any " + t
+}
+
+// Oracle answers type questions for one run. Runs are single-threaded: an Oracle
+// need not be safe for concurrent use.
+type Oracle interface {
+	// Types calls fn for every class whose instances may be values of v: those
+	// known now, and later ones as reachable code creates them or makes them flow
+	// to v. fn is called at most once per class for a given question. Only
+	// concrete classes that are subtypes of v.Type are answered.
+	Types(v Value, fn func(*hierarchy.Class))
+	// Created tells the oracle that instances of c may appear at v: an allocation,
+	// a reflective or native creation whose result is v, or any place (a Declared
+	// value) for objects the JVM or native code creates.
+	Created(v Value, c *hierarchy.Class)
+	// Scope returns the part of v that answers depend on: questions with the same
+	// scope get the same answers, so the solver shares one target set between
+	// them (all calls of a method on one declared type, under CHA and RTA).
+	Scope(v Value) Value
+	// Fixed reports whether answers never grow after the question (CHA), so the
+	// solver may share and cache them between runs.
+	Fixed() bool
+}
+
+// Concrete reports whether instances of c can exist.
+func Concrete(c *hierarchy.Class) bool {
+	return !c.Phantom && !c.IsInterface() && !c.IsAbstract()
+}
