@@ -43,7 +43,7 @@ package analysis
 //	@!edge(from, to, ...)
 //	                    no edge from from to any to
 //	@reachable(m, ...)  / @!reachable(m, ...): by name
-//	@levels(1,2)        the levels to analyse at (also 1-5 or all); default 1,2
+//	@levels(1,2)        the levels to analyse at (also 1-6 or all); default 1,2
 //	@algos(cha,rta)     the algorithms; default cha,rta
 //	@library            library mode (Options.LibraryMode) instead of main methods
 //
@@ -472,7 +472,7 @@ func parseQual(q string) (expQual, error) {
 		for _, op := range []string{">=", "<=", "=", ">", "<"} {
 			if v, ok := strings.CutPrefix(rest, op); ok {
 				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 || n > 5 {
+				if err != nil || n < 1 || n > int(callgraph.CorrectJDK) {
 					return expQual{}, fmt.Errorf("bad level in qualifier %q", q)
 				}
 				return expQual{op: op, level: n}, nil
@@ -505,7 +505,7 @@ func (p *expProgram) addDirective(d *expDirective, at int) error {
 			}
 			l, err1 := strconv.Atoi(lo)
 			h, err2 := strconv.Atoi(hi)
-			if err1 != nil || err2 != nil || l < 1 || h > 5 || l > h {
+			if err1 != nil || err2 != nil || l < 1 || h > int(callgraph.CorrectJDK) || l > h {
 				return fmt.Errorf("bad level %q", a)
 			}
 			for v := l; v <= h; v++ {

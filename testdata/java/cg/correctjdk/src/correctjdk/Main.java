@@ -1,0 +1,51 @@
+/*
+ * Level 6, Correct-JDK (assumption-levels.md): a native method of the JDK does only
+ * what its entry in analysis/jdkmodel/jdk.model says, and the NativeMethod node
+ * (<native>) stands for the JVM.
+ *
+ * - Thread.start calls the native Thread.start0. At levels 1-5 native code may call
+ *   back any public method through <native>, Worker.run among them. At level 6 the
+ *   model's entry says what start0 does: the new thread runs this.run(), which
+ *   selects Worker.run for a Worker, and the JVM calls Thread.exit when run returns
+ *   (hotspot JavaThread::exit). So start0 itself has those edges at level 6.
+ * - System.nanoTime and Object.hashCode are natives that call nothing (their entries
+ *   say none): their sites are resolved at level 6 and unresolved below.
+ * - The program has no native method of its own, so at level 6 <native> keeps no
+ *   level-2 fallback: it has no edge to a public method only native code could call
+ *   (exposed). The method stays reachable at level 6 all the same, through the
+ *   JDK's own unresolved reflective sites, which still fall back to every public
+ *   method (the closing note of the Correct-JDK issue has the numbers).
+ */
+package correctjdk;
+
+// @levels(5,6)
+public class Main {
+    static int count;
+
+    public static void main(String[] args) throws Exception {
+        Worker w = new Worker();
+        w.start(); // @calls(java.lang.Thread.start)
+        // @edge[level=6](java.lang.Thread.start0, correctjdk.Worker.run, java.lang.Thread.exit)
+        // @!edge[level=6](java.lang.Thread.start0, <native>)
+        // @edge[level=5](java.lang.Thread.start0, <native>) @edge[level=5](<native>, correctjdk.Worker.run)
+        w.join();
+        long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
+        int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
+        if (t + h == 42) {
+            System.out.println("unlikely");
+        }
+    }
+
+    // Nothing in the program calls this.
+    public static void exposed() { // @reachable[level=5]
+    }
+
+    // @!edge[level=6](<native>, correctjdk.Main.exposed) @edge[level=5](<native>, correctjdk.Main.exposed)
+}
+
+class Worker extends Thread {
+    @Override
+    public void run() { // @reachable
+        Main.count++;
+    }
+}
