@@ -56,6 +56,9 @@ type File struct {
 	Deprecated          bool
 
 	data []byte
+	// moduleOff and moduleLen locate the info of the Module attribute (Module
+	// decodes it); moduleOff is 0 when there is none.
+	moduleOff, moduleLen uint32
 }
 
 // Field is a field_info structure.
@@ -497,6 +500,9 @@ func (f *File) parseClassAttributes(r *reader) {
 					f.finish(ar, aar, ani)
 				}
 			}
+		case "Module":
+			f.moduleOff, f.moduleLen = uint32(ar.base), uint32(len(ar.b))
+			ar.off = len(ar.b)
 		default:
 			ar.off = len(ar.b)
 		}

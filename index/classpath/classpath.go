@@ -113,10 +113,20 @@ type ClassPath struct {
 	Warnings []Warning
 	JDKHome  string // the JDK loaded, discovered or given as a Source; may be ""
 	Release  int    // the release used for multi-release jars
+	// Containers are the directories, jars, jmods and images read, in
+	// resolution order, for readers of what they hold besides classes
+	// (module descriptors, META-INF/services; see index/config).
+	Containers []Container
 
 	byName     map[string]*Class
 	closers    []func() error
 	containers map[string]*container // container files by path, for Reopen
+}
+
+// Container is one container of a class path.
+type Container struct {
+	Path   string
+	Origin Origin
 }
 
 // Lookup returns the class with the given internal name, or nil.
@@ -191,6 +201,7 @@ func open(ctx context.Context, cfg Config, prev *ClassPath) (*ClassPath, error) 
 		for _, c := range u.containers {
 			cp.containers[c.path] = c.c
 		}
+		cp.Containers = append(cp.Containers, u.opened...)
 	}
 	if err != nil {
 		cp.Close()
@@ -210,6 +221,7 @@ type unit struct {
 	closers []func() error
 	// containers are the container files read or reused, for a later Reopen.
 	containers []containerAt
+	opened     []Container // every container whose kind was recognised
 }
 
 // merge applies first-wins resolution and reports shadowing once per pair
@@ -335,6 +347,7 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 		w.add("", -1, err)
 		return
 	}
+	u.opened = append(u.opened, Container{Path: path, Origin: u.origin})
 	var st os.FileInfo
 	if kind != kindDir {
 		if old, ok := l.reuse(u, path); ok {
