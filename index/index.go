@@ -15,6 +15,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/config"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -34,6 +35,9 @@ type Index struct {
 	facts   []classFacts       // by hierarchy class ID
 	cache   *FactsCache
 	flows   sync.Map // method ID -> *flowResult
+
+	configOnce sync.Once
+	config     *config.Config
 }
 
 // Timings records how long each stage took.
@@ -272,6 +276,15 @@ func origin(o classpath.Origin) hierarchy.Origin {
 
 // Hierarchy returns the class hierarchy.
 func (ix *Index) Hierarchy() *hierarchy.Hierarchy { return ix.h }
+
+// Config returns the configuration the class path ships (service providers, the
+// JDK's conf/ files, default system properties; see package config), read on first
+// use. Its problems are in its Warnings, not in ix.Warnings. Must not be called
+// after Close.
+func (ix *Index) Config() *config.Config {
+	ix.configOnce.Do(func() { ix.config, _ = config.Read(ix.ClassPath) })
+	return ix.config
+}
 
 // Close releases the class path's memory mappings.
 func (ix *Index) Close() error { return ix.ClassPath.Close() }
