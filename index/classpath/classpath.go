@@ -303,18 +303,23 @@ const (
 )
 
 func detectKind(path string) (containerKind, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return kindUnknown, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	// Stat before opening: opening a named pipe for reading blocks until a
+	// writer comes, and a device may never deliver an end of file.
+	st, err := os.Stat(path)
 	if err != nil {
 		return kindUnknown, err
 	}
 	if st.IsDir() {
 		return kindDir, nil
 	}
+	if !st.Mode().IsRegular() {
+		return kindUnknown, fmt.Errorf("not a regular file or directory (%s): skipped", fileType(st.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return kindUnknown, err
+	}
+	defer f.Close()
 	var m [4]byte
 	n, err := io.ReadFull(f, m[:])
 	switch {
@@ -337,6 +342,21 @@ func detectKind(path string) (containerKind, error) {
 		return kindUnknown, err
 	}
 	return kindUnknown, fmt.Errorf("not a directory, jar, jmod or jimage (starts with %q)", m[:n])
+}
+
+// fileType names the kind of a file that is neither regular nor a directory.
+func fileType(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeCharDevice != 0:
+		return "character device"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "mode " + m.String()
 }
 
 func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {

@@ -89,6 +89,13 @@ func readDir(ctx context.Context, root string, opt ReadOptions) ([]*Class, []War
 // grows while being read is cut there, which checkClass or the parser
 // will then report.
 func readClassFile(path string) ([]byte, error) {
+	// Stat before opening: a symbolic link named X.class may lead to a named
+	// pipe, whose opening would block until a writer comes.
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fileType(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
