@@ -16,6 +16,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 )
 
 func main() {
@@ -28,14 +31,67 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1300 << 20)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	ctx, stop := cancelOnInterrupt(context.Background(), sigs, interruptGrace, os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
+	interrupted := stop()
+	signal.Stop(sigs)
+	switch {
+	case interrupted:
+		// The error is the cancellation, once per level that was running: say it once.
+		fmt.Fprintln(os.Stderr, "jcg-lsp: interrupted")
+		os.Exit(exitInterrupted)
+	case err != nil:
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "jcg-lsp:", err)
 		}
 		os.Exit(2)
+	}
+}
+
+// exitInterrupted is the shells' status of a process ended by SIGINT (128+2).
+const exitInterrupted = 130
+
+// interruptGrace is how long a command may take to wind down after the first
+// interrupt. The work honours its context at short intervals; this bounds what
+// does not (a system call, a loop that checks rarely), so Ctrl-C always ends the job.
+const interruptGrace = 800 * time.Millisecond
+
+// cancelOnInterrupt returns a context that the first signal on sigs cancels. If the
+// command has not returned grace later, or at a second signal, it calls exit at once:
+// a user who presses Ctrl-C twice wants the process gone, whatever it is doing. stop
+// ends the watch and says whether a signal came.
+func cancelOnInterrupt(parent context.Context, sigs <-chan os.Signal, grace time.Duration, stderr io.Writer, exit func(int)) (ctx context.Context, stop func() (interrupted bool)) {
+	ctx, cancel := context.WithCancel(parent)
+	done := make(chan struct{})
+	var got atomic.Bool
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		got.Store(true)
+		cancel()
+		timer := time.NewTimer(grace)
+		defer timer.Stop()
+		select {
+		case <-done:
+			return
+		case <-sigs:
+		case <-timer.C:
+		}
+		fmt.Fprintln(stderr, "jcg-lsp: interrupted")
+		exit(exitInterrupted)
+	}()
+	var once sync.Once
+	return ctx, func() bool {
+		once.Do(func() {
+			close(done)
+			cancel()
+		})
+		return got.Load()
 	}
 }
 
