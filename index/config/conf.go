@@ -13,9 +13,13 @@ import (
 // maxConf bounds a conf file; java.security, the largest, is about 60 KB.
 const maxConf = 4 << 20
 
-// maxIncludeDepth bounds java.security's include chains; the JDK refuses cycles,
-// which this also stops.
-const maxIncludeDepth = 16
+// maxIncludeDepth bounds java.security's include chains (the JDK refuses cycles,
+// which this also stops), and maxIncludes the files one conf file may include in
+// all, so that a diamond of includes cannot multiply the work.
+const (
+	maxIncludeDepth = 16
+	maxIncludes     = 100
+)
 
 // includeRelease is the first release whose java.security supports the include
 // directive (JDK-8319332); before it "include" is an ordinary property.
@@ -42,7 +46,8 @@ func (r *reader) readConf() {
 			continue // the files are optional: a jlinked image may have none
 		}
 		r.c.confPath[name] = path
-		r.loadProps(path, name == JavaSecurity && r.c.release >= includeRelease, props, map[string]bool{}, 0)
+		budget := maxIncludes
+		r.loadProps(path, name == JavaSecurity && r.c.release >= includeRelease, props, map[string]bool{}, 0, &budget)
 		r.c.conf[name] = props
 	}
 	r.securityProviders()
@@ -51,7 +56,7 @@ func (r *reader) readConf() {
 
 // loadProps loads a properties file into props as Properties.load would, following
 // java.security includes when include is set.
-func (r *reader) loadProps(path string, include bool, props map[string]Value, active map[string]bool, depth int) {
+func (r *reader) loadProps(path string, include bool, props map[string]Value, active map[string]bool, depth int, budget *int) {
 	data, err := readFileLimited(path, maxConf)
 	if err != nil {
 		r.warn(Source{Path: path}, "%v", err)
@@ -81,8 +86,11 @@ func (r *reader) loadProps(path string, include bool, props map[string]Value, ac
 			r.warn(src, "include of %s is recursive (the JDK fails to initialise java.security.Security)", target)
 		case depth >= maxIncludeDepth:
 			r.warn(src, "includes nested over %d deep", maxIncludeDepth)
+		case *budget <= 0:
+			r.warn(src, "over %d includes; not read", maxIncludes)
 		default:
-			r.loadProps(target, include, props, active, depth+1)
+			*budget--
+			r.loadProps(target, include, props, active, depth+1, budget)
 		}
 	}
 }

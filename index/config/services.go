@@ -55,6 +55,11 @@ func (r *reader) readContainer(ct classpath.Container) {
 		r.readDir(c)
 		return
 	}
+	if !st.Mode().IsRegular() {
+		// Opening a named pipe would block until a writer comes.
+		r.cwarn(c, "", 0, "not a regular file or directory")
+		return
+	}
 	f, err := os.Open(ct.Path)
 	if err != nil {
 		r.cwarn(c, "", 0, "%v", err)
@@ -99,7 +104,7 @@ func (r *reader) readImage(c *container, f *os.File, size int64) {
 		name := "/" + m + "/" + moduleInfo
 		res, ok := im.Find(name)
 		if !ok {
-			r.cwarn(c, name, 0, "module %s has classes but no module descriptor", m)
+			r.cwarn(c, name, 0, "no descriptor of module %s in the image", m)
 			continue
 		}
 		if res.Size > maxEntry {
@@ -351,6 +356,12 @@ func (r *reader) dirFile(c *container, entry string, optional bool) ([]byte, boo
 
 // readFileLimited reads a regular file, refusing one over limit bytes.
 func readFileLimited(path string, limit int64) ([]byte, error) {
+	// Stat before opening: opening a named pipe blocks until a writer comes.
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
