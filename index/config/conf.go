@@ -197,12 +197,7 @@ var providerNames = map[string]string{
 // split the name from an argument at the first space, drop repeated entries.
 func (r *reader) securityProviders() {
 	props := r.c.conf[JavaSecurity]
-	declared := map[string]bool{}
-	for _, p := range r.c.providers["java/security/Provider"] {
-		if p.Kind == Provides {
-			declared[p.Class] = true
-		}
-	}
+	declared := declaredSecurityProviders(r.c)
 	seen := map[[2]string]bool{}
 	for n := 1; ; n++ {
 		key := "security.provider." + strconv.Itoa(n)
@@ -224,6 +219,27 @@ func (r *reader) securityProviders() {
 		r.resolveProvider(&sp, declared)
 		r.c.security = append(r.c.security, sp)
 	}
+}
+
+// ResolveSecurityProvider says which class a provider name or class name means the
+// way a security.provider.N entry's name is resolved (see SecurityProvider), e.g.
+// for the provider argument of getInstance(algorithm, "SunJCE"). N and Source are
+// zero; Class is "" for an unknown name that is no class name.
+func (c *Config) ResolveSecurityProvider(name string) SecurityProvider {
+	r := &reader{c: c}
+	sp := SecurityProvider{Name: name}
+	r.resolveProvider(&sp, declaredSecurityProviders(c))
+	return sp
+}
+
+func declaredSecurityProviders(c *Config) map[string]bool {
+	declared := map[string]bool{}
+	for _, p := range c.providers["java/security/Provider"] {
+		if p.Kind == Provides {
+			declared[p.Class] = true
+		}
+	}
+	return declared
 }
 
 func (r *reader) resolveProvider(sp *SecurityProvider, declared map[string]bool) {

@@ -244,6 +244,12 @@ func TestJDK17Facts(t *testing.T) {
 		sp[0].How != config.Builtin || sp[2].Source.Path != filepath.Join(home, "conf", "security", "java.security") || sp[2].Source.Line == 0 {
 		t.Errorf("security providers: %+v", sp)
 	}
+	for name, want := range map[string]string{"SunJCE": "com/sun/crypto/provider/SunJCE", "SunEC": "sun/security/ec/SunEC",
+		"com.example.P": "com/example/P", "NoSuch": ""} {
+		if got := c.ResolveSecurityProvider(name); got.Class != want {
+			t.Errorf("ResolveSecurityProvider(%q) = %+v, want class %q", name, got, want)
+		}
+	}
 	want := map[string]string{
 		"login.configuration.provider": "sun/security/provider/ConfigFile",
 		"policy.provider":              "sun/security/provider/PolicyFile",

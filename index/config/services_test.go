@@ -233,3 +233,29 @@ func TestMalformedContainers(t *testing.T) {
 		t.Errorf("providers despite the problems: %q", classes)
 	}
 }
+
+// TestDebianJars reads the services files of jars Debian ships, whose content
+// `unzip -p <jar> 'META-INF/services/*'` shows: jcl-over-slf4j's LogFactory file
+// names one class and then has comment lines; sisu-inject names its annotation
+// processor.
+func TestDebianJars(t *testing.T) {
+	for _, tc := range []struct{ jar, service, provider string }{
+		{"/usr/share/java/jcl-over-slf4j.jar", "org/apache/commons/logging/LogFactory", "org/apache/commons/logging/impl/SLF4JLogFactory"},
+		{"/usr/share/java/sisu-inject.jar", "javax/annotation/processing/Processor", "org/eclipse/sisu/space/SisuIndexAPT6"},
+	} {
+		if _, err := os.Stat(tc.jar); err != nil {
+			t.Logf("%s: not installed", tc.jar)
+			continue
+		}
+		cp := &classpath.ClassPath{Release: 17, Containers: []classpath.Container{{Path: tc.jar, Origin: classpath.Library}}}
+		c, warns := config.Read(cp)
+		ps := c.Providers(tc.service)
+		if len(warns) != 0 || len(ps) != 1 || ps[0].Class != tc.provider || ps[0].Source.Line != 1 ||
+			ps[0].Source.Entry != "META-INF/services/"+strings.ReplaceAll(tc.service, "/", ".") {
+			t.Errorf("%s: providers %+v, warnings %v", tc.jar, ps, warns)
+		}
+		if len(c.Services()) != 1 {
+			t.Errorf("%s: services %q", tc.jar, c.Services())
+		}
+	}
+}
