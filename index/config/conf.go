@@ -273,7 +273,8 @@ func (r *reader) resolveProvider(sp *SecurityProvider, declared map[string]bool)
 }
 
 // classKeys are the properties of conf files whose values name classes, with what
-// the JDK does with them. Keys ending in '.' match any key with that suffix.
+// the JDK does with them. Keys starting with '.' match any key with that suffix,
+// keys ending in ':' any key with that prefix.
 var classKeys = map[string][]struct {
 	key  string
 	list bool   // a list separated by commas or white space
@@ -309,10 +310,23 @@ var classKeys = map[string][]struct {
 		{"swing.plaf.multiplexinglaf", false, "UIManager loads the multiplexing look and feel"},
 		{".class", false, "UIManager lists the installed look and feel (swing.installedlaf.<id>.class)"},
 	},
+	JAXP: {
+		{"javax.xml.parsers.DocumentBuilderFactory", false, jaxpWhy},
+		{"javax.xml.parsers.SAXParserFactory", false, jaxpWhy},
+		{"javax.xml.transform.TransformerFactory", false, jaxpWhy},
+		{"javax.xml.stream.XMLInputFactory", false, jaxpWhy},
+		{"javax.xml.stream.XMLOutputFactory", false, jaxpWhy},
+		{"javax.xml.stream.XMLEventFactory", false, jaxpWhy},
+		{"javax.xml.datatype.DatatypeFactory", false, jaxpWhy},
+		{"javax.xml.xpath.XPathFactory:", false, jaxpWhy},
+		{"javax.xml.validation.SchemaFactory:", false, jaxpWhy},
+	},
 	Accessibility: {
 		{"assistive_technologies", true, "Toolkit loads the assistive technologies (AccessibilityProvider names, or classes)"},
 	},
 }
+
+const jaxpWhy = "the JAXP FactoryFinder instantiates it (key: the factory, or factory:model URI)"
 
 // confClassNames collects the class names of security providers and classKeys.
 func (r *reader) confClassNames() {
@@ -328,7 +342,9 @@ func (r *reader) confClassNames() {
 		for _, k := range keys {
 			v := r.c.conf[file][k]
 			for _, ck := range classKeys[file] {
-				if k != ck.key && !(strings.HasPrefix(ck.key, ".") && strings.HasSuffix(k, ck.key)) {
+				suffix := strings.HasPrefix(ck.key, ".") && strings.HasSuffix(k, ck.key)
+				prefix := strings.HasSuffix(ck.key, ":") && strings.HasPrefix(k, ck.key)
+				if k != ck.key && !suffix && !prefix {
 					continue
 				}
 				if file == Swing && ck.key == ".class" && !strings.HasPrefix(k, "swing.installedlaf.") {

@@ -48,6 +48,8 @@ policy.provider=a.b.\
 		"conf/sound.properties":         "javax.sound.midi.Sequencer=com.x.P#Name\njavax.sound.sampled.Clip=#OnlyName\n",
 		"conf/swing.properties":         "swing.defaultlaf=l.F\nswing.installedlaf.x.class=l.X\nswing.installedlaf.x.name=X\n",
 		"conf/accessibility.properties": "assistive_technologies=a.T1,a.T2\n",
+		"conf/jaxp.properties": "javax.xml.parsers.SAXParserFactory=j.S\n" +
+			"javax.xml.xpath.XPathFactory\\:http\\://java.sun.com/jaxp/xpath/dom=j.X\njdk.xml.dtd.support=allow\n",
 	})
 	c, warns := config.Read(&classpath.ClassPath{JDKHome: home, Release: 25})
 
@@ -102,6 +104,7 @@ policy.provider=a.b.\
 		"com.foo.H.formatter=f/F", "com.foo.H.filter=f/G", "java.util.logging.MemoryHandler.target=t/T",
 		"javax.sound.midi.Sequencer=com/x/P", "swing.defaultlaf=l/F", "swing.installedlaf.x.class=l/X",
 		"assistive_technologies=a/T1", "assistive_technologies=a/T2",
+		"javax.xml.parsers.SAXParserFactory=j/S", "javax.xml.xpath.XPathFactory:http://java.sun.com/jaxp/xpath/dom=j/X",
 	} {
 		if !slices.Contains(names, want) {
 			t.Errorf("class name %s not found in %q", want, names)

@@ -150,10 +150,11 @@ const (
 	Swing         = "swing.properties"
 	Accessibility = "accessibility.properties"
 	Management    = "management/management.properties"
+	JAXP          = "jaxp.properties" // JDK 9+; read by javax.xml's FactoryFinder
 )
 
 // confFiles are the conf files read, in the order ClassNames reports them.
-var confFiles = []string{JavaSecurity, Logging, Sound, Swing, Accessibility, Net, Management}
+var confFiles = []string{JavaSecurity, Logging, Sound, Swing, Accessibility, JAXP, Net, Management}
 
 // Config is the configuration of a class path. It is immutable, and safe for
 // concurrent use. Slices it returns must not be modified.
@@ -228,7 +229,7 @@ func (c *Config) SystemPropertyKeys() []string {
 // ClassNames returns every class that conf/ files name for the JDK to load (security
 // providers, policy and login configuration providers, logging handlers, formatters,
 // filters and config classes, sound providers, look-and-feels, assistive
-// technologies), in file order. Service providers are not repeated here: see
+// technologies, JAXP factories), in file order. Service providers are not repeated here: see
 // Providers.
 func (c *Config) ClassNames() []ClassName { return clip(c.classes) }
 
