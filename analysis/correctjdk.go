@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,6 +24,9 @@ type jdkModel struct {
 	once sync.Once
 	m    *jdkmodel.Model
 	err  error
+
+	targetsOnce sync.Once
+	targets     *jvmTargets // nil when the model does not parse
 }
 
 func (a *Analyzer) model() (*jdkmodel.Model, error) {
@@ -149,14 +153,18 @@ func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
 // modelMethod resolves the method an effect names, or nil when the JDK in use lacks
 // it (the model covers several JDK releases).
 func (s *solver) modelMethod(eff jdkmodel.Effect) *hierarchy.Method {
-	c := s.h.Class(eff.Class)
+	return resolveModelMethod(s.h, eff)
+}
+
+func resolveModelMethod(h *hierarchy.Hierarchy, eff jdkmodel.Effect) *hierarchy.Method {
+	c := h.Class(eff.Class)
 	if c == nil || c.Phantom {
 		return nil
 	}
 	if m := c.Method(eff.Name, eff.Desc); m != nil {
 		return m
 	}
-	m, err := s.h.ResolveMethod(c, eff.Name, eff.Desc, c.IsInterface())
+	m, err := h.ResolveMethod(c, eff.Name, eff.Desc, c.IsInterface())
 	if err != nil {
 		return nil
 	}
@@ -239,4 +247,63 @@ func modelReason(m *hierarchy.Method, e *jdkmodel.Entry, eff jdkmodel.Effect) ca
 	}
 	return callgraph.Reason{Kind: kind, Resolver: "jdk-model",
 		Evidence: "callback modeled: " + from + " → " + what + " (" + e.Selector() + "), evidence " + strings.Join(e.Evidence, "; ")}
+}
+
+// jvmTargets are what the JDK model says native code and the JVM may call, create
+// and initialise, over the whole model: at levels 2-5 the NativeMethod node calls
+// them besides every public method. Level 2's rule (native code respects access)
+// is about code a program brings; the JVM's own upcalls (Thread.exit after run,
+// the launcher's helpers, MethodHandleNatives.linkCallSite, Finalizer.register, ...)
+// reach non-public methods whatever the level, and a level whose NativeMethod node
+// lacks them would miss calls every run makes and would not contain level 6's graph.
+type jvmTargets struct {
+	methods []int32            // sorted; dispatch effects add every override CHA selects
+	created []*hierarchy.Class // classes allocated without a constructor (alloc effects)
+}
+
+// modelTargets computes jvmTargets once per analyzer.
+func (a *Analyzer) modelTargets() *jvmTargets {
+	a.jdk.targetsOnce.Do(func() {
+		m, err := a.model()
+		if err != nil {
+			return // RunTrace reports the model's error at level 6; below, the node keeps its fallback
+		}
+		t := &jvmTargets{}
+		seen := map[int32]bool{}
+		add := func(x *hierarchy.Method) {
+			if x != nil && !x.IsAbstract() && !seen[x.ID] { // level 1's sets hold no abstract method either
+				seen[x.ID] = true
+				t.methods = append(t.methods, x.ID)
+			}
+		}
+		for _, e := range m.Entries {
+			for _, eff := range e.Effects {
+				switch eff.Kind {
+				case jdkmodel.EffCall:
+					add(resolveModelMethod(a.h, eff))
+				case jdkmodel.EffDispatch:
+					rm := resolveModelMethod(a.h, eff)
+					if rm == nil {
+						continue
+					}
+					add(rm)
+					a.h.AllSubtypes(rm.Class, func(c *hierarchy.Class) bool {
+						add(a.h.Select(c, rm))
+						return true
+					})
+				case jdkmodel.EffNew:
+					if c := a.h.Class(eff.Class); c != nil && !c.Phantom {
+						add(c.Method("<init>", eff.Desc))
+					}
+				case jdkmodel.EffAlloc:
+					if c := a.h.Class(eff.Class); c != nil && !c.Phantom {
+						t.created = append(t.created, c)
+					}
+				}
+			}
+		}
+		slices.Sort(t.methods)
+		a.jdk.targets = t
+	})
+	return a.jdk.targets
 }

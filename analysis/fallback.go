@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -215,9 +216,31 @@ func (s *solver) nativeFallback() {
 	for _, k := range kinds {
 		s.bundle(at, s.fallbackIndex(fallbackKey{kind: k}), ri, k == setAllCtors || k == setPublicCtors)
 	}
+	if s.opts.Level >= callgraph.EncapRespect {
+		// Level 1's sets hold everything the JVM may call already.
+		if t := s.a.modelTargets(); t != nil {
+			s.bundle(at, s.jvmSet(t), s.reason(jvmReason), true)
+			for _, c := range t.created {
+				s.oracle.Created(algo.Any(c), c)
+			}
+		}
+	}
 	if s.rep != nil {
 		s.rep.nativeVisited(first, len(s.bundles))
 	}
+}
+
+// jvmReason is the reason of the NativeMethod node's edges to what the JVM calls
+// beyond level 2's public methods (correctjdk.go, jvmTargets).
+var jvmReason = callgraph.Reason{Kind: callgraph.KindNative, Resolver: "jdk-model",
+	Evidence: "the JVM and the JDK's native code may call these, public or not (analysis/jdkmodel/jdk.model)"}
+
+// jvmSet returns this run's set of the JDK model's targets.
+func (s *solver) jvmSet(t *jvmTargets) int32 {
+	if s.jvmSetIdx < 0 {
+		s.jvmSetIdx = s.addSet(t.methods)
+	}
+	return s.jvmSetIdx
 }
 
 // nativeEvidence is the evidence of native sites by fallback level.

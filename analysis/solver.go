@@ -94,6 +94,7 @@ type solver struct {
 	// model is reachable, and whether the NativeMethod node was visited.
 	jdk                   *jdkmodel.Model
 	appNative, nativeDone bool
+	jvmSetIdx             int32       // the set of the JDK model's targets (fallback.go), -1 until made
 	rep                   *siteReport // nil unless Options.Sites is set (report.go)
 
 	// What Update needs of the run (trace.go): the method being visited, and the
@@ -120,6 +121,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 	}
 	return &solver{
 		jdk:         jdk,
+		jvmSetIdx:   -1,
 		ctx:         ctx,
 		a:           a,
 		h:           a.h,
