@@ -80,6 +80,7 @@ type Analyzer struct {
 	valuesOnce  sync.Once
 	vindex      *values.Index
 	jdk         jdkModel
+	services    serviceProviders // level 6: resolve_jdkconfig.go
 }
 
 // New returns an analyzer for prog.

@@ -94,8 +94,11 @@ type siteResolver interface {
 // siteResolvers lists the precise resolvers of reflective sites, most specific first.
 // Levels 1 and 2 have none: their reflective sites are fully conservative. Cast
 // resolution (level 3), the string analysis (level 4), the environment (level 5) and
-// user specifications (every level) add theirs here.
-func siteResolvers() []siteResolver { return []siteResolver{specResolver{}, valuesResolver{}} }
+// user specifications (every level) add theirs here; the configuration the class path
+// ships (level 6) comes after the value analyses, whose results it must not widen.
+func siteResolvers() []siteResolver {
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}}
+}
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,
 // proxies, Unsafe, serialization).

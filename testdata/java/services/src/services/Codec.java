@@ -1,0 +1,6 @@
+/* The service: see Main.java. */
+package services;
+
+public interface Codec {
+    String name();
+}
