@@ -1,0 +1,520 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/jvmrecord"
+)
+
+// The recall of our call graphs against a dynamic oracle (the measure of
+// ../shared/papers/recall-of-static-call-graphs.txt): run real programs with a
+// JVMTI agent that records every method that executes, analyse the same class
+// path at every level with CHA and RTA, and require that the graphs find the
+// executed methods reachable:
+//
+//	recall = executed methods found reachable / executed methods
+//
+// overall and for the application's methods, at every level. Methods of
+// classes whose names change from run to run (hidden, lambda and proxy
+// classes) are left out by jvmrecord; executed methods that the hierarchy does
+// not have are reported apart (see mapExecuted).
+
+// minRecall is the goal, at every level and with both algorithms.
+const minRecall = 0.99
+
+// recallWorkload is one program run on a real input.
+type recallWorkload struct {
+	name  string
+	apt   string   // the Debian packages it needs (.ci/run installs them)
+	short bool     // runs under -short
+	jars  []string // the application class path: what the analysis indexes
+	main  string
+	need  []string // files or commands (no '/') that must exist, else skip
+	// run returns the run to record; tmp is a fresh directory for outputs.
+	run func(t *testing.T, jdk, tmp string) jvmrecord.Run
+	// check tells whether the run did its work (the program may exit 0
+	// having done nothing, which would make recall meaningless).
+	check func(tmp string, ex *jvmrecord.Executed) error
+}
+
+func recallInput(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "testdata", "recall", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func wroteFile(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("the program did not write %s: %v", path, err)
+	}
+	return nil
+}
+
+var recallWorkloads = []recallWorkload{
+	{
+		name: "example", short: true,
+		jars: []string{"../testdata/java/main-example/example.jar"},
+		main: "example.Main",
+		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+			jar, _ := filepath.Abs("../testdata/java/main-example/example.jar")
+			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", jar, "example.Main"}}
+		},
+		check: func(tmp string, ex *jvmrecord.Executed) error {
+			if !strings.Contains(string(ex.Output), "completed") {
+				return fmt.Errorf("example.Main did not complete its tasks; output:\n%s", ex.Output)
+			}
+			return nil
+		},
+	},
+	{
+		name: "javacc", apt: "javacc", short: true,
+		jars: []string{"/usr/share/java/javacc.jar"},
+		main: "javacc", // /usr/bin/javacc runs the class `javacc`
+		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", "/usr/share/java/javacc.jar", "javacc",
+				"-OUTPUT_DIRECTORY=" + tmp, recallInput(t, "javacc/Arith.jj")}}
+		},
+		check: func(tmp string, ex *jvmrecord.Executed) error {
+			return wroteFile(filepath.Join(tmp, "ArithTokenManager.java"))
+		},
+	},
+	{
+		name: "sablecc", apt: "sablecc",
+		jars: []string{"/usr/share/java/sablecc.jar"},
+		main: "org.sablecc.sablecc.SableCC",
+		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", "/usr/share/java/sablecc.jar", "org.sablecc.sablecc.SableCC",
+				"-d", tmp, recallInput(t, "sablecc/arith.sablecc")}}
+		},
+		check: func(tmp string, ex *jvmrecord.Executed) error {
+			return wroteFile(filepath.Join(tmp, "recall", "arith", "parser", "Parser.java"))
+		},
+	},
+	{
+		name: "proguard", apt: "proguard-cli, sablecc",
+		jars: []string{"/usr/share/java/proguard.jar"}, // its Class-Path gson jar is not installed
+		main: "proguard.ProGuard",
+		need: []string{"/usr/share/java/sablecc.jar"}, // the jar it shrinks
+		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+			// As /usr/bin/proguard runs it.
+			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-Xss300000", "-jar", "/usr/share/java/proguard.jar",
+				"@" + recallInput(t, "proguard/shrink-sablecc.pro"), "-outjars", filepath.Join(tmp, "out.jar")}}
+		},
+		check: func(tmp string, ex *jvmrecord.Executed) error {
+			return wroteFile(filepath.Join(tmp, "out.jar"))
+		},
+	},
+	{
+		name: "jedit", apt: "jedit, xvfb (xvfb-run), xauth",
+		jars: []string{"/usr/share/jedit/jedit.jar"},
+		main: "org.gjt.sp.jedit.jEdit",
+		need: []string{"xvfb-run"},
+		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+			file := filepath.Join(tmp, "Hello.java")
+			src, err := os.ReadFile(recallInput(t, "jedit/Hello.java"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return jvmrecord.Run{JavaHome: jdk, Wrapper: []string{"xvfb-run", "-a"},
+				// -settings: a fresh settings directory, so that nothing of the
+				// user's jEdit (plugins, history, a running server) takes part.
+				Args: []string{"-cp", "/usr/share/jedit/jedit.jar", "org.gjt.sp.jedit.jEdit",
+					"-settings=" + filepath.Join(tmp, "settings"), "-noserver", "-nosplash", "-norestore",
+					"-run=" + recallInput(t, "jedit/edit.bsh"), file}}
+		},
+		check: func(tmp string, ex *jvmrecord.Executed) error {
+			b, err := os.ReadFile(filepath.Join(tmp, "Hello.java"))
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(string(b), "edited by the recall workload") || !strings.Contains(string(b), "Bye, world") {
+				return fmt.Errorf("the macro did not edit and save %s:\n%s\noutput:\n%s", filepath.Join(tmp, "Hello.java"), b, ex.Output)
+			}
+			return nil
+		},
+	},
+}
+
+// recording is the result of recording one workload, shared by every test of
+// the process.
+type recording struct {
+	once sync.Once
+	done chan struct{}
+	ex   *jvmrecord.Executed
+	err  error
+	dur  time.Duration
+	skip string
+}
+
+var (
+	recordingsMu sync.Mutex
+	recordings   = map[string]*recording{}
+)
+
+// record records w once per test process; concurrent callers wait for the
+// first.
+func record(t *testing.T, w recallWorkload, jdk string) *recording {
+	recordingsMu.Lock()
+	r := recordings[w.name]
+	if r == nil {
+		r = &recording{done: make(chan struct{})}
+		recordings[w.name] = r
+	}
+	recordingsMu.Unlock()
+	r.once.Do(func() {
+		defer close(r.done)
+		for _, n := range append(append([]string(nil), w.jars...), w.need...) {
+			var err error
+			if strings.Contains(n, "/") {
+				_, err = os.Stat(n)
+			} else {
+				_, err = exec.LookPath(n)
+			}
+			if err != nil {
+				r.skip = fmt.Sprintf("%s is not installed (Debian packages %s; .ci/run installs them): %v", n, w.apt, err)
+				return
+			}
+		}
+		tmp, err := os.MkdirTemp("", "recall-"+w.name+"-")
+		if err != nil {
+			r.err = err
+			return
+		}
+		defer os.RemoveAll(tmp)
+		run := w.run(t, jdk, tmp)
+		if run.Timeout == 0 {
+			run.Timeout = 4 * time.Minute
+		}
+		t0 := time.Now()
+		r.ex, r.err = jvmrecord.Record(context.Background(), run)
+		r.dur = time.Since(t0)
+		if r.err == nil && w.check != nil {
+			r.err = w.check(tmp, r.ex)
+		}
+	})
+	<-r.done
+	return r
+}
+
+// executedMethod is an executed method mapped onto the hierarchy.
+type executedMethod struct {
+	id     int32
+	origin hierarchy.Origin
+	caller string // its first caller, "" for the JVM or native code
+}
+
+// mapExecuted maps the recorded methods onto the hierarchy's. A method whose
+// class or declaration the hierarchy does not have is returned apart: the
+// class path the program ran with differs from the one analysed there (a class
+// the JVM spins at run time under a stable name, such as a
+// BoundMethodHandle$Species_* class the JDK's image does not pregenerate, or
+// a class loaded from somewhere the analysis was not told of). No graph over
+// this hierarchy can have such a method, so counting it as a miss would
+// measure the class path, not the call graph; it is logged instead.
+func mapExecuted(h *hierarchy.Hierarchy, ex *jvmrecord.Executed) (found []executedMethod, absent []jvmrecord.Method) {
+	for _, m := range ex.Methods {
+		c := h.Class(m.Class)
+		if c == nil || c.Phantom {
+			absent = append(absent, m)
+			continue
+		}
+		id := int32(-1)
+		for _, hm := range c.Methods {
+			if hm.Name == m.Name && hm.Desc == m.Desc {
+				id = hm.ID
+				break
+			}
+		}
+		if id < 0 {
+			absent = append(absent, m)
+			continue
+		}
+		found = append(found, executedMethod{id: id, origin: c.Origin, caller: ex.Callers[m]})
+	}
+	return found, absent
+}
+
+// recallRow is the recall of one graph.
+type recallRow struct {
+	level             callgraph.Level
+	algo              string
+	total, found      [3]int // by origin: all, application, JDK
+	missed            []executedMethod
+	dur               time.Duration
+	reachable, appAll int
+}
+
+func (r recallRow) recall(i int) float64 {
+	if r.total[i] == 0 {
+		return 1
+	}
+	return float64(r.found[i]) / float64(r.total[i])
+}
+
+func measure(g *callgraph.Graph, h *hierarchy.Hierarchy, executed []executedMethod) recallRow {
+	row := recallRow{level: g.Level, reachable: g.NumReachable()}
+	for _, e := range executed {
+		i := 2
+		if e.origin == hierarchy.Application {
+			i = 1
+		} else if e.origin != hierarchy.JDK {
+			i = -1 // a library: counted overall only
+		}
+		hit := g.Reachable.Has(e.id)
+		row.total[0]++
+		if i > 0 {
+			row.total[i]++
+		}
+		if hit {
+			row.found[0]++
+			if i > 0 {
+				row.found[i]++
+			}
+		} else {
+			row.missed = append(row.missed, e)
+		}
+	}
+	return row
+}
+
+// TestRecall measures the recall of every level's graph, with CHA and RTA,
+// against the methods real programs execute. Under -short only the example and
+// javacc run. JCG_RECALL_MISSED=n logs n missed methods per level instead of 20.
+func TestRecall(t *testing.T) {
+	jdk := javatest.JDKHome(t)
+	if _, err := jvmrecord.Agent(context.Background(), jdk); err != nil {
+		if errors.Is(err, jvmrecord.ErrNoToolchain) {
+			t.Skipf("cannot build the recorder agent (needs gcc and the JDK's include/jvmti.h): %v", err)
+		}
+		t.Fatal(err)
+	}
+	var ws []recallWorkload
+	for _, w := range recallWorkloads {
+		if !testing.Short() || w.short {
+			ws = append(ws, w)
+		}
+	}
+	// Recordings run one at a time in the background, while the workloads
+	// recorded before them are analysed: a recording keeps one core busy (the
+	// JVM runs interpreted), the analyses the other.
+	go func() {
+		for _, w := range ws {
+			record(t, w, jdk)
+		}
+	}()
+	for _, w := range ws {
+		t.Run(w.name, func(t *testing.T) { checkRecall(t, w, jdk) })
+	}
+}
+
+func checkRecall(t *testing.T, w recallWorkload, jdk string) {
+	ctx := context.Background()
+	t0 := time.Now()
+	r := record(t, w, jdk)
+	if r.skip != "" {
+		t.Skip(r.skip)
+	}
+	if r.err != nil {
+		t.Fatalf("recording %s: %v", w.name, r.err)
+	}
+	unstable := 0
+	var rules []string
+	for rule, ms := range r.ex.Unstable {
+		unstable += len(ms)
+		rules = append(rules, fmt.Sprintf("%s %d", rule, len(ms)))
+	}
+	sort.Strings(rules)
+	t.Logf("recorded %d methods in %v (waited %v); left out %d of unstable classes (%s)",
+		len(r.ex.Methods), r.dur.Round(time.Millisecond), time.Since(t0).Round(time.Millisecond), unstable, strings.Join(rules, ", "))
+
+	var sources []classpath.Source
+	for _, j := range w.jars {
+		sources = append(sources, classpath.Source{Path: j, Origin: classpath.Application})
+	}
+	t1 := time.Now()
+	ix, err := index.Build(ctx, index.Config{Sources: sources, JDKHome: jdk}, expFactsCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	executed, absent := mapExecuted(h, r.ex)
+	t.Logf("index %v; %d executed methods in the hierarchy, %d not (below)", time.Since(t1).Round(time.Millisecond), len(executed), len(absent))
+	logAbsent(t, absent)
+
+	a := New(ix)
+	algos := []string{CHA, RTA}
+	var rows []recallRow
+	for _, l := range callgraph.Levels {
+		cur := make([]recallRow, len(algos))
+		errs := make([]error, len(algos))
+		var wg sync.WaitGroup
+		for i, algo := range algos {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				t2 := time.Now()
+				g, err := a.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{w.main}})
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				// The graph is dropped here: only its recall is kept.
+				cur[i] = measure(g, h, executed)
+				cur[i].algo = algo
+				cur[i].dur = time.Since(t2)
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("%s level %d: %v", algos[i], l, err)
+			}
+		}
+		rows = append(rows, cur...)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "recall of %s (%d executed methods: %d application, %d JDK):\n", w.name, rows[0].total[0], rows[0].total[1], rows[0].total[2])
+	fmt.Fprintf(&b, "  %-5s %-3s %9s %9s %8s %8s %8s %10s %8s\n", "level", "alg", "executed", "found", "recall", "app", "JDK", "reachable", "time")
+	for _, row := range rows {
+		fmt.Fprintf(&b, "  %-5d %-3s %9d %9d %8.4f %8.4f %8.4f %10d %8v\n", row.level, strings.ToUpper(row.algo),
+			row.total[0], row.found[0], row.recall(0), row.recall(1), row.recall(2), row.reachable, row.dur.Round(time.Millisecond))
+	}
+	t.Log(b.String())
+
+	logMissed(t, h, rows)
+
+	for _, row := range rows {
+		if row.recall(0) < minRecall || row.recall(1) < minRecall {
+			t.Errorf("%s/%d: recall %.4f overall (%d of %d), %.4f for the application (%d of %d); want >= %.2f",
+				strings.ToUpper(row.algo), row.level, row.recall(0), row.found[0], row.total[0],
+				row.recall(1), row.found[1], row.total[1], minRecall)
+		}
+	}
+}
+
+// logAbsent logs the executed methods the hierarchy does not have, by class.
+func logAbsent(t *testing.T, absent []jvmrecord.Method) {
+	if len(absent) == 0 {
+		return
+	}
+	byClass := map[string]int{}
+	for _, m := range absent {
+		byClass[m.Class]++
+	}
+	var cs []string
+	for c, n := range byClass {
+		cs = append(cs, fmt.Sprintf("%s (%d)", c, n))
+	}
+	sort.Strings(cs)
+	if len(cs) > 30 {
+		cs = append(cs[:30], fmt.Sprintf("... %d classes more", len(cs)-30))
+	}
+	t.Logf("executed but not in the analysed hierarchy (not counted): %s", strings.Join(cs, ", "))
+}
+
+// logMissed logs, for the first level, the methods it misses, and for every
+// later level the methods it misses and the level before found (each level's
+// graph is a subgraph of the previous one's, so misses only grow); then, for
+// the run with the lowest recall, its misses. Application methods come first;
+// methods are grouped by class, each with the caller that first called it when
+// the program ran, which is what says why it ran.
+func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
+	limit := 20
+	if s := os.Getenv("JCG_RECALL_MISSED"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			limit = n
+		}
+	}
+	for _, algo := range []string{CHA, RTA} {
+		prev := map[int32]bool{}
+		for _, row := range rows {
+			if row.algo != algo {
+				continue
+			}
+			var fresh []executedMethod
+			for _, m := range row.missed {
+				if !prev[m.id] {
+					fresh = append(fresh, m)
+				}
+			}
+			for _, m := range row.missed {
+				prev[m.id] = true
+			}
+			if len(fresh) > 0 {
+				t.Logf("%s/%d misses %d executed methods that the level before found:\n%s", strings.ToUpper(algo), row.level, len(fresh), formatMissed(h, fresh, limit))
+			}
+		}
+	}
+	low := rows[0]
+	for _, row := range rows {
+		if row.recall(0) < low.recall(0) {
+			low = row
+		}
+	}
+	if len(low.missed) > 0 {
+		t.Logf("lowest recall: %s/%d, %d missed:\n%s", strings.ToUpper(low.algo), low.level, len(low.missed), formatMissed(h, low.missed, limit))
+	}
+}
+
+func formatMissed(h *hierarchy.Hierarchy, missed []executedMethod, limit int) string {
+	ms := append([]executedMethod(nil), missed...)
+	methods := h.Methods()
+	sort.SliceStable(ms, func(i, j int) bool {
+		ai, aj := ms[i].origin == hierarchy.Application, ms[j].origin == hierarchy.Application
+		if ai != aj {
+			return ai
+		}
+		ci, cj := methods[ms[i].id].Class.Name, methods[ms[j].id].Class.Name
+		if ci != cj {
+			return ci < cj
+		}
+		return methods[ms[i].id].Name < methods[ms[j].id].Name
+	})
+	more := 0
+	if len(ms) > limit {
+		more = len(ms) - limit
+		ms = ms[:limit]
+	}
+	var b strings.Builder
+	class := ""
+	for _, e := range ms {
+		m := methods[e.id]
+		if m.Class.Name != class {
+			class = m.Class.Name
+			fmt.Fprintf(&b, "  %s (%s)\n", class, m.Class.Origin)
+		}
+		caller := e.caller
+		if caller == "" {
+			caller = "the JVM or native code"
+		}
+		fmt.Fprintf(&b, "    %s%s  <- %s\n", m.Name, m.Desc, caller)
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "  ... %d more\n", more)
+	}
+	return b.String()
+}
