@@ -47,17 +47,20 @@ type recallWorkload struct {
 	main  string
 	need  []string // files or commands (no '/') that must exist, else skip
 	// run returns the run to record; tmp is a fresh directory for outputs.
-	run func(t *testing.T, jdk, tmp string) jvmrecord.Run
+	// It runs on a goroutine of its own, so it returns errors instead of
+	// failing a test.
+	run func(jdk, tmp string) (jvmrecord.Run, error)
 	// check tells whether the run did its work (the program may exit 0
 	// having done nothing, which would make recall meaningless).
 	check func(tmp string, ex *jvmrecord.Executed) error
 }
 
-func recallInput(t *testing.T, rel string) string {
-	t.Helper()
+// recallInput is the absolute path of an input under testdata/recall (the
+// programs run in other directories).
+func recallInput(rel string) string {
 	p, err := filepath.Abs(filepath.Join("..", "testdata", "recall", rel))
 	if err != nil {
-		t.Fatal(err)
+		return filepath.Join("..", "testdata", "recall", rel)
 	}
 	return p
 }
@@ -74,9 +77,9 @@ var recallWorkloads = []recallWorkload{
 		name: "example", short: true,
 		jars: []string{"../testdata/java/main-example/example.jar"},
 		main: "example.Main",
-		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+		run: func(jdk, tmp string) (jvmrecord.Run, error) {
 			jar, _ := filepath.Abs("../testdata/java/main-example/example.jar")
-			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", jar, "example.Main"}}
+			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", jar, "example.Main"}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			if !strings.Contains(string(ex.Output), "completed") {
@@ -89,9 +92,9 @@ var recallWorkloads = []recallWorkload{
 		name: "javacc", apt: "javacc", short: true,
 		jars: []string{"/usr/share/java/javacc.jar"},
 		main: "javacc", // /usr/bin/javacc runs the class `javacc`
-		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+		run: func(jdk, tmp string) (jvmrecord.Run, error) {
 			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", "/usr/share/java/javacc.jar", "javacc",
-				"-OUTPUT_DIRECTORY=" + tmp, recallInput(t, "javacc/Arith.jj")}}
+				"-OUTPUT_DIRECTORY=" + tmp, recallInput("javacc/Arith.jj")}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			return wroteFile(filepath.Join(tmp, "ArithTokenManager.java"))
@@ -101,9 +104,9 @@ var recallWorkloads = []recallWorkload{
 		name: "sablecc", apt: "sablecc",
 		jars: []string{"/usr/share/java/sablecc.jar"},
 		main: "org.sablecc.sablecc.SableCC",
-		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+		run: func(jdk, tmp string) (jvmrecord.Run, error) {
 			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", "/usr/share/java/sablecc.jar", "org.sablecc.sablecc.SableCC",
-				"-d", tmp, recallInput(t, "sablecc/arith.sablecc")}}
+				"-d", tmp, recallInput("sablecc/arith.sablecc")}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			return wroteFile(filepath.Join(tmp, "recall", "arith", "parser", "Parser.java"))
@@ -114,10 +117,11 @@ var recallWorkloads = []recallWorkload{
 		jars: []string{"/usr/share/java/proguard.jar"}, // its Class-Path gson jar is not installed
 		main: "proguard.ProGuard",
 		need: []string{"/usr/share/java/sablecc.jar"}, // the jar it shrinks
-		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
-			// As /usr/bin/proguard runs it.
-			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-Xss300000", "-jar", "/usr/share/java/proguard.jar",
-				"@" + recallInput(t, "proguard/shrink-sablecc.pro"), "-outjars", filepath.Join(tmp, "out.jar")}}
+		run: func(jdk, tmp string) (jvmrecord.Run, error) {
+			// As /usr/bin/proguard runs it. Breakpoints: 4 s instead of the
+			// 80 s of an interpreted run (see jvmrecord.Mode).
+			return jvmrecord.Run{Mode: jvmrecord.Breakpoints, JavaHome: jdk, Args: []string{"-Xss300000", "-jar", "/usr/share/java/proguard.jar",
+				"@" + recallInput("proguard/shrink-sablecc.pro"), "-outjars", filepath.Join(tmp, "out.jar")}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			return wroteFile(filepath.Join(tmp, "out.jar"))
@@ -128,21 +132,22 @@ var recallWorkloads = []recallWorkload{
 		jars: []string{"/usr/share/jedit/jedit.jar"},
 		main: "org.gjt.sp.jedit.jEdit",
 		need: []string{"xvfb-run"},
-		run: func(t *testing.T, jdk, tmp string) jvmrecord.Run {
+		run: func(jdk, tmp string) (jvmrecord.Run, error) {
 			file := filepath.Join(tmp, "Hello.java")
-			src, err := os.ReadFile(recallInput(t, "jedit/Hello.java"))
+			src, err := os.ReadFile(recallInput("jedit/Hello.java"))
 			if err != nil {
-				t.Fatal(err)
+				return jvmrecord.Run{}, err
 			}
 			if err := os.WriteFile(file, src, 0o644); err != nil {
-				t.Fatal(err)
+				return jvmrecord.Run{}, err
 			}
-			return jvmrecord.Run{JavaHome: jdk, Wrapper: []string{"xvfb-run", "-a"},
+			// Breakpoints: 25 s instead of 60 s (see jvmrecord.Mode).
+			return jvmrecord.Run{Mode: jvmrecord.Breakpoints, JavaHome: jdk, Wrapper: []string{"xvfb-run", "-a"},
 				// -settings: a fresh settings directory, so that nothing of the
 				// user's jEdit (plugins, history, a running server) takes part.
 				Args: []string{"-cp", "/usr/share/jedit/jedit.jar", "org.gjt.sp.jedit.jEdit",
 					"-settings=" + filepath.Join(tmp, "settings"), "-noserver", "-nosplash", "-norestore",
-					"-run=" + recallInput(t, "jedit/edit.bsh"), file}}
+					"-run=" + recallInput("jedit/edit.bsh"), file}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			b, err := os.ReadFile(filepath.Join(tmp, "Hello.java"))
@@ -165,6 +170,7 @@ type recording struct {
 	ex   *jvmrecord.Executed
 	err  error
 	dur  time.Duration
+	mode jvmrecord.Mode
 	skip string
 }
 
@@ -175,7 +181,7 @@ var (
 
 // record records w once per test process; concurrent callers wait for the
 // first.
-func record(t *testing.T, w recallWorkload, jdk string) *recording {
+func record(w recallWorkload, jdk string) *recording {
 	recordingsMu.Lock()
 	r := recordings[w.name]
 	if r == nil {
@@ -203,10 +209,15 @@ func record(t *testing.T, w recallWorkload, jdk string) *recording {
 			return
 		}
 		defer os.RemoveAll(tmp)
-		run := w.run(t, jdk, tmp)
+		run, err := w.run(jdk, tmp)
+		if err != nil {
+			r.err = err
+			return
+		}
 		if run.Timeout == 0 {
 			run.Timeout = 4 * time.Minute
 		}
+		r.mode = run.Mode
 		t0 := time.Now()
 		r.ex, r.err = jvmrecord.Record(context.Background(), run)
 		r.dur = time.Since(t0)
@@ -316,12 +327,18 @@ func TestRecall(t *testing.T) {
 			ws = append(ws, w)
 		}
 	}
-	// Recordings run one at a time in the background, while the workloads
-	// recorded before them are analysed: a recording keeps one core busy (the
-	// JVM runs interpreted), the analyses the other.
+	// Recordings run in the background, two at a time in the order of ws,
+	// while the workloads recorded before them are analysed: a recording
+	// spends most of its time in one thread of an interpreting JVM, so the
+	// long ones (proguard, jEdit) overlap each other and the analyses.
 	go func() {
+		sem := make(chan struct{}, 2)
 		for _, w := range ws {
-			record(t, w, jdk)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				record(w, jdk)
+			}()
 		}
 	}()
 	for _, w := range ws {
@@ -332,7 +349,7 @@ func TestRecall(t *testing.T) {
 func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 	ctx := context.Background()
 	t0 := time.Now()
-	r := record(t, w, jdk)
+	r := record(w, jdk)
 	if r.skip != "" {
 		t.Skip(r.skip)
 	}
@@ -346,8 +363,8 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 		rules = append(rules, fmt.Sprintf("%s %d", rule, len(ms)))
 	}
 	sort.Strings(rules)
-	t.Logf("recorded %d methods in %v (waited %v); left out %d of unstable classes (%s)",
-		len(r.ex.Methods), r.dur.Round(time.Millisecond), time.Since(t0).Round(time.Millisecond), unstable, strings.Join(rules, ", "))
+	t.Logf("recorded %d methods (mode %s) in %v (waited %v); left out %d of unstable classes (%s)",
+		len(r.ex.Methods), r.mode, r.dur.Round(time.Millisecond), time.Since(t0).Round(time.Millisecond), unstable, strings.Join(rules, ", "))
 
 	var sources []classpath.Source
 	for _, j := range w.jars {

@@ -111,8 +111,14 @@ func TestRecordProbe(t *testing.T) {
 	jdk := javatest.JDKHome(t)
 	agentOrSkip(t, jdk)
 	classes := javatest.Compile(t, "testdata/probe")
+	for _, mode := range []Mode{Entry, Breakpoints} {
+		t.Run(mode.String(), func(t *testing.T) { checkProbe(t, jdk, classes, mode) })
+	}
+}
+
+func checkProbe(t *testing.T, jdk, classes string, mode Mode) {
 	t0 := time.Now()
-	ex, err := Record(context.Background(), Run{JavaHome: jdk, Args: []string{"-cp", classes, "probe.Probe"}, Timeout: time.Minute})
+	ex, err := Record(context.Background(), Run{Mode: mode, JavaHome: jdk, Args: []string{"-cp", classes, "probe.Probe"}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,17 +135,24 @@ func TestRecordProbe(t *testing.T) {
 		"probe/Probe.reflective()V",
 		"probe/Probe.lambda$main$1(Ljava/lang/Object;Ljava/lang/reflect/Method;[Ljava/lang/Object;)Ljava/lang/Object;",
 		"probe/Probe.onThread()V",
-		"java/lang/System.identityHashCode(Ljava/lang/Object;)I", // native
+		"java/lang/System.identityHashCode(Ljava/lang/Object;)I", // a native linked at its first call
 		"java/lang/Thread.run()V",
 	} {
 		if !has[m] {
 			t.Errorf("%s was not recorded", m)
 		}
 	}
+	// A native bound by RegisterNatives (Object.registerNatives): recorded
+	// when called in Entry mode only.
+	if hc := has["java/lang/Object.hashCode()I"]; hc != (mode == Entry) {
+		t.Errorf("%s mode: Object.hashCode recorded = %v", mode, hc)
+	}
 	if has["probe/Probe.neverCalled()V"] {
 		t.Errorf("probe/Probe.neverCalled()V was recorded")
 	}
-	for _, r := range []string{"hidden", "proxy", "reflection-accessor"} {
+	// Not reflection-accessor: JDK 18 and later (JEP 416) call reflected
+	// methods through method handles, without spun accessor classes.
+	for _, r := range []string{"hidden", "proxy"} {
 		if len(ex.Unstable[r]) == 0 {
 			t.Errorf("rule %s left nothing out; want the probe's %s classes", r, r)
 		}

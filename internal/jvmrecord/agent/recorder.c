@@ -8,7 +8,20 @@
  * first entry, or "-" when there is none (a thread's first method, a method the
  * JVM or native code calls through JNI): what tells a reader why the method ran.
  *
- * Options (after "=" in -agentpath): out=FILE (required).
+ * Options (after "=" in -agentpath), separated by commas, out last:
+ *
+ *     mode=entry|breakpoints,out=FILE
+ *
+ * mode=entry (the default) enables MethodEntry: exact, natives included, but
+ * HotSpot then runs every thread in interpreter-only mode and posts an event
+ * for every call, which makes programs 10-30 times slower. mode=breakpoints
+ * sets a breakpoint at the first instruction of every method of every class
+ * when it is prepared and clears it at its first hit, so compiled code runs
+ * and a method costs one event in all; natives, which have no instructions,
+ * are recorded when HotSpot links them lazily at their first call
+ * (NativeMethodBind with the native itself on top of the stack), not when they
+ * are bound by RegisterNatives (Object, Class, Thread, Unsafe, ...), which
+ * says nothing about calls.
  *
  * Why names are taken at first entry, not at VMDeath: a jmethodID of a class
  * that was unloaded in between (a hidden class of a lambda form, a class of a
@@ -99,12 +112,12 @@ static uint32_t hash(jmethodID m) {
     return (uint32_t)x & (SET_SIZE - 1);
 }
 
-static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID m) {
-    (void)jni;
+/* record adds m to the set; it returns 1 when m was not there before. */
+static int record(jvmtiEnv *jvmti, jthread thread, jmethodID m) {
     uint32_t i = hash(m);
     for (uint32_t probes = 0; probes < SET_SIZE; probes++, i = (i + 1) & (SET_SIZE - 1)) {
         jmethodID cur = __atomic_load_n(&ids[i], __ATOMIC_ACQUIRE);
-        if (cur == m) return;
+        if (cur == m) return 0;
         if (cur == NULL) {
             jmethodID expected = NULL;
             if (__atomic_compare_exchange_n(&ids[i], &expected, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -113,12 +126,89 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
                 /* Published before the name: a reader that sees the name sees its caller. */
                 __atomic_store_n(&callers[i], first_caller(jvmti, thread), __ATOMIC_RELEASE);
                 __atomic_store_n(&names[i], n, __ATOMIC_RELEASE);
-                return;
+                return 1;
             }
-            if (expected == m) return; /* another thread inserted it just now */
+            if (expected == m) return 0; /* another thread inserted it just now */
         }
     }
     full = 1;
+    return 0;
+}
+
+/* recorded tells whether m is in the set. */
+static int recorded(jmethodID m) {
+    uint32_t i = hash(m);
+    for (uint32_t probes = 0; probes < SET_SIZE; probes++, i = (i + 1) & (SET_SIZE - 1)) {
+        jmethodID cur = __atomic_load_n(&ids[i], __ATOMIC_ACQUIRE);
+        if (cur == m) return 1;
+        if (cur == NULL) return 0;
+    }
+    return 0;
+}
+
+static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID m) {
+    (void)jni;
+    record(jvmti, thread, m);
+}
+
+static void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID m, jlocation loc) {
+    (void)jni;
+    record(jvmti, thread, m);
+    (*jvmti)->ClearBreakpoint(jvmti, m, loc);
+}
+
+/* set_breakpoints puts a breakpoint at the start of every method of cls that has code and has not run. */
+static void set_breakpoints(jvmtiEnv *jvmti, jclass cls) {
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if ((*jvmti)->GetClassMethods(jvmti, cls, &n, &ms) != JVMTI_ERROR_NONE) return;
+    for (jint k = 0; k < n; k++) {
+        jint mods = 0;
+        if ((*jvmti)->GetMethodModifiers(jvmti, ms[k], &mods) != JVMTI_ERROR_NONE) continue;
+        if ((mods & (0x0100 | 0x0400)) != 0) continue; /* native, abstract: no code */
+        if (recorded(ms[k])) continue;
+        /* JVMTI_ERROR_DUPLICATE: the class was prepared during VMInit's sweep. */
+        (*jvmti)->SetBreakpoint(jvmti, ms[k], 0);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)ms);
+}
+
+static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jclass cls) {
+    (void)jni;
+    (void)thread;
+    set_breakpoints(jvmti, cls);
+}
+
+/* Classes prepared before the live phase (no ClassPrepare for them then). */
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+    (void)jni;
+    (void)thread;
+    jint n = 0;
+    jclass *cs = NULL;
+    if ((*jvmti)->GetLoadedClasses(jvmti, &n, &cs) != JVMTI_ERROR_NONE) return;
+    for (jint k = 0; k < n; k++) {
+        jint status = 0;
+        if ((*jvmti)->GetClassStatus(jvmti, cs[k], &status) != JVMTI_ERROR_NONE) continue;
+        if ((status & JVMTI_CLASS_STATUS_PREPARED) == 0 || (status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)) != 0) continue;
+        set_breakpoints(jvmti, cs[k]);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)cs);
+}
+
+/*
+ * A native is linked lazily at its first call: then the native itself is the
+ * top frame of the calling thread. Bindings by RegisterNatives happen with
+ * another method on top (registerNatives, JNI_OnLoad) or none.
+ */
+static void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID m, void *addr, void **new_addr) {
+    (void)jni;
+    (void)addr;
+    (void)new_addr;
+    if (thread == NULL) return;
+    jvmtiFrameInfo top;
+    jint n = 0;
+    if ((*jvmti)->GetStackTrace(jvmti, thread, 0, 1, &top, &n) != JVMTI_ERROR_NONE || n < 1 || top.method != m) return;
+    record(jvmti, thread, m);
 }
 
 static void write_file(jvmtiEnv *jvmti) {
@@ -162,10 +252,14 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     write_file(jvmti);
 }
 
+static int breakpoints_mode;
+
 static int parse_options(const char *options) {
     if (options == NULL) return 0;
     const char *p = strstr(options, "out=");
     if (p == NULL || (p != options && p[-1] != ',')) return 0;
+    if (strncmp(options, "mode=breakpoints,", 17) == 0) breakpoints_mode = 1;
+    else if (p != options && strncmp(options, "mode=entry,", 11) != 0) return 0;
     p += 4;
     /* The path is the rest of the options: paths may contain commas. */
     out_path = strdup(p);
@@ -175,7 +269,7 @@ static int parse_options(const char *options) {
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!parse_options(options)) {
-        fprintf(stderr, "jvmrecord: usage: -agentpath:recorder.so=out=FILE (got %s)\n", options ? options : "no options");
+        fprintf(stderr, "jvmrecord: usage: -agentpath:recorder.so=[mode=entry|breakpoints,]out=FILE (got %s)\n", options ? options : "no options");
         return JNI_ERR;
     }
     ids = calloc(SET_SIZE, sizeof *ids);
@@ -192,7 +286,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     }
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
-    caps.can_generate_method_entry_events = 1;
+    if (breakpoints_mode) {
+        caps.can_generate_breakpoint_events = 1;
+        caps.can_generate_native_method_bind_events = 1;
+    } else {
+        caps.can_generate_method_entry_events = 1;
+    }
     jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &caps);
     if (err != JVMTI_ERROR_NONE) {
         fprintf(stderr, "jvmrecord: AddCapabilities: error %d\n", err);
@@ -204,13 +303,32 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     }
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
-    cb.MethodEntry = on_method_entry;
     cb.VMDeath = on_vm_death;
-    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE ||
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, NULL) != JVMTI_ERROR_NONE ||
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL) != JVMTI_ERROR_NONE) {
-        fprintf(stderr, "jvmrecord: cannot enable events\n");
+    jvmtiEvent events[8];
+    int nevents = 0;
+    events[nevents++] = JVMTI_EVENT_VM_DEATH;
+    if (breakpoints_mode) {
+        cb.Breakpoint = on_breakpoint;
+        cb.ClassPrepare = on_class_prepare;
+        cb.VMInit = on_vm_init;
+        cb.NativeMethodBind = on_native_bind;
+        events[nevents++] = JVMTI_EVENT_BREAKPOINT;
+        events[nevents++] = JVMTI_EVENT_CLASS_PREPARE;
+        events[nevents++] = JVMTI_EVENT_VM_INIT;
+        events[nevents++] = JVMTI_EVENT_NATIVE_METHOD_BIND;
+    } else {
+        cb.MethodEntry = on_method_entry;
+        events[nevents++] = JVMTI_EVENT_METHOD_ENTRY;
+    }
+    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE) {
+        fprintf(stderr, "jvmrecord: SetEventCallbacks failed\n");
         return JNI_ERR;
+    }
+    for (int k = 0; k < nevents; k++) {
+        if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[k], NULL) != JVMTI_ERROR_NONE) {
+            fprintf(stderr, "jvmrecord: cannot enable event %d\n", events[k]);
+            return JNI_ERR;
+        }
     }
     return JNI_OK;
 }

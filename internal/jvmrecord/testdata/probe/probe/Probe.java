@@ -24,7 +24,8 @@ public class Probe {
     public static void main(String[] args) throws Exception {
         direct();
         viaLambda();
-        System.identityHashCode(args); // native
+        System.identityHashCode(args); // native, linked at its first call
+        new Object().hashCode(); // native, bound by Object.registerNatives
         Method m = Probe.class.getMethod("reflective");
         for (int i = 0; i < 40; i++) {
             m.invoke(null);
