@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +16,9 @@ import (
 // TestModelNamesResolve checks that every class and method the shipped model names,
 // in its selectors and its effects, exists in at least one of the JDK images on the
 // machine: a misspelt descriptor would otherwise be skipped silently by the analysis
-// (which resolves each name in the JDK in use and drops what it cannot find).
+// (which resolves each name in the JDK in use and drops what it cannot find). It also
+// checks that a dispatch on this or argN fits every native the entry applies to: this
+// of an instance method, argN an object parameter.
 func TestModelNamesResolve(t *testing.T) {
 	m, err := Shipped()
 	if err != nil {
@@ -67,8 +70,39 @@ func TestModelNamesResolve(t *testing.T) {
 			return false
 		})
 	}
+	// natives lists the native methods of the JDKs an entry applies to, for the
+	// checks of this and argN.
+	natives := func(e *Entry) []*hierarchy.Method {
+		var out []*hierarchy.Method
+		for _, h := range hs {
+			for _, meth := range h.Methods() {
+				if meth.IsNative() && meth.Class.Origin == hierarchy.JDK && m.Lookup(meth.Class.Name, meth.Name, meth.Desc) == e {
+					out = append(out, meth)
+				}
+			}
+		}
+		return out
+	}
 	var bad []string
+	checked := 0
 	for _, e := range m.Entries {
+		if e.Kind != SelJVM && slices.ContainsFunc(e.Effects, func(x Effect) bool { return x.Value.Kind == ValThis || x.Value.Kind == ValArg }) {
+			for _, meth := range natives(e) {
+				checked++
+				for _, eff := range e.Effects {
+					switch eff.Value.Kind {
+					case ValThis:
+						if meth.IsStatic() {
+							bad = append(bad, e.Selector()+": "+eff.String()+": "+meth.Class.Name+"."+meth.Name+meth.Desc+" is static")
+						}
+					case ValArg:
+						if p := paramDesc(meth.Desc, eff.Value.Arg); p == "" || (p[0] != 'L' && p[0] != '[') {
+							bad = append(bad, e.Selector()+": "+eff.String()+": parameter "+strconv.Itoa(eff.Value.Arg)+" of "+meth.Class.Name+"."+meth.Name+meth.Desc+" is not an object")
+						}
+					}
+				}
+			}
+		}
 		switch e.Kind {
 		case SelMethod, SelName:
 			if !nativeIn(e.Class, e.Name, e.Desc) {
@@ -92,6 +126,7 @@ func TestModelNamesResolve(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("this/argN checked on %d natives", checked)
 	if len(bad) > 0 {
 		t.Errorf("%d names of the model resolve in none of %s:\n%s", len(bad), strings.Join(homes, ", "), strings.Join(bad, "\n"))
 	}
@@ -162,4 +197,23 @@ func TestModelKeyEntries(t *testing.T) {
 			t.Errorf("jvm %s: missing effect %q", u.entry, u.want)
 		}
 	}
+}
+
+// paramDesc returns the descriptor of parameter n of a method descriptor, or "".
+func paramDesc(desc string, n int) string {
+	i := 1
+	for k := 0; i < len(desc) && desc[i] != ')'; k++ {
+		start := i
+		for desc[i] == '[' {
+			i++
+		}
+		if desc[i] == 'L' {
+			i += strings.IndexByte(desc[i:], ';')
+		}
+		i++
+		if k == n {
+			return desc[start:i]
+		}
+	}
+	return ""
 }
