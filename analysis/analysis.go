@@ -53,7 +53,8 @@ type Options struct {
 	// them and Bundles the edges resolved at their instructions, with the sites'
 	// and those edges' target sets in Sets (numbered for the partial graph), each
 	// exactly as the final graph will have it. The first call after the
-	// NativeMethod node is visited also holds its edges. Reachable is nil. Sites
+	// NativeMethod node is visited also holds its edges (below
+	// Correct-JDK, where they are the JVM's upcalls and in the final graph only). Reachable is nil. Sites
 	// whose edges may still grow (dispatch under RTA, method handles created
 	// elsewhere, resolved targets) are in the final graph only. Application methods
 	// are visited first, so their sites come within the first milliseconds. It is

@@ -225,7 +225,10 @@ func (s *solver) nativeFallback() {
 			}
 		}
 	}
-	if s.rep != nil {
+	if s.rep != nil && s.jdk == nil {
+		// At Correct-JDK the node's edges are the JVM's upcalls, whose dispatches grow
+		// with the oracle, and this fallback may come after its visit: they are in
+		// the final graph only.
 		s.rep.nativeVisited(first, len(s.bundles))
 	}
 }
