@@ -242,12 +242,15 @@ type executedMethod struct {
 
 // mapExecuted maps the recorded methods onto the hierarchy's. A method whose
 // class or declaration the hierarchy does not have is returned apart: the
-// class path the program ran with differs from the one analysed there (a class
-// the JVM spins at run time under a stable name, such as a
-// BoundMethodHandle$Species_* class the JDK's image does not pregenerate, or
-// a class loaded from somewhere the analysis was not told of). No graph over
-// this hierarchy can have such a method, so counting it as a miss would
-// measure the class path, not the call graph; it is logged instead.
+// classes the program ran differ from the class files analysed there. Seen so
+// far: isEnabled()Z of JDK-internal JFR events (jdk/internal/event/
+// SecurityProviderServiceEvent, ProcessStartEvent), a method HotSpot's JFR
+// adds to event classes when it loads them. Other possible causes: a class
+// the JVM spins under a stable name (a BoundMethodHandle$Species_* the JDK
+// image does not pregenerate), or one loaded from somewhere the analysis was
+// not told of. No graph over this hierarchy can have such a method, so
+// counting it as a miss would measure the class path, not the call graph; it
+// is logged instead.
 func mapExecuted(h *hierarchy.Hierarchy, ex *jvmrecord.Executed) (found []executedMethod, absent []jvmrecord.Method) {
 	for _, m := range ex.Methods {
 		c := h.Class(m.Class)
@@ -255,13 +258,7 @@ func mapExecuted(h *hierarchy.Hierarchy, ex *jvmrecord.Executed) (found []execut
 			absent = append(absent, m)
 			continue
 		}
-		id := int32(-1)
-		for _, hm := range c.Methods {
-			if hm.Name == m.Name && hm.Desc == m.Desc {
-				id = hm.ID
-				break
-			}
-		}
+		id := methodID(h, m)
 		if id < 0 {
 			absent = append(absent, m)
 			continue

@@ -5,8 +5,9 @@
  *     pkg/Cls.name(desc)<TAB>caller
  *
  * where caller is "pkg/Cls.name(desc)@bci" of the frame below the method at its
- * first entry, or "-" when there is none (a thread's first method, a method the
- * JVM or native code calls through JNI): what tells a reader why the method ran.
+ * first entry (bci -1: a native frame, i.e. a JNI upcall), or "-" when there is
+ * none (a thread's first method, a method the JVM calls): what tells a reader
+ * why the method ran.
  *
  * Options (after "=" in -agentpath), separated by commas, out last:
  *
@@ -34,13 +35,14 @@
  * a reader at VMDeath may see an ID without a name yet; it resolves the name
  * then (the class is alive, since a thread is in the method).
  *
- * MethodEntry is posted for native methods too (JVMTI spec, MethodEntry), so
- * natives that are called are recorded like other methods.
+ * In mode=entry, MethodEntry is posted for native methods too (JVMTI spec,
+ * MethodEntry), so natives that are called are recorded like other methods,
+ * and since HotSpot runs interpreter-only, nothing is lost to compiled or
+ * inlined code.
  *
- * What is not recorded: methods that run only before the live phase (the
- * JVM's System.initPhase1, module system boot), since HotSpot posts MethodEntry
- * in the live phase only; and, since the JVM runs in interpreter-only mode once
- * MethodEntry is enabled, nothing is lost to compiled or inlined code.
+ * What neither mode records: methods that run only before the live phase (the
+ * JVM's System.initPhase1, the module system's boot), for which HotSpot posts
+ * no events.
  */
 #include <jvmti.h>
 #include <stdint.h>
