@@ -326,7 +326,7 @@ type recallRow struct {
 	calls, callsFound int
 	missedCalls       []executedMethod
 	dur               time.Duration
-	reachable, appAll int
+	reachable         int
 }
 
 func (r recallRow) recall(i int) float64 {
