@@ -1,4 +1,4 @@
-package analysis
+package recall
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
@@ -34,6 +35,9 @@ import (
 // classes whose names change from run to run (hidden, lambda and proxy
 // classes) are left out by jvmrecord; executed methods that the hierarchy does
 // not have are reported apart (see mapExecuted).
+
+// factsCache keeps the JDK's facts between the workloads' indexes.
+var factsCache = index.NewFactsCache()
 
 // minRecall is the goal, at every level and with both algorithms.
 const minRecall = 0.99
@@ -58,11 +62,11 @@ type recallWorkload struct {
 // recallInput is the absolute path of an input under testdata/recall (the
 // programs run in other directories).
 func recallInput(rel string) string {
-	p, err := filepath.Abs(filepath.Join("..", "testdata", "recall", rel))
-	if err != nil {
-		return filepath.Join("..", "testdata", "recall", rel)
+	rel = filepath.Join("..", "..", "testdata", "recall", rel) // from analysis/recall
+	if p, err := filepath.Abs(rel); err == nil {
+		return p
 	}
-	return p
+	return rel
 }
 
 func wroteFile(path string) error {
@@ -431,7 +435,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 		sources = append(sources, classpath.Source{Path: j, Origin: classpath.Application})
 	}
 	t1 := time.Now()
-	ix, err := index.Build(ctx, index.Config{Sources: sources, JDKHome: jdk}, expFactsCache)
+	ix, err := index.Build(ctx, index.Config{Sources: sources, JDKHome: jdk}, factsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,8 +445,8 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 	t.Logf("index %v; %d executed methods in the hierarchy, %d not (below)", time.Since(t1).Round(time.Millisecond), len(executed), len(absent))
 	logAbsent(t, absent)
 
-	a := New(ix)
-	algos := []string{CHA, RTA}
+	a := analysis.New(ix)
+	algos := []string{analysis.CHA, analysis.RTA}
 	var rows []recallRow
 	for _, l := range callgraph.Levels {
 		cur := make([]recallRow, len(algos))
@@ -453,7 +457,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 			go func() {
 				defer wg.Done()
 				t2 := time.Now()
-				g, err := a.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{w.main}})
+				g, err := a.Run(ctx, analysis.Options{Level: l, Algorithm: algo, Mains: []string{w.main}})
 				if err != nil {
 					errs[i] = err
 					return
@@ -528,7 +532,7 @@ func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
 			limit = n
 		}
 	}
-	for _, algo := range []string{CHA, RTA} {
+	for _, algo := range []string{analysis.CHA, analysis.RTA} {
 		prev := map[int32]bool{}
 		for _, row := range rows {
 			if row.algo != algo {
