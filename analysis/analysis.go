@@ -229,8 +229,8 @@ func (a *Analyzer) chaTargets(rm *hierarchy.Method, t *hierarchy.Class) []int32 
 		return ids
 	}
 	seen := map[int32]bool{}
-	cha.New(a.h).Types(algo.Any(t), func(c *hierarchy.Class) {
-		if s := a.h.Select(c, rm); s != nil && !seen[s.ID] {
+	algo.SelectTypes(cha.New(a.h), a.h, algo.Any(t), rm, func(_ *hierarchy.Class, s *hierarchy.Method) {
+		if s != nil && !seen[s.ID] {
 			seen[s.ID] = true
 			ids = append(ids, s.ID)
 		}

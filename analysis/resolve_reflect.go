@@ -250,8 +250,8 @@ func (s *solver) collectTargets(at site, res siteResult, add func(int32)) {
 			continue
 		}
 		m := v.method
-		s.oracle.Types(v.receiver(), func(c *hierarchy.Class) {
-			if t := s.h.Select(c, m); t != nil && (v.encap == nil || t.IsPublic() || s.h.EncapsulationSafe(v.encap, t)) {
+		algo.SelectTypes(s.oracle, s.h, v.receiver(), m, func(_ *hierarchy.Class, t *hierarchy.Method) {
+			if t != nil && (v.encap == nil || t.IsPublic() || s.h.EncapsulationSafe(v.encap, t)) {
 				once(t.ID)
 			}
 		})

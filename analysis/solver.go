@@ -361,8 +361,8 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 }
 
 func (s *solver) fillGroup(g *group) {
-	add := func(c *hierarchy.Class) {
-		if t := s.h.Select(c, g.rm); t != nil && !g.members[t.ID] && (g.keep == nil || g.keep(t)) {
+	add := func(_ *hierarchy.Class, t *hierarchy.Method) {
+		if t != nil && !g.members[t.ID] && (g.keep == nil || g.keep(t)) {
 			g.members[t.ID] = true
 			s.grow(g.set, t.ID)
 		}
@@ -380,13 +380,13 @@ func (s *solver) fillGroup(g *group) {
 			}
 			return
 		}
-		s.oracle.Types(g.value, add)
+		algo.SelectTypes(s.oracle, s.h, g.value, g.rm, add)
 		s.a.mu.Lock()
 		s.a.chaDispatch[g.key] = slices.Clone(s.sets[g.set])
 		s.a.mu.Unlock()
 		return
 	}
-	s.oracle.Types(g.value, add)
+	algo.SelectTypes(s.oracle, s.h, g.value, g.rm, add)
 }
 
 // solve runs the worklist to its fixed point.
@@ -518,7 +518,7 @@ type callPlan struct {
 	owner    *hierarchy.Class  // the class named by the instruction (Object for arrays)
 	resolved *hierarchy.Method // nil when unresolvable
 	special  *hierarchy.Method // invokespecial: the selected method
-	direct   bool              // invokevirtual/interface with a single possible target
+	direct   bool              // a single possible target: invokestatic, invokespecial, or invokevirtual/interface of a private, final, ... method
 	apis     []CallResolver
 }
 
@@ -559,7 +559,10 @@ func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
 				cp.special = sel
 			}
 		}
-		cp.direct = array || rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic()
+		// Only invokevirtual and invokeinterface dispatch: Prepare computes the CHA
+		// dispatch of the others' resolved methods for nothing (every constructor call
+		// would ask what each subclass selects for <init>).
+		cp.direct = c.Op == bytecode.Invokestatic || c.Op == bytecode.Invokespecial || array || rm.IsPrivate() || rm.IsStatic() || (rm.Access&accFinal != 0 && !rm.Class.IsInterface()) || rm.IsSignaturePolymorphic()
 		cp.apis = a.apiResolvers(rm)
 	}
 	for i := range f.Allocs {

@@ -115,6 +115,26 @@ type Oracle interface {
 	Fixed() bool
 }
 
+// Selector is an Oracle that can answer Types together with what each class selects
+// for a virtual call (hierarchy.Select) faster than asking Select class by class: CHA
+// computes the selections incrementally down the hierarchy, which keeps a deep
+// superclass chain linear instead of walking it once per class.
+type Selector interface {
+	// SelectTypes calls fn as Types(v, ...) would, with each class's selection of
+	// rm (nil where the JVM throws).
+	SelectTypes(v Value, rm *hierarchy.Method, fn func(c *hierarchy.Class, m *hierarchy.Method))
+}
+
+// SelectTypes calls fn for every class o.Types answers about v, with the class's
+// selection of rm: through o's Selector when it has one, else with hierarchy.Select.
+func SelectTypes(o Oracle, h *hierarchy.Hierarchy, v Value, rm *hierarchy.Method, fn func(c *hierarchy.Class, m *hierarchy.Method)) {
+	if s, ok := o.(Selector); ok {
+		s.SelectTypes(v, rm, fn)
+		return
+	}
+	o.Types(v, func(c *hierarchy.Class) { fn(c, h.Select(c, rm)) })
+}
+
 // Concrete reports whether instances of c can exist.
 func Concrete(c *hierarchy.Class) bool {
 	return !c.Phantom && !c.IsInterface() && !c.IsAbstract()

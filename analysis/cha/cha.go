@@ -23,6 +23,17 @@ func (o oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 	})
 }
 
+// SelectTypes is Types with each class's selection of rm, computed incrementally
+// down the hierarchy (hierarchy.SelectSubtypes).
+func (o oracle) SelectTypes(v algo.Value, rm *hierarchy.Method, fn func(*hierarchy.Class, *hierarchy.Method)) {
+	o.h.SelectSubtypes(v.Type, rm, func(c *hierarchy.Class, m *hierarchy.Method) bool {
+		if algo.Concrete(c) {
+			fn(c, m)
+		}
+		return true
+	})
+}
+
 func (oracle) Created(algo.Value, *hierarchy.Class) {}
 
 // Scope is the declared type: the answer depends on nothing else.

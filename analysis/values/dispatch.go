@@ -62,7 +62,8 @@ func (ix *Index) dispatch(h *hierarchy.Hierarchy, owner *hierarchy.Class, rm *hi
 	}
 	d = dispatchSet{ok: true}
 	seen := map[*hierarchy.Method]bool{}
-	h.AllSubtypes(owner, func(s *hierarchy.Class) bool {
+	// SelectSubtypes rather than Select per subtype: it stays linear on a deep chain.
+	h.SelectSubtypes(owner, rm, func(s *hierarchy.Class, t *hierarchy.Method) bool {
 		if s.Phantom {
 			d.ok = false
 			return false
@@ -70,7 +71,6 @@ func (ix *Index) dispatch(h *hierarchy.Hierarchy, owner *hierarchy.Class, rm *hi
 		if s.IsInterface() || s.IsAbstract() {
 			return true
 		}
-		t := h.Select(s, rm)
 		if t == nil || seen[t] {
 			return true // nil: AbstractMethodError or the like, no value returned
 		}

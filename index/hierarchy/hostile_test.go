@@ -231,6 +231,7 @@ func exercise(t *testing.T, h *hierarchy.Hierarchy) {
 			h.EncapsulationSafeConstructor(c, m)
 			h.SpecialTarget(c, m, nil)
 			h.SpecialTarget(c, m, c)
+			checkSelectSubtypes(t, h, c, m)
 			sel, err := h.Selection(c, m)
 			if (sel == nil) == (err == nil) || sel != h.Select(c, m) {
 				t.Fatalf("Selection(%s, %s) = %v, %v", c, m, sel, err)
@@ -405,5 +406,21 @@ func checkAgainstSpec(t *testing.T, h *hierarchy.Hierarchy) {
 				}
 			}
 		}
+	}
+}
+
+// checkSelectSubtypes checks that SelectSubtypes(t, mR) yields what AllSubtypes and
+// Select say, in the same order.
+func checkSelectSubtypes(t *testing.T, h *hierarchy.Hierarchy, c *hierarchy.Class, mR *hierarchy.Method) {
+	t.Helper()
+	type pair struct {
+		c *hierarchy.Class
+		m *hierarchy.Method
+	}
+	var want, got []pair
+	h.AllSubtypes(c, func(s *hierarchy.Class) bool { want = append(want, pair{s, h.Select(s, mR)}); return true })
+	h.SelectSubtypes(c, mR, func(s *hierarchy.Class, m *hierarchy.Method) bool { got = append(got, pair{s, m}); return true })
+	if !slices.Equal(got, want) {
+		t.Fatalf("SelectSubtypes(%s, %s) = %v, want %v", c, mR, got, want)
 	}
 }

@@ -1,0 +1,235 @@
+// Package classgen writes small class files with method bodies, for tests and
+// benchmarks that need shapes no Java source would be worth compiling for: a
+// superclass chain 20,000 classes deep, thousands of subclasses of one class. The
+// classes are well-formed for the parser and the analysis (constant pool, members,
+// Code attributes); they carry no StackMapTable, so they use class-file version 50
+// (Java 6), which the verifier accepts without one.
+package classgen
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Access flags, as in the class-file format.
+const (
+	Public    = 0x0001
+	Private   = 0x0002
+	Protected = 0x0004
+	Static    = 0x0008
+	Final     = 0x0010
+	Super     = 0x0020
+	Interface = 0x0200
+	Abstract  = 0x0400
+)
+
+// Class describes one class file. An empty Super means java/lang/Object (and none for
+// java/lang/Object itself).
+type Class struct {
+	Access     uint16
+	Name       string // internal form, e.g. "p/C"
+	Super      string
+	Interfaces []string
+	Methods    []Method
+}
+
+// Method is one method; a nil Code writes no Code attribute (abstract and native
+// methods).
+type Method struct {
+	Access     uint16
+	Name, Desc string
+	Code       *Code
+}
+
+// Code is a method body being assembled: append instructions with its methods.
+type Code struct {
+	MaxStack, MaxLocals uint16
+	insns               []insn
+}
+
+type insn struct {
+	op                byte
+	kind              byte // 0: no operand, 'c': class, 'm': method, 'i': interface method
+	class, name, desc string
+}
+
+// Op appends an instruction without operands (aload_0, dup, pop, return, ...).
+func (c *Code) Op(op byte) *Code { c.insns = append(c.insns, insn{op: op}); return c }
+
+// New appends new class.
+func (c *Code) New(class string) *Code {
+	c.insns = append(c.insns, insn{op: opNew, kind: 'c', class: class})
+	return c
+}
+
+// Invoke appends invokevirtual, invokespecial or invokestatic of a class's method.
+func (c *Code) Invoke(op byte, class, name, desc string) *Code {
+	c.insns = append(c.insns, insn{op: op, kind: 'm', class: class, name: name, desc: desc})
+	return c
+}
+
+// InvokeInterface appends invokeinterface of an interface method.
+func (c *Code) InvokeInterface(class, name, desc string) *Code {
+	c.insns = append(c.insns, insn{op: InvokeInterface, kind: 'i', class: class, name: name, desc: desc})
+	return c
+}
+
+// Opcodes the generator's users need.
+const (
+	Aload0          = 0x2a
+	Aload1          = 0x2b
+	Astore1         = 0x4c
+	Pop             = 0x57
+	Dup             = 0x59
+	Ireturn         = 0xac
+	Areturn         = 0xb0
+	Return          = 0xb1
+	InvokeVirtual   = 0xb6
+	InvokeSpecial   = 0xb7
+	InvokeStatic    = 0xb8
+	InvokeInterface = 0xb9
+	opNew           = 0xbb
+)
+
+// Bytes writes the class file. It fails only when a count exceeds the format's
+// limits (65,535 constants, members or interfaces).
+func (c *Class) Bytes() ([]byte, error) {
+	var p pool
+	var body []byte
+	body = u2(body, c.Access)
+	body = u2(body, p.class(c.Name))
+	super := c.Super
+	if super == "" && c.Name != "java/lang/Object" {
+		super = "java/lang/Object"
+	}
+	if super != "" {
+		body = u2(body, p.class(super))
+	} else {
+		body = u2(body, 0)
+	}
+	if len(c.Interfaces) > 0xffff || len(c.Methods) > 0xffff {
+		return nil, fmt.Errorf("class %s: too many interfaces or methods", c.Name)
+	}
+	body = u2(body, uint16(len(c.Interfaces)))
+	for _, in := range c.Interfaces {
+		body = u2(body, p.class(in))
+	}
+	body = u2(body, 0) // no fields
+	body = u2(body, uint16(len(c.Methods)))
+	for _, m := range c.Methods {
+		body = u2(body, m.Access)
+		body = u2(body, p.utf8(m.Name))
+		body = u2(body, p.utf8(m.Desc))
+		if m.Code == nil {
+			body = u2(body, 0)
+			continue
+		}
+		var code []byte
+		for _, in := range m.Code.insns {
+			code = append(code, in.op)
+			switch in.kind {
+			case 'c':
+				code = u2(code, p.class(in.class))
+			case 'm', 'i':
+				code = u2(code, p.member(in.kind, in.class, in.name, in.desc))
+				if in.kind == 'i' {
+					code = append(code, byte(1+argSlots(in.desc)), 0)
+				}
+			}
+		}
+		body = u2(body, 1)
+		body = u2(body, p.utf8("Code"))
+		var attr []byte
+		attr = u2(attr, m.Code.MaxStack)
+		attr = u2(attr, m.Code.MaxLocals)
+		attr = binary.BigEndian.AppendUint32(attr, uint32(len(code)))
+		attr = append(attr, code...)
+		attr = u2(attr, 0) // no exception table
+		attr = u2(attr, 0) // no attributes
+		body = binary.BigEndian.AppendUint32(body, uint32(len(attr)))
+		body = append(body, attr...)
+	}
+	body = u2(body, 0) // no class attributes
+	if p.n == 0xffff {
+		return nil, fmt.Errorf("class %s: constant pool overflow", c.Name)
+	}
+	out := binary.BigEndian.AppendUint32(nil, 0xCAFEBABE)
+	out = u2(u2(out, 0), 50)
+	out = u2(out, p.next())
+	out = append(out, p.buf...)
+	return append(out, body...), nil
+}
+
+// argSlots counts the local-variable slots of a method descriptor's parameters, for
+// invokeinterface's count operand.
+func argSlots(desc string) int {
+	n := 0
+	for i := 1; i < len(desc) && desc[i] != ')'; i++ {
+		switch desc[i] {
+		case 'J', 'D':
+			n += 2
+		case 'L':
+			for i < len(desc) && desc[i] != ';' {
+				i++
+			}
+			n++
+		case '[':
+			for i < len(desc) && desc[i] == '[' {
+				i++
+			}
+			if desc[i] == 'L' {
+				for i < len(desc) && desc[i] != ';' {
+					i++
+				}
+			}
+			n++
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+func u2(b []byte, v uint16) []byte { return binary.BigEndian.AppendUint16(b, v) }
+
+// pool builds a constant pool with each entry once.
+type pool struct {
+	buf  []byte
+	n    uint16 // entries so far; index n+1 is the next
+	seen map[string]uint16
+}
+
+func (p *pool) next() uint16 { return p.n + 1 }
+
+func (p *pool) add(key string, entry []byte) uint16 {
+	if i, ok := p.seen[key]; ok {
+		return i
+	}
+	if p.seen == nil {
+		p.seen = map[string]uint16{}
+	}
+	if p.n < 0xffff {
+		p.n++
+	}
+	p.seen[key] = p.n
+	p.buf = append(p.buf, entry...)
+	return p.n
+}
+
+func (p *pool) utf8(s string) uint16 {
+	e := u2([]byte{1}, uint16(len(s)))
+	return p.add("u:"+s, append(e, s...))
+}
+
+func (p *pool) class(name string) uint16 {
+	return p.add("c:"+name, u2([]byte{7}, p.utf8(name)))
+}
+
+func (p *pool) member(kind byte, class, name, desc string) uint16 {
+	nt := p.add("nt:"+name+":"+desc, u2(u2([]byte{12}, p.utf8(name)), p.utf8(desc)))
+	tag := byte(10)
+	if kind == 'i' {
+		tag = 11
+	}
+	return p.add(string(kind)+":"+class+"."+name+desc, u2(u2([]byte{tag}, p.class(class)), nt))
+}
