@@ -7,7 +7,9 @@
  *   back any public method through <native>, Worker.run among them. At level 6 the
  *   model's entry says what start0 does: the new thread runs this.run(), which
  *   selects Worker.run for a Worker, and the JVM calls Thread.exit when run returns
- *   (hotspot JavaThread::exit). So start0 itself has those edges at level 6.
+ *   (hotspot JavaThread::exit). So start0 itself has those edges at level 6. At
+ *   levels 2-5, <native> calls every public method and, beyond level 2's access
+ *   rule, what the JVM calls whatever the level: the private Thread.exit among them.
  * - System.nanoTime and Object.hashCode are natives that call nothing (their entries
  *   say none): their sites are resolved at level 6 and unresolved below.
  * - The program has no native method of its own, so at level 6 <native> keeps no
@@ -27,7 +29,7 @@ public class Main {
         w.start(); // @calls(java.lang.Thread.start)
         // @edge[level=6](java.lang.Thread.start0, correctjdk.Worker.run, java.lang.Thread.exit)
         // @!edge[level=6](java.lang.Thread.start0, <native>)
-        // @edge[level=5](java.lang.Thread.start0, <native>) @edge[level=5](<native>, correctjdk.Worker.run)
+        // @edge[level=5](java.lang.Thread.start0, <native>) @edge[level=5](<native>, correctjdk.Worker.run, java.lang.Thread.exit)
         w.join();
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
