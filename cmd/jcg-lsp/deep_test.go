@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/jcg-lsp/jcg-lsp/internal/classgen"
 )
@@ -47,5 +49,44 @@ func BenchmarkAnalyzeDeepChain(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestAnalyzeDeepChainLinear analyses a chain 100,000 classes deep (with a class
+// java/lang/Object of its own instead of the JDK). Selection walking each class's
+// chain made this quadratic, and CHA dispatch of constructor calls cubic: hours.
+// Linear, it takes seconds; the minute allowed is a bound on a hang, not a budget
+// (BenchmarkAnalyzeDeepChain is the budget).
+func TestAnalyzeDeepChainLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses 100,000 classes")
+	}
+	const n = 100000
+	object := classgen.Class{Access: classgen.Public | classgen.Super, Name: "java/lang/Object", Methods: []classgen.Method{
+		{Access: classgen.Public, Name: "<init>", Desc: "()V", Code: (&classgen.Code{MaxStack: 0, MaxLocals: 1}).Op(classgen.Return)},
+		{Access: classgen.Public, Name: "hashCode", Desc: "()I", Code: (&classgen.Code{MaxStack: 1, MaxLocals: 1}).Op(0x03).Op(classgen.Ireturn)},
+		{Access: classgen.Public, Name: "toString", Desc: "()Ljava/lang/String;", Code: (&classgen.Code{MaxStack: 1, MaxLocals: 1}).Op(0x01).Op(classgen.Areturn)},
+	}}
+	path := filepath.Join(t.TempDir(), "chain.jar")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := classgen.WriteJar(f, append(classgen.Chain(n), object)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	if err := run(ctx, []string{"analyze", "--no-jdk", "--levels", "1", path}, &out, &errb); err != nil {
+		t.Fatalf("analyze: %v\n%s", err, errb.String())
+	}
+	// Every constructor of the chain is reachable from main, with Object's three
+	// methods and main itself.
+	if want := regexp.MustCompile(fmt.Sprintf(`Behaved-CLs +%d `, n+4)); !want.Match(out.Bytes()) {
+		t.Errorf("output lacks %v:\n%s", want, out.String())
 	}
 }
