@@ -295,6 +295,32 @@ func TestSession(t *testing.T) {
 		if err := e.command(cmdSetLevel, &res, "level 9"); rpcCode(err) != jsonrpc2.InvalidParams {
 			t.Errorf("bad level: %v", err)
 		}
+
+		// Correct-JDK: System.currentTimeMillis is a JDK native whose model entry says
+		// it calls nothing, so its site is resolved and its hover names the entry and
+		// its evidence; at Correct-String it is an unresolved native site.
+		millis := e.pos(main, `System\.(currentTimeMillis)\(\)`)
+		if h := e.hover(main, millis); !strings.Contains(h, "unresolved") {
+			t.Errorf("hover on currentTimeMillis at Correct-String:\n%s", h)
+		}
+		n = e.numStatuses()
+		if err := e.command(cmdSetLevel, &res, "correct-jdk"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res, "Correct-JDK") {
+			t.Errorf("setLevel correct-jdk: %q", res)
+		}
+		if st := e.waitReady(n); st.Level != "correct-jdk" {
+			t.Errorf("status after the switch to Correct-JDK: %+v", st)
+		}
+		if h := e.hover(main, millis); !strings.Contains(h, "Correct-JDK") || !strings.Contains(h, "native modeled: System.currentTimeMillis") || !strings.Contains(h, "evidence") || strings.Contains(h, "unresolved") {
+			t.Errorf("hover on currentTimeMillis at Correct-JDK:\n%s", h)
+		}
+		n = e.numStatuses()
+		if err := e.command(cmdSetLevel, &res, "correct-string"); err != nil {
+			t.Fatal(err)
+		}
+		e.waitReady(n)
 	})
 
 	t.Run("Configuration", func(t *testing.T) {
