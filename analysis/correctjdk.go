@@ -96,12 +96,30 @@ func (s *solver) visitModelled(m *hierarchy.Method) {
 }
 
 // jvmUpcalls adds the edges of the NativeMethod node at level 6: what the JVM does on
-// its own. The entries of jvmEntries are entry points at every level and stay so.
+// its own, in a run configured as the environment values say (an entry with a when
+// key applies only when they set it). The entries of jvmEntries are entry points at
+// every level and stay so.
 func (s *solver) jvmUpcalls() {
 	at := site{pc: -1, line: -1, call: -1}
 	for _, e := range s.jdk.JVM() {
-		s.applyEffects(at, nil, e)
+		if e.When == "" || envSet(s.opts.Env, e.When) {
+			s.applyEffects(at, nil, e)
+		}
 	}
+}
+
+// envSet reports whether the environment values turn key on: any value but an empty
+// one, "false", "off" or "0".
+func envSet(env map[string]string, key string) bool {
+	v, ok := env[key]
+	if !ok {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "false", "off", "0", "no":
+		return false
+	}
+	return true
 }
 
 // applyEffects adds the edges and instantiations of a model entry at a site: the

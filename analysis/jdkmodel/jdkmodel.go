@@ -26,6 +26,10 @@
 //	returns VALUE                  the result is VALUE (for type flow)
 //	handover FEATURE               resolved at the API's call sites by FEATURE's resolver
 //	evidence TEXT                  where the entry comes from (at least one per entry)
+//	when KEY                       jvm entries only: the JVM does this only in a run
+//	                               configured so (a JVM option, an attached tool); the
+//	                               analysis applies the entry at level 6 only when its
+//	                               environment values (analysis.Options.Env) set KEY
 //
 // VALUE is this, argN (the native's N-th declared parameter, from 0) or any (an
 // object of CLASS or a subtype that the program creates). Classes are internal names
@@ -155,7 +159,10 @@ type Entry struct {
 	Desc     string
 	Effects  []Effect
 	Evidence []string
-	Line     int
+	// When is the environment key that enables a jvm entry, "" for one that
+	// applies to every run.
+	When string
+	Line int
 }
 
 // Selector renders the entry's selector as the file writes it.
@@ -284,6 +291,20 @@ func Parse(file string, data []byte) (*Model, []error) {
 		t := strings.TrimSpace(text)
 		if rest, ok := strings.CutPrefix(t, "evidence "); ok {
 			cur.Evidence = append(cur.Evidence, strings.TrimSpace(rest))
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "when "); ok {
+			key := strings.TrimSpace(rest)
+			switch {
+			case cur.Kind != SelJVM:
+				bad(line, "when applies to jvm entries only: a native does what it does whenever it runs")
+			case cur.When != "":
+				bad(line, "%s has a when already (line %d's entry takes one key)", cur.Selector(), cur.Line)
+			case !validKey(key):
+				bad(line, "bad when key %q (want letters, digits, '.', '-', e.g. jvm.jfr)", key)
+			default:
+				cur.When = key
+			}
 			continue
 		}
 		eff, err := parseEffect(t, cur.Kind)
@@ -433,6 +454,19 @@ func parseValue(s string, sel SelectorKind) (Value, error) {
 		}
 	}
 	return Value{}, fmt.Errorf("want this, argN or any, got %q", s)
+}
+
+// validKey reports whether s can be an environment key of a when line.
+func validKey(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func validName(s string) bool {

@@ -35,6 +35,10 @@ jvm startup
     call java/lang/System.initPhase1 ()V
     dispatch any java/lang/ClassLoader.loadClass (Ljava/lang/String;)Ljava/lang/Class;
     evidence threads.cpp
+jvm jfr
+    when jvm.jfr
+    call jdk/jfr/internal/JVMUpcalls.unhideInternalTypes ()V
+    evidence jfr
 `
 	m, errs := Parse("t.model", []byte(src))
 	if len(errs) > 0 {
@@ -62,7 +66,7 @@ jvm startup
 	if len(e.Effects) != 2 || e.Effects[0].String() != "dispatch this java/lang/Thread.run ()V" || e.Effects[1].Kind != EffCall {
 		t.Errorf("start0 effects = %v", e.Effects)
 	}
-	if jvm := m.JVM(); len(jvm) != 1 || jvm[0].Name != "startup" || jvm[0].Effects[1].Value.Kind != ValAny {
+	if jvm := m.JVM(); len(jvm) != 2 || jvm[0].Name != "startup" || jvm[0].Effects[1].Value.Kind != ValAny || jvm[0].When != "" || jvm[1].When != "jvm.jfr" {
 		t.Errorf("JVM() = %v", jvm)
 	}
 }
@@ -83,6 +87,9 @@ func TestParseErrors(t *testing.T) {
 		{"native a/B.c\n  returns any\n  evidence x\n", "2: returns wants this or argN"},
 		{"native a/B.c\n  jump a/B\n  evidence x\n", "2: unknown effect"},
 		{"native a/B.c\n  none\n  evidence x\nnative a/B.c\n  none\n  evidence y\n", "4: native a/B.c is already an entry at line 1"},
+		{"native a/B.c\n  when jvm.jfr\n  none\n  evidence x\n", "2: when applies to jvm entries only"},
+		{"jvm j\n  when jvm.a\n  when jvm.b\n  none\n  evidence x\n", "3: jvm j has a when already"},
+		{"jvm j\n  when a b\n  none\n  evidence x\n", "2: bad when key"},
 	}
 	for _, c := range cases {
 		_, errs := Parse("f.model", []byte(c.src))
