@@ -244,14 +244,24 @@ func (h *Hierarchy) sortSupertypesFirst() []*Class {
 	return order
 }
 
+// maxCycleNames is how many classes a cycle's problem names.
+const maxCycleNames = 8
+
 // cycle reports the cycle from to ... stack top -> to and marks its classes.
 func (h *Hierarchy) cycle(stack []*Class, to *Class) {
 	i := slices.Index(stack, to)
 	var b strings.Builder
-	for _, c := range stack[i:] {
+	cyc := stack[i:]
+	for j, c := range cyc {
 		c.Cyclic = true
-		b.WriteString(c.Name)
-		b.WriteString(" -> ")
+		// A hostile class path can close a cycle of any length: name its first and
+		// last classes and count the rest, so that the problem stays one readable line.
+		if j < maxCycleNames-1 || j == len(cyc)-1 {
+			b.WriteString(c.Name)
+			b.WriteString(" -> ")
+		} else if j == maxCycleNames-1 {
+			fmt.Fprintf(&b, "... (%d more classes) -> ", len(cyc)-maxCycleNames)
+		}
 	}
 	b.WriteString(to.Name)
 	last := stack[len(stack)-1]

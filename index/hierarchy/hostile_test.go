@@ -3,6 +3,7 @@ package hierarchy_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
@@ -422,5 +423,33 @@ func checkSelectSubtypes(t *testing.T, h *hierarchy.Hierarchy, c *hierarchy.Clas
 	h.SelectSubtypes(c, mR, func(s *hierarchy.Class, m *hierarchy.Method) bool { got = append(got, pair{s, m}); return true })
 	if !slices.Equal(got, want) {
 		t.Fatalf("SelectSubtypes(%s, %s) = %v, want %v", c, mR, got, want)
+	}
+}
+
+// TestLongCycleProblem closes a superclass cycle through 200,000 classes: its problem
+// names a few of them and counts the rest, instead of being one line of megabytes.
+func TestLongCycleProblem(t *testing.T) {
+	const n = 200000
+	inputs := []hierarchy.Input{{File: file("java/lang/Object", "", pub)}}
+	for i := range n {
+		inputs = append(inputs, hierarchy.Input{File: file(fmt.Sprintf("c/C%d", i), fmt.Sprintf("c/C%d", (i+n-1)%n), pub)})
+	}
+	h := hierarchy.New(inputs)
+	var cycles []string
+	for _, p := range h.Problems() {
+		if p.Kind == hierarchy.Cycle {
+			cycles = append(cycles, p.String())
+		}
+	}
+	if len(cycles) != 1 {
+		t.Fatalf("%d cycle problems, want 1", len(cycles))
+	}
+	if len(cycles[0]) > 1000 || !strings.Contains(cycles[0], fmt.Sprintf("(%d more classes)", n-8)) {
+		t.Errorf("cycle problem of %d bytes: %.300s", len(cycles[0]), cycles[0])
+	}
+	for _, c := range h.Classes()[1:] {
+		if !c.Cyclic && !c.Phantom {
+			t.Fatalf("%s is not marked cyclic", c)
+		}
 	}
 }
