@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -307,6 +308,12 @@ func detectKind(path string) (containerKind, error) {
 	// writer comes, and a device may never deliver an end of file.
 	st, err := os.Stat(path)
 	if err != nil {
+		// The warning names the container already: keep the reason ("no such file or
+		// directory"), which still matches os.ErrNotExist.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			return kindUnknown, pe.Err
+		}
 		return kindUnknown, err
 	}
 	if st.IsDir() {
