@@ -30,6 +30,7 @@ type analysisFlags struct {
 	entries stringList
 	library bool
 	env     stringList
+	verbose bool
 }
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
@@ -39,59 +40,82 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
 	fs.BoolVar(&a.library, "library-mode", false, "every public and protected method of application classes is an entry point")
 	fs.Var(&a.env, "env", "KEY=VALUE system property or environment value for Correct-Env (repeatable)")
+	fs.BoolVar(&a.verbose, "verbose", false, "list every class-path problem (default: the count and the first few), and phantom classes")
 }
 
 func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error) {
 	if a.algo != analysis.CHA && a.algo != analysis.RTA {
-		return analysis.Options{}, fmt.Errorf("unknown algorithm %q (want cha or rta)", a.algo)
+		return analysis.Options{}, usagef("unknown algorithm %q (want cha or rta)", a.algo)
 	}
 	env := map[string]string{}
 	for _, kv := range a.env {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return analysis.Options{}, fmt.Errorf("--env %q: want KEY=VALUE", kv)
+			return analysis.Options{}, usagef("--env %q: want KEY=VALUE", kv)
 		}
 		env[k] = v
 	}
 	return analysis.Options{Level: level, Algorithm: a.algo, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env}, nil
 }
 
-// load indexes the class path given on the command line.
-func (a *analysisFlags) load(ctx context.Context, args []string) (*index.Index, error) {
+// load indexes the class path given on the command line and reports its problems
+// on stderr: a missing jar or a truncated class must be named, not end in a puzzling
+// "no entry points".
+func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Writer) (*index.Index, error) {
 	if len(args) == 0 && len(a.libs) == 0 {
-		return nil, errors.New("empty class path: give the application's class directories or jars")
+		return nil, usagef("empty class path: give the application's class directories or jars")
 	}
-	return index.Build(ctx, a.config(args), nil)
+	if err := checkPaths(args, a.libs); err != nil {
+		return nil, err
+	}
+	ix, err := index.Build(ctx, a.config(args), nil)
+	if err != nil {
+		return nil, err
+	}
+	reportWarnings(stderr, ix.Warnings, a.verbose)
+	return ix, nil
+}
+
+// runError explains a run's failure once for all levels: the levels fail alike when
+// nothing is an entry point, and the reason is then usually the class path.
+func (a *analysisFlags) runError(ix *index.Index, args []string, err error) error {
+	if !errors.Is(err, analysis.ErrNoEntryPoints) {
+		return err
+	}
+	app := 0
+	for _, c := range ix.Hierarchy().Classes() {
+		if c.Origin == hierarchy.Application && !c.Phantom {
+			app++
+		}
+	}
+	switch {
+	case app == 0:
+		return fmt.Errorf("no entry points: no application class was read from %s (see the class-path problems above)", strings.Join(args, ", "))
+	case a.library:
+		return fmt.Errorf("no entry points: the %d application classes of %s have no public or protected method", app, strings.Join(args, ", "))
+	}
+	return fmt.Errorf("no entry points: none of the %d application classes of %s has a main method (use --main CLASS, --entry METHOD or --library-mode)", app, strings.Join(args, ", "))
 }
 
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("analyze", "[flags] CLASSPATH...",
+		"Builds the call graph of the application (with the JDK) at every assumption level\nand prints reachable methods, edges and dynamic sites per level. Class-path\nproblems go to standard error.")
+	fs := cmd.fs
 	var af analysisFlags
 	af.register(fs)
-	verbose := fs.Bool("verbose", false, "also list phantom classes and warnings")
-	levelList := fs.String("levels", "all", "comma-separated levels to analyse (names or numbers), or all")
+	var lf levelFlags
+	lf.register(fs, "all", "comma-separated levels to analyse (names or numbers), or all: "+levelChoices())
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole job to this file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jcg-lsp analyze [flags] CLASSPATH...\n\nBuilds the call graph of the application (with the JDK) at every assumption level\nand prints reachable methods, edges and dynamic sites per level.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
+	verbose := &af.verbose
 	if _, err := af.options(callgraph.BehavedCLs); err != nil {
 		return err
 	}
-	levels := callgraph.Levels
-	if *levelList != "all" {
-		levels = nil
-		for _, n := range strings.Split(*levelList, ",") {
-			l, err := callgraph.ParseLevel(n)
-			if err != nil {
-				return err
-			}
-			levels = append(levels, l)
-		}
+	levels, err := lf.parse()
+	if err != nil {
+		return err
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -105,7 +129,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	ix, err := af.load(ctx, fs.Args())
+	ix, err := af.load(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
@@ -139,7 +163,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			t0 := time.Now()
 			g, err := a.Run(ctx, opts)
 			if err != nil {
-				errs[i] = fmt.Errorf("level %s: %w", l.Title(), err)
+				errs[i] = err
 				return
 			}
 			results[i] = result{g, time.Since(t0), g.NumEdges()}
@@ -147,10 +171,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	wg.Wait()
 	levelsTime := time.Since(levelsStart)
-	if err := errors.Join(errs...); err != nil {
-		return err
+	if err := levelErrors(ctx, levels, errs); err != nil {
+		return af.runError(ix, fs.Args(), err)
 	}
-	fmt.Fprintf(stdout, "%s call graph of %s (+ JDK %s); index %v\n", strings.ToUpper(af.algo), strings.Join(fs.Args(), " "), ix.ClassPath.JDKHome, indexTime.Round(time.Millisecond))
+	jdk := "no JDK"
+	if ix.ClassPath.JDKHome != "" {
+		jdk = "+ JDK " + ix.ClassPath.JDKHome
+	}
+	fmt.Fprintf(stdout, "%s call graph of %s (%s); index %v\n", strings.ToUpper(af.algo), strings.Join(fs.Args(), " "), jdk, indexTime.Round(time.Millisecond))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	header := "level\tmethods\tedges\t"
 	for _, f := range callgraph.Features {
@@ -202,32 +230,25 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "phantom classes: %d; warnings: %d\n", phantoms, len(ix.Warnings))
-	if *verbose {
-		for _, w := range ix.Warnings {
-			fmt.Fprintf(stdout, "warning: %s\n", w)
-		}
-	}
+	fmt.Fprintf(stdout, "phantom classes: %d; class-path problems: %d\n", phantoms, len(ix.Warnings))
 	return nil
 }
 
 func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("callgraph", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("callgraph", "[--format jcg|dot|json] [--level L] [flags] --out FILE CLASSPATH...",
+		"Builds the call graph of the application (with the JDK) at one assumption level and\nwrites it as the JCG benchmark's JSON, Graphviz DOT, or JSON lines with every\nedge's reason. Class-path problems go to standard error.")
+	fs := cmd.fs
 	var af analysisFlags
 	af.register(fs)
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
-	levelName := fs.String("level", callgraph.CorrectString.String(), "assumption level: "+levelChoices())
+	var lf levelFlags
+	lf.register(fs, callgraph.CorrectString.String(), "assumption level: "+levelChoices())
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jcg-lsp callgraph --format jcg|dot|json [--level L] [--algo A] [--main CLASS]... [--library-mode] --out FILE CLASSPATH...\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
-	level, err := callgraph.ParseLevel(*levelName)
+	level, err := lf.one()
 	if err != nil {
 		return err
 	}
@@ -244,12 +265,12 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case "json":
 		write = export.WriteJSON
 	default:
-		return fmt.Errorf("unknown format %q (want jcg, dot or json)", *format)
+		return usagef("unknown format %q (want jcg, dot or json)", *format)
 	}
 	if *out == "" {
-		return errors.New("--out FILE is required (- for standard output)")
+		return usagef("--out FILE is required (- for standard output)")
 	}
-	ix, err := af.load(ctx, fs.Args())
+	ix, err := af.load(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
@@ -260,7 +281,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	g, err := a.Run(ctx, opts)
 	if err != nil {
-		return err
+		return af.runError(ix, fs.Args(), err)
 	}
 	w := stdout
 	if *out != "-" {
@@ -278,6 +299,40 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return f.Close()
 	}
 	return nil
+}
+
+// levelErrors joins the errors of the runs of levels. An error every level met alike
+// (cancellation, no entry point, an unknown main class) is said once, without a
+// level: six copies of one line hide what went wrong.
+func levelErrors(ctx context.Context, levels []callgraph.Level, errs []error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var first error
+	same := true
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			same = false
+		case first == nil:
+			first = err
+		case err.Error() != first.Error():
+			same = false
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	if same {
+		return first
+	}
+	var out []error
+	for i, err := range errs {
+		if err != nil {
+			out = append(out, fmt.Errorf("level %s: %w", levels[i].Title(), err))
+		}
+	}
+	return errors.Join(out...)
 }
 
 // prepare does the level-independent work of the runs on every core.

@@ -40,17 +40,17 @@ func (c *classPathFlags) config(app []string) index.Config {
 }
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("index", "[flags] [CLASSPATH...]",
+		"Reads the JDK and the given class directories and jars, parses every class,\nbuilds the hierarchy, extracts per-method facts and reports what it read.")
+	fs := cmd.fs
 	var cpf classPathFlags
 	cpf.register(fs)
 	noFacts := fs.Bool("headers-only", false, "parse headers and build the hierarchy only; skip method bodies")
 	maxWarn := fs.Int("max-warnings", 20, "warnings to print (0 = all)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jcg-lsp index [flags] [CLASSPATH...]\n\nReads the JDK and the given class directories and jars, parses every class,\nbuilds the hierarchy, extracts per-method facts and reports what it read.\n\nflags:")
-		fs.PrintDefaults()
+	if err := cmd.parse(args, stdout); err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := checkPaths(fs.Args(), cpf.libs); err != nil {
 		return err
 	}
 	start := time.Now()

@@ -42,11 +42,9 @@ func main() {
 		// The error is the cancellation, once per level that was running: say it once.
 		fmt.Fprintln(os.Stderr, "jcg-lsp: interrupted")
 		os.Exit(exitInterrupted)
-	case err != nil:
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "jcg-lsp:", err)
-		}
-		os.Exit(2)
+	case err != nil && !errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(os.Stderr, "jcg-lsp:", err)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -97,12 +95,16 @@ func cancelOnInterrupt(parent context.Context, sigs <-chan os.Signal, grace time
 
 const usage = `usage: jcg-lsp <command> [flags] [CLASSPATH...]
 
+jcg-lsp builds call graphs of Java programs from their compiled classes (class
+directories, jars and the JDK) at explicit assumption levels, and serves them to
+editors as a language server.
+
 commands:
   serve      the language server over standard input and output (also: no command, --stdio)
   index      read a class path (and the JDK) and report classes, methods and bytes per origin
   analyze    build the call graph at every assumption level and print one table
   callgraph  write the call graph at one level (--format jcg|dot|json)
-  spec       import-tamiflex: add a TamiFlex refl.log's observations to a specification file
+  spec       specification files: import-tamiflex adds a TamiFlex refl.log's observations
 
 Run 'jcg-lsp <command> -h' for the flags of a command.
 `
@@ -126,8 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
+	return usagef("unknown command %q (see 'jcg-lsp help')", args[0])
 }
 
 // stringList is a repeatable string flag.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,22 +16,19 @@ import (
 // runServe speaks LSP over standard input and output. It is what `jcg-lsp`, `jcg-lsp
 // serve` and `jcg-lsp --stdio` run (VS Code's client appends --stdio).
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("serve", "[--stdio] [--log FILE] [--log-level LEVEL] [--graph-cache DIR|off]",
+		"Runs the language server over standard input and output (logs go to standard error).")
+	fs := cmd.fs
 	fs.Bool("stdio", true, "speak LSP over standard input and output (the only transport; accepted because VS Code passes it)")
 	logFile := fs.String("log", "", "also append the log to this file (the log always goes to standard error)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	graphCache := fs.String("graph-cache", "", "directory of the on-disk call-graph cache that makes restarts fast (default: the user cache directory's jcg-lsp/graphs; \"off\" for none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jcg-lsp [serve] [--stdio] [--log FILE] [--log-level LEVEL] [--graph-cache DIR|off]\n\nRuns the language server over standard input and output.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	// Help goes to stderr: in serve mode, stdout belongs to the LSP stream.
+	if err := cmd.parse(args, stderr); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("serve takes no arguments, got %q", fs.Args())
+		return usagef("serve takes no arguments, got %q (see 'jcg-lsp serve -h')", fs.Args())
 	}
 	log, err := server.NewLogger(*logLevel, *logFile)
 	if err != nil {

@@ -12,21 +12,37 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 )
 
+const specUsage = `usage: jcg-lsp spec <subcommand> [flags]
+
+Specification files pin down what unresolved dynamic sites may reach (see
+analysis/spec).
+
+subcommands:
+  import-tamiflex  add a TamiFlex refl.log's observations to a specification file
+
+Run 'jcg-lsp spec <subcommand> -h' for its flags.
+`
+
 // runSpec handles `jcg-lsp spec import-tamiflex [--out FILE] refl.log...`: it writes
 // specification entries for the reflective calls a TamiFlex run observed, merged into
 // an existing file (sorted, one line per site), never dropping what the file had.
 func runSpec(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "import-tamiflex" {
-		return errors.New("usage: jcg-lsp spec import-tamiflex [--out FILE] REFL_LOG")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(stdout, specUsage)
+		return flag.ErrHelp
 	}
-	fs := flag.NewFlagSet("spec import-tamiflex", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	if len(args) == 0 || args[0] != "import-tamiflex" {
+		return usagef("spec: want a subcommand: import-tamiflex (see 'jcg-lsp spec -h')")
+	}
+	cmd := newCommand("spec import-tamiflex", "[--out FILE] REFL_LOG...",
+		"Adds the reflective calls a TamiFlex run observed (its refl.log files) to a\nspecification file as entries, each at its sorted place; what the file had stays.")
+	fs := cmd.fs
 	out := fs.String("out", spec.DefaultName, "specification file to create or extend (- for standard output)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := cmd.parse(args[1:], stdout); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return errors.New("spec import-tamiflex: give one or more refl.log files")
+		return usagef("spec import-tamiflex: give one or more refl.log files")
 	}
 	var existing []byte
 	if *out != "-" {
