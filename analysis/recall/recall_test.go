@@ -62,7 +62,13 @@ type recallWorkload struct {
 // recallInput is the absolute path of an input under testdata/recall (the
 // programs run in other directories).
 func recallInput(rel string) string {
-	rel = filepath.Join("..", "..", "testdata", "recall", rel) // from analysis/recall
+	return repoPath(filepath.Join("testdata", "recall", rel))
+}
+
+// repoPath is the absolute path of a file of the repository, from this package's
+// directory (analysis/recall) where go test runs.
+func repoPath(rel string) string {
+	rel = filepath.Join("..", "..", rel)
 	if p, err := filepath.Abs(rel); err == nil {
 		return p
 	}
@@ -79,10 +85,10 @@ func wroteFile(path string) error {
 var recallWorkloads = []recallWorkload{
 	{
 		name: "example", short: true,
-		jars: []string{"../testdata/java/main-example/example.jar"},
+		jars: []string{repoPath("testdata/java/main-example/example.jar")},
 		main: "example.Main",
 		run: func(jdk, tmp string) (jvmrecord.Run, error) {
-			jar, _ := filepath.Abs("../testdata/java/main-example/example.jar")
+			jar := repoPath("testdata/java/main-example/example.jar")
 			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", jar, "example.Main"}}, nil
 		},
 		check: func(tmp string, ex *jvmrecord.Executed) error {
@@ -204,6 +210,10 @@ func record(w recallWorkload, jdk string) *recording {
 			}
 			if err != nil {
 				r.skip = fmt.Sprintf("%s is not installed (Debian packages %s; .ci/run installs them): %v", n, w.apt, err)
+				if w.apt == "" {
+					r.err = fmt.Errorf("%s, which the repository ships, is missing: %v", n, err)
+					r.skip = ""
+				}
 				return
 			}
 		}
