@@ -231,22 +231,8 @@ func (s *solver) modelCreated(m *hierarchy.Method, c *hierarchy.Class) algo.Valu
 // paramClass returns the class name of parameter n of a method descriptor when it
 // is a class type, else "".
 func paramClass(desc string, n int) string {
-	i := 1
-	for k := 0; i < len(desc) && desc[i] != ')'; k++ {
-		start := i
-		for desc[i] == '[' {
-			i++
-		}
-		if desc[i] == 'L' {
-			i += strings.IndexByte(desc[i:], ';')
-		}
-		i++
-		if k == n {
-			if desc[start] == 'L' {
-				return desc[start+1 : i-1]
-			}
-			return ""
-		}
+	if p := jdkmodel.ParamDesc(desc, n); len(p) > 2 && p[0] == 'L' {
+		return p[1 : len(p)-1]
 	}
 	return ""
 }

@@ -525,3 +525,27 @@ func validMethodDesc(d string) bool {
 	i++
 	return field(true) && i == len(d)
 }
+
+// ParamDesc returns the field descriptor of parameter n (from 0) of a method
+// descriptor, or "" when it has no such parameter: what an argN value is declared as.
+func ParamDesc(desc string, n int) string {
+	i := 1
+	for k := 0; i < len(desc) && desc[i] != ')'; k++ {
+		start := i
+		for i < len(desc) && desc[i] == '[' {
+			i++
+		}
+		if i < len(desc) && desc[i] == 'L' {
+			j := strings.IndexByte(desc[i:], ';')
+			if j < 0 {
+				return ""
+			}
+			i += j
+		}
+		i++
+		if k == n {
+			return desc[start:min(i, len(desc))]
+		}
+	}
+	return ""
+}

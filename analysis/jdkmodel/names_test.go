@@ -96,7 +96,7 @@ func TestModelNamesResolve(t *testing.T) {
 							bad = append(bad, e.Selector()+": "+eff.String()+": "+meth.Class.Name+"."+meth.Name+meth.Desc+" is static")
 						}
 					case ValArg:
-						if p := paramDesc(meth.Desc, eff.Value.Arg); p == "" || (p[0] != 'L' && p[0] != '[') {
+						if p := ParamDesc(meth.Desc, eff.Value.Arg); p == "" || (p[0] != 'L' && p[0] != '[') {
 							bad = append(bad, e.Selector()+": "+eff.String()+": parameter "+strconv.Itoa(eff.Value.Arg)+" of "+meth.Class.Name+"."+meth.Name+meth.Desc+" is not an object")
 						}
 					}
@@ -197,23 +197,4 @@ func TestModelKeyEntries(t *testing.T) {
 			t.Errorf("jvm %s: missing effect %q", u.entry, u.want)
 		}
 	}
-}
-
-// paramDesc returns the descriptor of parameter n of a method descriptor, or "".
-func paramDesc(desc string, n int) string {
-	i := 1
-	for k := 0; i < len(desc) && desc[i] != ')'; k++ {
-		start := i
-		for desc[i] == '[' {
-			i++
-		}
-		if desc[i] == 'L' {
-			i += strings.IndexByte(desc[i:], ';')
-		}
-		i++
-		if k == n {
-			return desc[start:i]
-		}
-	}
-	return ""
 }

@@ -85,12 +85,15 @@ func readDir(ctx context.Context, root string, opt ReadOptions) ([]*Class, []War
 	return out, w.done(), nil
 }
 
-// readClassFile reads a file of at most MaxEntrySize bytes; a file that
-// grows while being read is cut there, which checkClass or the parser
-// will then report.
-func readClassFile(path string) ([]byte, error) {
-	// Stat before opening: a symbolic link named X.class may lead to a named
-	// pipe, whose opening would block until a writer comes.
+// readClassFile reads a file of at most MaxEntrySize bytes.
+func readClassFile(path string) ([]byte, error) { return ReadRegularFile(path, MaxEntrySize) }
+
+// ReadRegularFile reads a regular file of at most limit bytes; a file that grows
+// while being read is cut there, which its reader will then report. Anything else
+// (a directory, a named pipe, a device) is an error, found before the file is
+// opened: opening a named pipe, or a symbolic link to one, blocks until a writer
+// comes.
+func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
@@ -108,16 +111,16 @@ func readClassFile(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
 	}
-	if st.Size() > MaxEntrySize {
-		return nil, fmt.Errorf("file of %d bytes, over the %d-byte limit", st.Size(), MaxEntrySize)
+	if st.Size() > limit {
+		return nil, fmt.Errorf("file of %d bytes, over the %d-byte limit", st.Size(), limit)
 	}
 	b := make([]byte, 0, st.Size()+1)
-	b, err = readAllInto(b, io.LimitReader(f, MaxEntrySize+1))
+	b, err = readAllInto(b, io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxEntrySize {
-		return nil, fmt.Errorf("file over the %d-byte limit", MaxEntrySize)
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("file over the %d-byte limit", limit)
 	}
 	return b, nil
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
 // maxConf bounds a conf file; java.security, the largest, is about 60 KB.
@@ -57,7 +59,7 @@ func (r *reader) readConf() {
 // loadProps loads a properties file into props as Properties.load would, following
 // java.security includes when include is set.
 func (r *reader) loadProps(path string, include bool, props map[string]Value, active map[string]bool, depth int, budget *int) {
-	data, err := readFileLimited(path, maxConf)
+	data, err := classpath.ReadRegularFile(path, maxConf)
 	if err != nil {
 		r.warn(Source{Path: path}, "%v", err)
 		return

@@ -5,7 +5,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -344,7 +343,7 @@ func (r *reader) readDir(c *container) {
 // dirFile reads a regular file of at most maxEntry bytes under a directory; a
 // missing file is no problem when optional.
 func (r *reader) dirFile(c *container, entry string, optional bool) ([]byte, bool) {
-	data, err := readFileLimited(filepath.Join(c.path, filepath.FromSlash(entry)), maxEntry)
+	data, err := classpath.ReadRegularFile(filepath.Join(c.path, filepath.FromSlash(entry)), maxEntry)
 	if err != nil {
 		if !(optional && errors.Is(err, os.ErrNotExist)) {
 			r.cwarn(c, entry, 0, "%v", err)
@@ -352,39 +351,6 @@ func (r *reader) dirFile(c *container, entry string, optional bool) ([]byte, boo
 		return nil, false
 	}
 	return data, true
-}
-
-// readFileLimited reads a regular file, refusing one over limit bytes.
-func readFileLimited(path string, limit int64) ([]byte, error) {
-	// Stat before opening: opening a named pipe blocks until a writer comes.
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("file of %d bytes, over the %d-byte limit", st.Size(), limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("file over the %d-byte limit", limit)
-	}
-	return data, nil
 }
 
 // servicesFile records the providers a META-INF/services file lists, parsed as
@@ -463,7 +429,7 @@ func (r *reader) releaseFile() map[string]string {
 // readRelease reads the KEY="value" lines of a JDK's release file.
 func readRelease(home string) map[string]string {
 	out := map[string]string{}
-	data, err := readFileLimited(filepath.Join(home, "release"), releaseMaxLen)
+	data, err := classpath.ReadRegularFile(filepath.Join(home, "release"), releaseMaxLen)
 	if err != nil {
 		return out
 	}
