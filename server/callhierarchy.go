@@ -16,11 +16,11 @@ import (
 )
 
 func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHierarchyPrepareParams) (any, error) {
-	snap, release := s.currentFor(p.TextDocument.URI)
-	defer release()
-	if snap == nil {
-		return nil, nil
+	snap, release, err := s.snapshotFor(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	items := prepareItems(s, snap, s.resolve(snap, p.TextDocument.URI, p.Position))
 	if len(items) == 0 {
 		return nil, nil
@@ -29,26 +29,30 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHiera
 }
 
 func (s *Server) incomingCalls(ctx context.Context, p *protocol.CallHierarchyIncomingCallsParams) (any, error) {
-	return s.withItem(&p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n) }), nil
+	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n) })
 }
 
 func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOutgoingCallsParams) (any, error) {
-	return s.withItem(&p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n) }), nil
+	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n) })
 }
 
-// withItem answers a call-hierarchy request about item from the current snapshot:
-// nil when there is no graph yet or the item names nothing in it.
-func (s *Server) withItem(item *protocol.CallHierarchyItem, answer func(*Snapshot, int32) any) any {
-	snap, release := s.currentFor(item.URI)
+// withItem answers a call-hierarchy request about item from the current snapshot
+// (waiting for the first, see snapshotFor): nil when the project has no graph or
+// the item names nothing in it.
+func (s *Server) withItem(ctx context.Context, item *protocol.CallHierarchyItem, answer func(*Snapshot, int32) any) (any, error) {
+	snap, release, err := s.snapshotFor(ctx, item.URI)
+	if err != nil {
+		return nil, err
+	}
 	defer release()
-	if snap == nil || snap.Graph == nil {
-		return nil
+	if snap.Graph == nil {
+		return nil, nil
 	}
 	n, ok := s.itemNode(snap, item)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return answer(snap, n)
+	return answer(snap, n), nil
 }
 
 // prepareItems returns the items for a position: the callee of a call (the method the

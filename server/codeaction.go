@@ -24,9 +24,12 @@ const (
 )
 
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
-	snap, release := s.currentFor(p.TextDocument.URI)
+	snap, release, err := s.snapshotFor(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	defer release()
-	if snap == nil || snap.Graph == nil {
+	if snap.Graph == nil {
 		return nil, nil
 	}
 	var out []protocol.CommandOrCodeAction

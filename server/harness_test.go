@@ -88,6 +88,9 @@ type envOptions struct {
 	logger      *zap.Logger
 	graphs      *incremental.GraphCache
 	folders     []string // more workspace folders after dir
+	// firstBuildWait bounds how long requests wait for the first snapshot; zero
+	// for the server's default.
+	firstBuildWait time.Duration
 }
 
 // newEnv starts a server for the workspace dir and initializes it.
@@ -106,7 +109,7 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 	}
 	a, b := net.Pipe()
 	e.raw = b
-	e.srv = New(Options{Logger: log, Version: "test", Graphs: o.graphs})
+	e.srv = New(Options{Logger: log, Version: "test", Graphs: o.graphs, FirstBuildWait: o.firstBuildWait})
 	go func() { e.done <- e.srv.Serve(context.Background(), a) }()
 	e.spy = &spyConn{Conn: b, sent: make(chan sentCall, 100)}
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(e.spy), jsonrpc2.WithCodec(lspCodec{}))

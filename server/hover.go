@@ -15,11 +15,11 @@ import (
 )
 
 func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (any, error) {
-	snap, release := s.currentFor(p.TextDocument.URI)
-	defer release()
-	if snap == nil {
-		return nil, nil
+	snap, release, err := s.snapshotFor(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	t := s.resolve(snap, p.TextDocument.URI, p.Position)
 	var md string
 	var rng *protocol.Range
@@ -40,8 +40,11 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (any, error
 func graphLine(snap *Snapshot) string {
 	st := &snap.Settings
 	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level, strings.ToUpper(st.Algorithm))
-	if st.Level == callgraph.CorrectEnv {
-		s += "\n\n_Correct-Env: sound only for the environment configured in `jcg.env`._"
+	if st.Level >= callgraph.CorrectEnv {
+		s += "\n\n_" + st.Level.Title() + ": sound only for the environment configured in `jcg.env`._"
+	}
+	if st.Level >= callgraph.CorrectJDK {
+		s += "\n\n_Correct-JDK: the JDK's native methods do only what jcg-lsp's model of them (analysis/jdkmodel/jdk.model) says._"
 	}
 	return s
 }

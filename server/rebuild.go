@@ -40,6 +40,7 @@ type buildState struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the latest build's goroutine ends
+	last   *Build        // the latest build, nil before the first (snapshotFor)
 }
 
 // Build is a build started by Rebuild.
@@ -83,7 +84,7 @@ func (s *Server) Rebuild(ctx context.Context, reason Reason) *Build {
 	}
 	bctx, cancel := context.WithCancel(s.bg)
 	prev := s.build.done
-	s.build.cancel, s.build.done = cancel, b.done
+	s.build.cancel, s.build.done, s.build.last = cancel, b.done, b
 	s.goBackground(func(context.Context) {
 		defer close(b.done)
 		defer cancel()

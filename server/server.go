@@ -24,6 +24,9 @@ type Options struct {
 	// Graphs caches analysed call graphs on disk, so that a restart over unchanged
 	// classes and settings loads them instead of analysing; nil for none.
 	Graphs *incremental.GraphCache
+	// FirstBuildWait bounds how long a request waits for the first snapshot
+	// (snapshotFor); zero means two minutes.
+	FirstBuildWait time.Duration
 }
 
 // Server is a jcg-lsp language server for one client connection.
@@ -64,6 +67,8 @@ type Server struct {
 	reflLogs    reflLogs
 	docs        documents
 
+	firstBuildWait time.Duration
+
 	pubMu     sync.Mutex
 	published map[uri.URI]string // fingerprint of the diagnostics last published per file
 }
@@ -99,6 +104,11 @@ func New(opts Options) *Server {
 		facts:       index.NewFactsCache(),
 		graphs:      opts.Graphs,
 		published:   map[uri.URI]string{},
+
+		firstBuildWait: opts.FirstBuildWait,
+	}
+	if s.firstBuildWait <= 0 {
+		s.firstBuildWait = defaultFirstBuildWait
 	}
 	s.docs.open = map[string]*document{}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
