@@ -69,12 +69,20 @@ type File struct {
 	Name     string
 	Entries  []Entry
 	Problems []Problem
+
+	lines int    // lines in the text read: where the next file of a Concat starts
+	parts []part // the files a Concat joined, in order; nil for a file read by Parse
 }
 
 // Parse reads a specification file. It never fails: bad lines become Problems.
 func Parse(name string, data []byte) *File {
 	f := &File{Name: name}
-	for i, raw := range strings.Split(string(data), "\n") {
+	rows := strings.Split(string(data), "\n")
+	f.lines = len(rows)
+	if strings.HasSuffix(string(data), "\n") || len(data) == 0 {
+		f.lines-- // a final newline ends the last line; it starts none
+	}
+	for i, raw := range rows {
 		line := strings.TrimRight(raw, "\r")
 		text := line
 		for j := 0; j < len(text); j++ {
