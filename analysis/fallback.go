@@ -216,8 +216,10 @@ func (s *solver) nativeFallback() {
 	for _, k := range kinds {
 		s.bundle(at, s.fallbackIndex(fallbackKey{kind: k}), ri, k == setAllCtors || k == setPublicCtors)
 	}
-	if s.opts.Level >= callgraph.EncapRespect {
-		// Level 1's sets hold everything the JVM may call already.
+	if s.opts.Level >= callgraph.EncapRespect && s.jdk == nil {
+		// Level 1's sets hold everything the JVM may call already; at level 6 the
+		// node is the JVM, whose upcalls the model's jvm entries add (jvmUpcalls),
+		// and this fallback is only application natives' access to public members.
 		if t := s.a.modelTargets(); t != nil {
 			s.bundle(at, s.jvmSet(t), s.reason(jvmReason), true)
 			for _, c := range t.created {
