@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -258,4 +259,81 @@ func BenchmarkClassChange(b *testing.B) {
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
 	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
+}
+
+const jeditJar = "/usr/share/jedit/jedit.jar"
+
+// BenchmarkHotMethods measures incoming and outgoing calls of the methods with the
+// most callers and of the methods with the most call targets, where answers are
+// capped (settings.MaxCallItems), on the hot workspace plus jEdit's jar (when
+// installed) with the full JDK at Correct-String: String.valueOf(Object) and
+// Main.toString (thousands of callers), Main.describe (a call of Object.toString),
+// and the five application and five JDK methods with the most calling bundles and
+// the five with the largest target set of one call. Each is asked 20 times per
+// iteration, so that p99 is not just the slowest single answer.
+//
+//	go test ./server -run '^$' -bench HotMethods -benchtime 1x
+func BenchmarkHotMethods(b *testing.B) {
+	dir := workspace(b, "hot")
+	classes := filepath.Join(dir, "target", "classes")
+	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}, "level": "correct-string"}
+	if _, err := os.Stat(jeditJar); err == nil {
+		config["classPath"] = []string{classes, jeditJar}
+		config["mainClasses"] = []string{"hot.Main", "org.gjt.sp.jedit.jEdit"}
+	} else {
+		b.Logf("%s not found (install jedit): measuring on the JDK and the hot workspace only", jeditJar)
+	}
+	e, ready := benchEnv(b, dir, config)
+	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
+	main := src("hot/Main.java")
+	var in, out []protocol.CallHierarchyItem
+	in = append(in, e.prepare(main, e.pos(main, `String\.(valueOf)\(o\)`))...)
+	in = append(in, e.prepare(main, e.pos(main, `public String (toString)\(`))...)
+	out = append(out, e.prepare(main, e.pos(main, `static String (describe)\(`))...)
+	if len(in) != 2 || len(out) != 1 {
+		b.Fatalf("prepare: %d incoming items, %d outgoing", len(in), len(out))
+	}
+	snap, release := e.srv.current()
+	g := snap.Graph
+	top := func(k int, score func(n int32) int, keep func(m *hierarchy.Method) bool) []int32 {
+		var ns []int32
+		for _, m := range snap.Hierarchy().Methods() {
+			if g.Reachable.Has(m.ID) && keep(m) && score(m.ID) > 0 {
+				ns = append(ns, m.ID)
+			}
+		}
+		slices.SortStableFunc(ns, func(a, b int32) int { return score(b) - score(a) })
+		return ns[:min(k, len(ns))]
+	}
+	app := func(m *hierarchy.Method) bool { return m.Class.Origin != hierarchy.JDK }
+	jdk := func(m *hierarchy.Method) bool { return m.Class.Origin == hierarchy.JDK }
+	callers := func(n int32) int { return g.NumCallers(n) }
+	widest := func(n int32) int {
+		w := 0
+		for _, bu := range g.Callees(n) {
+			w = max(w, len(g.Sets[bu.Set]))
+		}
+		return w
+	}
+	var summary []string
+	for _, n := range append(top(5, callers, app), top(5, callers, jdk)...) {
+		in = append(in, e.srv.item(snap, n))
+		summary = append(summary, fmt.Sprintf("%s (%d calling bundles)", qualifiedName(snap.method(n)), callers(n)))
+	}
+	for _, n := range top(5, widest, func(*hierarchy.Method) bool { return true }) {
+		out = append(out, e.srv.item(snap, n))
+		summary = append(summary, fmt.Sprintf("%s (a call with %d targets)", qualifiedName(snap.method(n)), widest(n)))
+	}
+	release()
+	b.Logf("ready after %v; hot methods: %s", ready, strings.Join(summary, "; "))
+	repeat := func(its []protocol.CallHierarchyItem) []protocol.CallHierarchyItem {
+		var r []protocol.CallHierarchyItem
+		for range 20 {
+			r = append(r, its...)
+		}
+		return r
+	}
+	b.ResetTimer()
+	latencies(b, "hot-incoming", repeat(in), func(it protocol.CallHierarchyItem) { e.incomingRaw(it) })
+	latencies(b, "hot-outgoing", repeat(out), func(it protocol.CallHierarchyItem) { e.outgoingRaw(it) })
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,11 +30,13 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHiera
 }
 
 func (s *Server) incomingCalls(ctx context.Context, p *protocol.CallHierarchyIncomingCallsParams) (any, error) {
-	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n) })
+	page := pageOf(&p.Item, "incoming")
+	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n, page) })
 }
 
 func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOutgoingCallsParams) (any, error) {
-	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n) })
+	page := pageOf(&p.Item, "outgoing")
+	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n, page) })
 }
 
 // withItem answers a call-hierarchy request about item from the current snapshot
@@ -222,55 +225,104 @@ func (a *callAgg) addRange(r protocol.Range) {
 // creates the lambda, which is where it comes from in the source (the graph's edge
 // comes from the functional-interface call that runs it). A JDK method, or a method
 // reached through conservative fallbacks (an unresolved Method.invoke anywhere in the
-// JDK), can have thousands of callers: beyond the configured maximum, application and
-// library callers and real call sites are listed first, and the last one listed says
-// how many were left out.
-func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protocol.CallHierarchyIncomingCall {
+// JDK), can have tens of thousands of callers: beyond the configured maximum the
+// answer is one page of callers sorted by entryKey and a "more" item that continues
+// it (hotcalls.go); page, from such an item, is where to continue. Answers within
+// the maximum list the callers in graph order, as they always have.
+func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *callPage) []protocol.CallHierarchyIncomingCall {
 	g := snap.Graph
-	var order []int32
-	aggs := map[int32]*callAgg{}
-	add := func(caller int32) *callAgg {
-		a := aggs[caller]
-		if a == nil {
-			a = &callAgg{node: caller, fallback: true}
-			aggs[caller] = a
-			order = append(order, caller)
-		}
-		return a
+	// One group per caller. Bundles are sorted by caller, so the callers' bundle
+	// indices, in increasing order, come in one run per caller: no map is needed
+	// for the thousands of callers of a hot method.
+	type group struct {
+		node     int32
+		bundles  []int32 // this caller's bundles to n
+		creators []creator
+		fallback bool // reached only through conservative fallbacks
 	}
 	callers := g.Callers(n)
-	for _, bi := range callers {
-		b := &g.Bundles[bi]
-		a := add(b.Caller)
-		a.fallback = a.fallback && g.Reasons[b.Reason].Fallback != 0
+	var groups []group
+	for i := 0; i < len(callers); {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil
+		}
+		c := g.Bundles[callers[i]].Caller
+		gr := group{node: c, fallback: true}
+		j := i
+		for ; j < len(callers) && g.Bundles[callers[j]].Caller == c; j++ {
+			gr.fallback = gr.fallback && g.Reasons[g.Bundles[callers[j]].Reason].Fallback != 0
+		}
+		gr.bundles = callers[i:j]
+		groups = append(groups, gr)
+		i = j
 	}
-	order = limitCallers(snap, order, aggs, snap.Settings.MaxCallItems)
-	for _, bi := range callers {
+	if m := snap.method(n); m != nil {
+		ncallers := len(groups)
+		for _, cr := range lambdaCreators(snap, m) {
+			k, found := slices.BinarySearchFunc(groups[:ncallers], cr.method.ID, func(gr group, id int32) int { return cmp.Compare(gr.node, id) })
+			if !found {
+				k = slices.IndexFunc(groups[ncallers:], func(gr group) bool { return gr.node == cr.method.ID })
+				if k < 0 {
+					groups = append(groups, group{node: cr.method.ID})
+					k = len(groups) - 1
+				} else {
+					k += ncallers
+				}
+			}
+			groups[k].creators = append(groups[k].creators, cr)
+			groups[k].fallback = false
+		}
+	}
+
+	limit := snap.Settings.MaxCallItems
+	listed := make([]int, len(groups))
+	for i := range listed {
+		listed[i] = i
+	}
+	var more *protocol.CallHierarchyIncomingCall
+	if page != nil || limit > 0 && len(groups) > limit {
+		k := len(groups)
+		if limit > 0 {
+			k = max(limit-1, 1) // the "more" item is the last of limit entries
+		}
+		key := func(i int) entryKey { return nodeKey(snap, groups[i].node, groups[i].fallback) }
+		var after *entryKey
+		if page != nil {
+			after = &page.After
+		}
+		var byRank [numRanks]int
+		listed, byRank = firstAfter(len(groups), key, after, k)
+		keys := make([]entryKey, len(listed))
+		for j, i := range listed {
+			keys[j] = key(i)
+		}
+		if rest, total := leftOut(byRank, keys); total > 0 {
+			next := &callPage{Dir: "incoming", After: keys[len(keys)-1]}
+			it := s.moreItem(snap, n, fmt.Sprintf("… %d more callers", total), moreCallersDetail(rest, min(k, total)), next)
+			more = &protocol.CallHierarchyIncomingCall{From: it, FromRanges: []protocol.Range{it.SelectionRange}}
+		}
+	}
+
+	out := make([]protocol.CallHierarchyIncomingCall, 0, len(listed)+1)
+	for _, i := range listed {
 		if ctx.Err() != nil {
 			return nil
 		}
-		b := &g.Bundles[bi]
-		a := aggs[b.Caller]
-		if a == nil || a.node < 0 {
-			continue // left out
+		gr := &groups[i]
+		a := callAgg{node: gr.node}
+		caller := snap.method(gr.node)
+		for _, bi := range gr.bundles {
+			b := &g.Bundles[bi]
+			if caller != nil {
+				a.addRange(s.bundleRange(snap, caller, b))
+			}
+			a.addDetail(edgeDetail(snap, caller, b))
 		}
-		caller := snap.method(b.Caller)
-		if caller != nil {
-			a.addRange(s.bundleRange(snap, caller, b))
-		}
-		a.addDetail(edgeDetail(snap, caller, b))
-	}
-	if m := snap.method(n); m != nil {
-		for _, cr := range lambdaCreators(snap, m) {
-			a := add(cr.method.ID)
+		for _, cr := range gr.creators {
 			a.addRange(s.siteRange(snap, cr.method, cr.call, cr.line))
 			a.addDetail("creates this lambda here (LambdaMetafactory); it runs when its functional interface method is called")
 		}
-	}
-	out := make([]protocol.CallHierarchyIncomingCall, 0, len(order))
-	for _, c := range order {
-		a := aggs[c]
-		it := s.item(snap, c)
+		it := s.item(snap, gr.node)
 		if len(a.details) > 0 {
 			d := *it.Detail + " — " + strings.Join(a.details, " | ")
 			it.Detail = &d
@@ -281,39 +333,10 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 		}
 		out = append(out, protocol.CallHierarchyIncomingCall{From: it, FromRanges: ranges})
 	}
+	if more != nil {
+		out = append(out, *more)
+	}
 	return out
-}
-
-// limitCallers orders callers for listing (application and library code before the
-// JDK, real call sites before conservative fallbacks) and keeps at most limit of
-// them; the callers left out are marked with node -1 and the last one kept says how
-// many there are.
-func limitCallers(snap *Snapshot, order []int32, aggs map[int32]*callAgg, limit int) []int32 {
-	if limit <= 0 || len(order) <= limit {
-		return order
-	}
-	rank := func(c int32) int {
-		r := 0
-		if m := snap.method(c); m == nil || m.Class.Origin == hierarchy.JDK {
-			r += 2
-		}
-		if aggs[c].fallback {
-			r++
-		}
-		return r
-	}
-	sorted := slices.Clone(order)
-	slices.SortStableFunc(sorted, func(a, b int32) int { return rank(a) - rank(b) })
-	kept, left := sorted[:limit], sorted[limit:]
-	fb := 0
-	for _, c := range left {
-		aggs[c].node = -1
-		if aggs[c].fallback {
-			fb++
-		}
-	}
-	aggs[kept[len(kept)-1]].addDetail(fmt.Sprintf("and %d more callers (%d through conservative fallbacks), not listed", len(left), fb))
-	return kept
 }
 
 type creator struct {
@@ -349,9 +372,10 @@ func lambdaCreators(snap *Snapshot, m *hierarchy.Method) []creator {
 // outgoing returns the outgoing calls of node n: one entry per callee, with the
 // tokens of the call sites that reach it. Calls with a few targets come first; calls
 // with huge target sets (a conservative fallback, a virtual call of Object.toString)
-// share what is left of the configured maximum, application and library methods
-// first, and say how many targets they left out.
-func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32) []protocol.CallHierarchyOutgoingCall {
+// share what is left of the configured maximum, each listing its first targets by
+// entryKey and a "more" item that continues it (hotcalls.go). page, from such an
+// item, is the call and the place to continue at.
+func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *callPage) []protocol.CallHierarchyOutgoingCall {
 	g := snap.Graph
 	caller := snap.method(n)
 	limit := snap.Settings.MaxCallItems
@@ -359,24 +383,73 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 		limit = 1 << 30
 	}
 	const small = 8 // targets of an ordinary call: always listed
-	var order []int32
+	type entry struct {
+		agg  *callAgg
+		more *protocol.CallHierarchyOutgoingCall
+	}
+	var order []entry
 	aggs := map[int32]*callAgg{}
 	bundles := g.Callees(n)
+	// The first targets of a set, by entryKey, for the largest count asked so far:
+	// several calls of one method often share a huge set (every MethodHandle.invoke
+	// of a method), and a prefix of a sorted selection is the smaller selection.
+	type picked struct {
+		idx    []int
+		byRank [numRanks]int
+	}
+	picks := map[int32]picked{}
+	pick := func(set []int32, si int32, k int, after *entryKey) ([]int, [numRanks]int) {
+		key := func(i int) entryKey { return nodeKey(snap, set[i], false) }
+		if after != nil {
+			return firstAfter(len(set), key, after, k)
+		}
+		if p, ok := picks[si]; ok && len(p.idx) >= min(k, len(set)) {
+			return p.idx[:min(k, len(p.idx))], p.byRank
+		}
+		idx, byRank := firstAfter(len(set), key, nil, k)
+		picks[si] = picked{idx, byRank}
+		return idx, byRank
+	}
+	only := -1 // the bundle a "more" item continues
+	if page != nil && page.Bundle < len(bundles) && bundles[page.Bundle].PC == page.PC {
+		only = page.Bundle
+	}
 	for pass := 0; pass < 2; pass++ {
 		for i := range bundles {
 			if ctx.Err() != nil {
 				return nil
 			}
+			if only >= 0 && i != only {
+				continue
+			}
 			b := &bundles[i]
 			set := g.Sets[b.Set]
-			if (len(set) <= small) != (pass == 0) {
+			if (len(set) <= small && only < 0) != (pass == 0) {
 				continue
 			}
 			targets := set
+			var rest [numRanks]int
+			restTotal := 0
+			var last entryKey
 			if pass == 1 {
 				budget := max(limit-len(order), small)
-				if len(set) > budget {
-					targets = pickTargets(snap, set, budget)
+				var after *entryKey
+				if only >= 0 {
+					after = &page.After
+				}
+				if len(set) > budget || after != nil {
+					k := max(budget-1, 1)
+					idx, byRank := pick(set, b.Set, k, after)
+					targets = make([]int32, len(idx))
+					keys := make([]entryKey, len(idx))
+					for j, x := range idx {
+						targets[j] = set[x]
+						keys[j] = nodeKey(snap, set[x], false)
+					}
+					rest, restTotal = leftOut(byRank, keys)
+					if len(keys) > 0 {
+						last = keys[len(keys)-1]
+					}
 				}
 			}
 			var r protocol.Range
@@ -389,22 +462,33 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32) []protoco
 				if a == nil {
 					a = &callAgg{node: t}
 					aggs[t] = a
-					order = append(order, t)
+					order = append(order, entry{agg: a})
 				}
 				if caller != nil {
 					a.addRange(r)
 				}
 				a.addDetail(detail)
 			}
-			if more := len(set) - len(targets); more > 0 {
-				aggs[targets[len(targets)-1]].addDetail(fmt.Sprintf("and %d more targets of this call, not listed (its hover counts them)", more))
+			if restTotal > 0 {
+				next := &callPage{Dir: "outgoing", After: last, Bundle: i, PC: b.PC}
+				name := fmt.Sprintf("… %d more targets of %s", restTotal, bundleName(snap, caller, b))
+				it := s.moreItem(snap, n, name, moreTargetsDetail(rest, min(max(limit-len(order)-1, small-1, 1), restTotal)), next)
+				ranges := []protocol.Range{it.SelectionRange}
+				if caller != nil {
+					ranges = []protocol.Range{r}
+				}
+				order = append(order, entry{more: &protocol.CallHierarchyOutgoingCall{To: it, FromRanges: ranges}})
 			}
 		}
 	}
 	out := make([]protocol.CallHierarchyOutgoingCall, 0, len(order))
-	for _, t := range order {
-		a := aggs[t]
-		it := s.item(snap, t)
+	for _, e := range order {
+		if e.more != nil {
+			out = append(out, *e.more)
+			continue
+		}
+		a := e.agg
+		it := s.item(snap, a.node)
 		if len(a.details) > 0 {
 			d := *it.Detail + " — " + strings.Join(a.details, " | ")
 			it.Detail = &d
