@@ -308,6 +308,16 @@ func (h *Hierarchy) layout(order []*Class) {
 			c.supers = s.supers // the ancestors at depths below displayLen are the same
 		}
 		c.incomplete = c.Phantom
+		c.overridable = slices.ContainsFunc(c.Methods, func(m *Method) bool {
+			return m.Access&accPrivStatic == 0 && !strings.HasPrefix(m.Name, "<")
+		})
+		if s != nil {
+			if s.overridable {
+				c.up = s
+			} else {
+				c.up = s.up
+			}
+		}
 		if s != nil {
 			c.incomplete = c.incomplete || s.incomplete
 			if !c.IsInterface() {

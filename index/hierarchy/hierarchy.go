@@ -114,6 +114,12 @@ type Class struct {
 	sigs       uint64   // Bloom filter of mhash: bit hash>>58 is set for each method
 	nest       int32    // source-level nest: the top-level class's ID, or an ID past all classes for a missing one
 	incomplete bool     // a phantom is among the class and its supertypes
+	// overridable: the class declares an instance method that is neither private nor
+	// a constructor, the only kind Select can choose. up is the nearest proper
+	// superclass that does, so that selection skips a chain of classes declaring
+	// only constructors (a generated or hostile chain 20,000 deep) in one step.
+	overridable bool
+	up          *Class
 }
 
 // Method is a method declared by a class.

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 )
@@ -181,10 +182,18 @@ func (h *Hierarchy) selectMethod(recv *Class, mR *Method) (*Method, error) {
 	if pkgPrivate && !mR.Class.IsInterface() {
 		return concrete(h.selectPackagePrivate(recv, mR))
 	}
-	for k := recv; k != nil; k = k.Super {
+	// A class that declares no overridable method declares no match: k.up skips it,
+	// unless mR is a constructor (selected by no JVM instruction, but asked about).
+	ctor := strings.HasPrefix(mR.Name, "<")
+	for k := recv; k != nil; {
 		if m := k.declared(hash, mR.Name, mR.Desc); m != nil && m.Access&accPrivStatic == 0 &&
 			(!pkgPrivate || k.pkg == mR.Class.pkg) { // a malformed package-private interface method
 			return concrete(m)
+		}
+		if ctor {
+			k = k.Super
+		} else {
+			k = k.up
 		}
 	}
 	var buf [8]*Method
