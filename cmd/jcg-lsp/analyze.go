@@ -31,6 +31,7 @@ type analysisFlags struct {
 	library bool
 	env     stringList
 	verbose bool
+	spec    specFlags
 }
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
@@ -41,6 +42,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.library, "library-mode", false, "every public and protected method of application classes is an entry point")
 	fs.Var(&a.env, "env", "KEY=VALUE system property or environment value for Correct-Env (repeatable)")
 	fs.BoolVar(&a.verbose, "verbose", false, "list every class-path problem (default: the count and the first few), and phantom classes")
+	a.spec.register(fs)
 }
 
 func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error) {
@@ -55,7 +57,7 @@ func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error)
 		}
 		env[k] = v
 	}
-	return analysis.Options{Level: level, Algorithm: a.algo, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env}, nil
+	return analysis.Options{Level: level, Algorithm: a.algo, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env, Spec: a.spec.file}, nil
 }
 
 // load indexes the class path given on the command line and reports its problems
@@ -66,6 +68,10 @@ func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Write
 		return nil, usagef("empty class path: give the application's class directories or jars")
 	}
 	if err := checkPaths(args, a.libs); err != nil {
+		return nil, err
+	}
+	// Before the class path: a missing specification file fails in milliseconds.
+	if err := a.spec.read(); err != nil {
 		return nil, err
 	}
 	ix, err := index.Build(ctx, a.config(args), nil)
@@ -172,8 +178,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	wg.Wait()
 	levelsTime := time.Since(levelsStart)
 	if err := levelErrors(ctx, levels, errs); err != nil {
+		af.spec.report(stderr)
 		return af.runError(ix, fs.Args(), err)
 	}
+	graphs := make([]*callgraph.Graph, len(results))
+	for i, r := range results {
+		graphs[i] = r.g
+	}
+	af.spec.report(stderr, graphs...)
 	jdk := "no JDK"
 	if ix.ClassPath.JDKHome != "" {
 		jdk = "+ JDK " + ix.ClassPath.JDKHome
@@ -279,10 +291,13 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := prepare(ctx, a, af.algo); err != nil {
 		return err
 	}
+	opts.Spec = af.spec.file // read by load
 	g, err := a.Run(ctx, opts)
 	if err != nil {
+		af.spec.report(stderr)
 		return af.runError(ix, fs.Args(), err)
 	}
+	af.spec.report(stderr, g)
 	w := stdout
 	if *out != "-" {
 		f, err := os.Create(*out)

@@ -4,6 +4,7 @@
 //	jcg-lsp index [flags] CLASSPATH...      read a class path and report what it holds
 //	jcg-lsp analyze [flags] CLASSPATH...    per-level call-graph statistics
 //	jcg-lsp callgraph [flags] CLASSPATH...  write a call graph (JCG JSON, DOT, JSON)
+//	jcg-lsp spec check|import-tamiflex ...  guard or extend a specification file
 package main
 
 import (
@@ -104,7 +105,7 @@ commands:
   index      read a class path (and the JDK) and report classes, methods and bytes per origin
   analyze    build the call graph at every assumption level and print one table
   callgraph  write the call graph at one level (--format jcg|dot|json)
-  spec       specification files: import-tamiflex adds a TamiFlex refl.log's observations
+  spec       specification files: check guards one in CI, import-tamiflex adds a TamiFlex refl.log's observations
 
 Run 'jcg-lsp <command> -h' for the flags of a command.
 `

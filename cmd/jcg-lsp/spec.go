@@ -18,21 +18,26 @@ Specification files pin down what unresolved dynamic sites may reach (see
 analysis/spec).
 
 subcommands:
+  check            fail when an entry is malformed or names a site the classes no longer have
   import-tamiflex  add a TamiFlex refl.log's observations to a specification file
 
 Run 'jcg-lsp spec <subcommand> -h' for its flags.
 `
 
-// runSpec handles `jcg-lsp spec import-tamiflex [--out FILE] refl.log...`: it writes
-// specification entries for the reflective calls a TamiFlex run observed, merged into
-// an existing file (sorted, one line per site), never dropping what the file had.
-func runSpec(_ context.Context, args []string, stdout, stderr io.Writer) error {
+// runSpec handles `jcg-lsp spec check` (speccheck.go) and `jcg-lsp spec
+// import-tamiflex [--out FILE] refl.log...`, which writes specification entries for
+// the reflective calls a TamiFlex run observed, merged into an existing file (sorted,
+// one line per site), never dropping what the file had.
+func runSpec(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprint(stdout, specUsage)
 		return flag.ErrHelp
 	}
+	if len(args) > 0 && args[0] == "check" {
+		return runSpecCheck(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "import-tamiflex" {
-		return usagef("spec: want a subcommand: import-tamiflex (see 'jcg-lsp spec -h')")
+		return usagef("spec: want a subcommand: check or import-tamiflex (see 'jcg-lsp spec -h')")
 	}
 	cmd := newCommand("spec import-tamiflex", "[--out FILE] REFL_LOG...",
 		"Adds the reflective calls a TamiFlex run observed (its refl.log files) to a\nspecification file as entries, each at its sorted place; what the file had stays.")
@@ -59,14 +64,13 @@ func runSpec(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	var added []spec.Entry
 	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		es, probs := spec.ImportTamiFlex(path, f)
-		f.Close()
+		es, probs, err := readTamiFlex(path)
 		for _, p := range probs {
 			fmt.Fprintln(stderr, p.Error())
+		}
+		if err != nil {
+			// Nothing is written: a log that cannot be read in full is not a smaller log.
+			return err
 		}
 		for _, e := range es {
 			if !have[spec.Format(e)] {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+)
+
+// runSpecCheck handles `jcg-lsp spec check`: it analyses the class path with the
+// specification files and fails when one of their lines is bad or names a site,
+// method or class the classes no longer have, so that a CI job can keep a reviewed
+// specification in step with the code it describes.
+func runSpecCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := newCommand("spec check", "[--level L] --spec FILE [flags] CLASSPATH...",
+		"Analyses the class path at one level with the specification files and exits 1\nwhen an entry is malformed or names a class, method or call site the classes do\nnot have (each printed to standard error as file:line:col), 0 with a one-line\nsummary when every entry applies. Meant for CI, to guard a reviewed specification.")
+	fs := cmd.fs
+	var af analysisFlags
+	af.register(fs)
+	var lf levelFlags
+	lf.register(fs, callgraph.CorrectString.String(), "assumption level to check at: "+levelChoices())
+	if err := cmd.parse(args, stdout); err != nil {
+		return err
+	}
+	if len(af.spec.paths) == 0 {
+		return usagef("spec check: give the specification file with --spec FILE")
+	}
+	level, err := lf.one()
+	if err != nil {
+		return err
+	}
+	opts, err := af.options(level)
+	if err != nil {
+		return err
+	}
+	ix, err := af.load(ctx, fs.Args(), stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	a := analysis.New(ix)
+	if err := prepare(ctx, a, af.algo); err != nil {
+		return err
+	}
+	opts.Spec = af.spec.file // read by load
+	g, err := a.Run(ctx, opts)
+	if err != nil {
+		af.spec.report(stderr)
+		return af.runError(ix, fs.Args(), err)
+	}
+	files := strings.Join(af.spec.paths, ", ")
+	if probs := af.spec.report(stderr, g); len(probs) == 1 {
+		return fmt.Errorf("spec check: a problem in %s", files)
+	} else if len(probs) > 1 {
+		return fmt.Errorf("spec check: %d problems in %s", len(probs), files)
+	}
+	specified := 0
+	for _, s := range g.Sites {
+		if s.Status == callgraph.Specified {
+			specified++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d entries apply at %s; %d reachable sites specified\n", files, len(af.spec.file.Entries), level.Title(), specified)
+	return nil
+}
