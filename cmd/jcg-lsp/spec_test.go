@@ -169,6 +169,23 @@ func TestSpecCheck(t *testing.T) {
 	}
 }
 
+// TestSpecCheckUnchecked: a run that never matched the entries against the classes
+// (no reflective call reached: --no-jdk and an application without reflection) fails
+// rather than passing entries that name nothing.
+func TestSpecCheckUnchecked(t *testing.T) {
+	app := smallApp(t)
+	s := writeFile(t, t.TempDir(), "s.txt", "gone.Class.m @ 3 => x.Y\n")
+	code, stdout, _, err := runCmd("spec", "check", "--no-jdk", "--spec", s, app)
+	if code != 1 || err == nil || !strings.Contains(err.Error(), "not checked") || stdout != "" {
+		t.Errorf("exit %d, %v, stdout %q; want exit 1: the entries were not checked", code, err, stdout)
+	}
+	// A specification of comments only has nothing to check.
+	empty := writeFile(t, t.TempDir(), "empty.txt", "# nothing yet\n")
+	if code, stdout, _, err := runCmd("spec", "check", "--no-jdk", "--spec", empty, app); code != 0 || !strings.Contains(stdout, "0 entries") {
+		t.Errorf("empty specification: exit %d, %v, stdout %q; want 0", code, err, stdout)
+	}
+}
+
 // TestSpecCommandLine: spec check describes itself, and its usage errors exit 2
 // with one line.
 func TestSpecCommandLine(t *testing.T) {
