@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -35,12 +36,15 @@ func (s *solver) addEntries() error {
 			roots = append(roots, ms...)
 		}
 	case s.opts.LibraryMode:
+		// The methods a client may call (library.go): what it may invoke by name,
+		// and callbacks, overrides of methods of types it can name that it calls on
+		// objects the library hands it.
 		for _, c := range s.h.Classes() {
-			if c.Origin != hierarchy.Application {
+			if c.Origin != hierarchy.Application || c.Phantom {
 				continue
 			}
 			for _, m := range c.Methods {
-				if m.Access&(0x0001|0x0004) != 0 && !m.IsAbstract() {
+				if s.clientEntry(m) {
 					roots = append(roots, m)
 				}
 			}
@@ -73,6 +77,11 @@ func (s *solver) addEntries() error {
 	}
 	for _, m := range roots {
 		s.entry(m)
+		if s.opts.LibraryMode && m.IsConstructor() {
+			// A client calling the constructor creates an instance: RTA's dispatches
+			// must see it.
+			s.oracle.Created(algo.Any(m.Class), m.Class)
+		}
 		// The JVM initialises a class before running its static methods.
 		if m.IsStatic() {
 			for _, id := range s.a.initChain(m.Class) {

@@ -96,6 +96,7 @@ type solver struct {
 	appNative, nativeDone bool
 	jvmSetIdx             int32       // the set of the JDK model's targets (fallback.go), -1 until made
 	rep                   *siteReport // nil unless Options.Sites is set (report.go)
+	lib                   *libWorld   // nil unless Options.LibraryMode is set (library.go)
 
 	// What Update needs of the run (trace.go): the method being visited, and the
 	// justification of every member of a conditional set.
@@ -119,7 +120,12 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 	if opts.Level >= callgraph.CorrectJDK {
 		jdk, _ = a.model() // a run reports its error before it starts
 	}
+	var lib *libWorld
+	if opts.LibraryMode {
+		lib = newLibWorld(len(a.h.Classes()))
+	}
 	return &solver{
+		lib:         lib,
 		jdk:         jdk,
 		jvmSetIdx:   -1,
 		ctx:         ctx,
@@ -357,6 +363,9 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 	if g.lambdaSet >= 0 {
 		s.bundle(at, g.lambdaSet, s.std.lambda, false)
 	}
+	if s.lib != nil {
+		s.libraryDispatch(at, g, ri)
+	}
 	return g.set
 }
 
@@ -471,6 +480,9 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 	at := site{caller: m, pc: c.PC, line: c.Line, call: i}
 	if c.Op == bytecode.Invokedynamic {
 		s.invokedynamic(at, c)
+		if s.lib != nil {
+			s.libraryLambda(at, c)
+		}
 		return
 	}
 	rm := p.resolved

@@ -1,12 +1,12 @@
 /*
- * Library mode (Options.LibraryMode): there is no main method; every public and
- * protected method of the application's classes is an entry point, as any client
- * may call it. Package-private and private methods are reachable only through
- * calls.
+ * Library mode (Options.LibraryMode): there is no main method; every method a client
+ * may call is an entry point. Package lib is not sealed and not in a named module,
+ * so a client can declare a class in it and call package-private methods and
+ * constructors too (JLS 6.6.1). Private methods are reachable only through calls.
  *
  * Under RTA a client can pass any Task it can create: PublicTask and OtherTask
- * (public constructors), not PkgTask (package-private constructor, and the factory
- * that creates it is never called).
+ * (public constructors), and PkgTask too, whose package-private constructor a client
+ * class in package lib can call.
  */
 // @library
 package lib;
@@ -16,14 +16,14 @@ public class Api {
     }
 
     public void run(Task t) { // @reachable
-        t.exec(); // @calls(lib.PublicTask.exec, lib.OtherTask.exec) @calls[cha](lib.PkgTask.exec) @calls[level=1](lib.PkgTask.exec) @!calls[rta,level>=2](lib.PkgTask.exec)
+        t.exec(); // @calls(lib.PublicTask.exec, lib.OtherTask.exec, lib.PkgTask.exec)
         helper(); // @callees(lib.Api.helper)
     }
 
     protected void hook() { // @reachable
     }
 
-    void packagePrivate() { // @reachable[level=1] @!reachable[level>=2]
+    void packagePrivate() { // @reachable (a client class in package lib may call it)
     }
 
     private void helper() { // @reachable
@@ -36,7 +36,7 @@ public class Api {
         return new PublicTask(); // @calls(lib.PublicTask.<init>)
     }
 
-    static Task makeHidden() { // @!reachable[level>=2]
+    static Task makeHidden() { // @reachable (package-private, as packagePrivate)
         return new PkgTask();
     }
 }
