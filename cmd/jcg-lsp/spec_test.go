@@ -138,7 +138,7 @@ func TestSpecCheck(t *testing.T) {
 	if code != 0 || err != nil {
 		t.Fatalf("good specification: exit %d, %v\n%s", code, err, stderr)
 	}
-	if want := good + ": 1 entries apply at Correct-String; 1 reachable sites specified\n"; stdout != want || strings.Contains(stderr, "specification") {
+	if want := good + ": no problems in 1 entry at Correct-String (1 reachable site specified)\n"; stdout != want || strings.Contains(stderr, "specification") {
 		t.Errorf("good specification: stdout %q, want %q; stderr:\n%s", stdout, want, stderr)
 	}
 
@@ -181,7 +181,7 @@ func TestSpecCheckUnchecked(t *testing.T) {
 	}
 	// A specification of comments only has nothing to check.
 	empty := writeFile(t, t.TempDir(), "empty.txt", "# nothing yet\n")
-	if code, stdout, _, err := runCmd("spec", "check", "--no-jdk", "--spec", empty, app); code != 0 || !strings.Contains(stdout, "0 entries") {
+	if code, stdout, _, err := runCmd("spec", "check", "--no-jdk", "--spec", empty, app); code != 0 || !strings.Contains(stdout, "no problems in 0 entries") {
 		t.Errorf("empty specification: exit %d, %v, stdout %q; want 0", code, err, stdout)
 	}
 }

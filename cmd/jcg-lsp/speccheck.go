@@ -67,7 +67,7 @@ func runSpecCheck(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			specified++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d entries apply at %s; %d reachable sites specified\n", files, len(af.spec.file.Entries), level.Title(), specified)
+	fmt.Fprintf(stdout, "%s: no problems in %s at %s (%s specified)\n", files, count(len(af.spec.file.Entries), "entry", "entries"), level.Title(), count(specified, "reachable site", "reachable sites"))
 	return nil
 }
 
@@ -85,4 +85,12 @@ func specConsulted(g *callgraph.Graph) bool {
 		}
 	}
 	return false
+}
+
+// count writes n with the noun's singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -19,7 +19,7 @@ type specFlags struct {
 }
 
 func (s *specFlags) register(fs *flag.FlagSet) {
-	fs.Var(&s.paths, "spec", "specification file: its entries give dynamic sites their targets at every level (repeatable; later entries win for the same site)")
+	fs.Var(&s.paths, "spec", "specification file: its entries give dynamic sites their targets at every level (repeatable: the files are read as their concatenation)")
 }
 
 // read reads and parses the files. The server takes a missing specFile for an empty
