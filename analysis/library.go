@@ -37,14 +37,18 @@ import (
 type libWorld struct {
 	ext  []int8 // by class ID: 1 a client can subclass it, 2 it cannot, 0 not yet known
 	impl []int8 // by class ID: 1 a client class can implement it (or a subinterface), 2 not, 0 not yet known
+	sub  []int8 // by class ID: 1 a client class can be a subtype of it, 2 not, 0 not yet known
 	// bySig holds, by name and descriptor, the methods a client class could inherit
 	// and have selected: non-private, non-static, non-abstract methods of classes and
 	// default methods of interfaces.
 	bySig       map[string][]*hierarchy.Method
 	inheritable map[int32]bool    // method ID -> a client subclass may inherit it unoverridden
 	colluding   map[int32][]int32 // resolved method ID -> class methods colluding inheritance may select
-	sets        map[dispatchKey][2]int32
-	reasons     map[libReasonKey]int32
+	// colludingSet shares the set of those methods between the dispatches of one
+	// resolved method that add nothing to them (Object.equals on every interface).
+	colludingSet map[int32]int32
+	sets         map[dispatchKey][2]int32
+	reasons      map[libReasonKey]int32
 }
 
 type libReasonKey struct {
@@ -60,8 +64,8 @@ const (
 
 func newLibWorld(n int) *libWorld {
 	return &libWorld{
-		ext: make([]int8, n), impl: make([]int8, n),
-		inheritable: map[int32]bool{}, colluding: map[int32][]int32{},
+		ext: make([]int8, n), impl: make([]int8, n), sub: make([]int8, n),
+		inheritable: map[int32]bool{}, colluding: map[int32][]int32{}, colludingSet: map[int32]int32{},
 		sets: map[dispatchKey][2]int32{}, reasons: map[libReasonKey]int32{},
 	}
 }
@@ -172,14 +176,20 @@ func (s *solver) implementable(i *hierarchy.Class) bool {
 // clientSubtypable reports whether some client class can be a subtype of t: by
 // implementing t or a subinterface, or by extending a class that is one.
 func (s *solver) clientSubtypable(t *hierarchy.Class) bool {
-	if t.IsInterface() && s.implementable(t) {
-		return true
+	if v := s.lib.sub[t.ID]; v != 0 {
+		return v == 1
 	}
-	ok := false
-	s.h.AllSubtypes(t, func(c *hierarchy.Class) bool {
-		ok = !c.IsInterface() && s.extendable(c)
-		return !ok
-	})
+	ok := t.IsInterface() && s.implementable(t)
+	if !ok {
+		s.h.AllSubtypes(t, func(c *hierarchy.Class) bool {
+			ok = !c.IsInterface() && s.extendable(c)
+			return !ok
+		})
+	}
+	s.lib.sub[t.ID] = 2
+	if ok {
+		s.lib.sub[t.ID] = 1
+	}
 	return ok
 }
 
@@ -223,9 +233,7 @@ func (s *solver) libraryDispatch(at site, g *group, ri int32) {
 		if ids := s.libSubclassTargets(g); len(ids) > 0 {
 			sets[0] = s.addSet(ids)
 		}
-		if ids := s.libColludingTargets(g); len(ids) > 0 {
-			sets[1] = s.addSet(ids)
-		}
+		sets[1] = s.libColludingSet(g)
 		s.lib.sets[g.key] = sets
 	}
 	kind := s.reasons[ri].Kind
@@ -264,15 +272,18 @@ func (s *solver) libSubclassTargets(g *group) []int32 {
 	return sortedUnique(ids)
 }
 
-// libColludingTargets are the targets of client classes D extends C implements J, J
-// a subinterface of the receiver's interface, where C need not implement it: the
-// class method D inherits through C (JLS 8.4.8.3: it must be public to implement an
-// interface method), or, when no class declares it, the default method D inherits
-// through J.
-func (s *solver) libColludingTargets(g *group) []int32 {
+// libColludingSet is the set of targets of client classes D extends C implements J, J
+// the receiver's interface or a subinterface, where C need not implement it: the
+// class method D inherits through C, or, when no class declares it, the default
+// method D inherits through J. -1 when there is none.
+//
+// The class method must be public: javac rejects a weaker one (JLS 8.4.8.3), and
+// invokeinterface throws IllegalAccessError when it selects a method that is neither
+// public nor private (JVMS 6.5).
+func (s *solver) libColludingSet(g *group) int32 {
 	t, rm := g.declared, g.rm
 	if !t.IsInterface() || !s.implementable(t) || rm.IsStatic() || rm.IsPrivate() {
-		return nil
+		return -1
 	}
 	s.indexSigs()
 	cl, ok := s.lib.colluding[rm.ID]
@@ -282,11 +293,14 @@ func (s *solver) libColludingTargets(g *group) []int32 {
 				cl = append(cl, m.ID)
 			}
 		}
-		s.lib.colluding[rm.ID] = cl
+		s.lib.colluding[rm.ID] = sortedUnique(cl)
+		cl = s.lib.colluding[rm.ID]
 	}
-	ids := slices.Clone(cl)
+	var ids []int32
 	// Default methods can only implement interface methods (JLS 9.4.1.2: a default
-	// method cannot override a method of Object), and only those of superinterfaces.
+	// method cannot override a method of Object), and only those of superinterfaces:
+	// D inheriting a default and an abstract method from unrelated interfaces is
+	// rejected by javac (JLS 8.4.8.4) and by HotSpot (IncompatibleClassChangeError).
 	if rm.Class.IsInterface() {
 		for _, m := range s.lib.bySig[rm.Name+rm.Desc] {
 			k := m.Class
@@ -295,10 +309,25 @@ func (s *solver) libColludingTargets(g *group) []int32 {
 			}
 		}
 	}
+	if len(ids) == 0 && g.keep == nil {
+		if len(cl) == 0 {
+			return -1
+		}
+		i, ok := s.lib.colludingSet[rm.ID]
+		if !ok {
+			i = s.addSet(cl)
+			s.lib.colludingSet[rm.ID] = i
+		}
+		return i
+	}
+	ids = append(ids, cl...)
 	if g.keep != nil {
 		ids = slices.DeleteFunc(ids, func(id int32) bool { return !g.keep(s.methods[id]) })
 	}
-	return sortedUnique(ids)
+	if len(ids) == 0 {
+		return -1
+	}
+	return s.addSet(sortedUnique(ids))
 }
 
 // libInheritable reports whether a client class can inherit class method m without an
