@@ -322,7 +322,14 @@ func BenchmarkHotMethods(b *testing.B) {
 	}
 	for _, n := range top(5, widest, func(*hierarchy.Method) bool { return true }) {
 		out = append(out, e.srv.item(snap, n))
-		summary = append(summary, fmt.Sprintf("%s (a call with %d targets)", qualifiedName(snap.method(n)), widest(n)))
+		big, sets := 0, map[int32]bool{}
+		for _, bu := range g.Callees(n) {
+			if len(g.Sets[bu.Set]) > 100 {
+				big++
+				sets[bu.Set] = true
+			}
+		}
+		summary = append(summary, fmt.Sprintf("%s (a call with %d targets; %d calls of over 100 targets, %d sets)", qualifiedName(snap.method(n)), widest(n), big, len(sets)))
 	}
 	release()
 	b.Logf("ready after %v; hot methods: %s", ready, strings.Join(summary, "; "))

@@ -241,7 +241,13 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 		fallback bool // reached only through conservative fallbacks
 	}
 	callers := g.Callers(n)
-	var groups []group
+	distinct := 0
+	for i, bi := range callers {
+		if i == 0 || g.Bundles[bi].Caller != g.Bundles[callers[i-1]].Caller {
+			distinct++
+		}
+	}
+	groups := make([]group, 0, distinct)
 	for i := 0; i < len(callers); {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return nil
@@ -431,13 +437,21 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 			var rest [numRanks]int
 			restTotal := 0
 			var last entryKey
+			unlisted := false // none of this call's targets listed: the answer is full
 			if pass == 1 {
-				budget := max(limit-len(order), small)
+				budget := limit - len(order)
 				var after *entryKey
 				if only >= 0 {
 					after = &page.After
 				}
-				if len(set) > budget || after != nil {
+				switch {
+				case budget < small && after == nil:
+					// Choosing a few targets among 100,000 costs a pass over them all,
+					// and a method may make a hundred such calls (MethodHandle.invoke
+					// under a fallback): once the answer is full, a huge call is its
+					// "more" item alone, and expanding it lists its first targets.
+					targets, restTotal, unlisted = nil, len(set), true
+				case len(set) > budget || after != nil:
 					k := max(budget-1, 1)
 					idx, byRank := pick(set, b.Set, k, after)
 					targets = make([]int32, len(idx))
@@ -472,7 +486,12 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 			if restTotal > 0 {
 				next := &callPage{Dir: "outgoing", After: last, Bundle: i, PC: b.PC}
 				name := fmt.Sprintf("… %d more targets of %s", restTotal, bundleName(snap, caller, b))
-				it := s.moreItem(snap, n, name, moreTargetsDetail(rest, min(max(limit-len(order)-1, small-1, 1), restTotal)), next)
+				detail := moreTargetsDetail(&rest, min(max(limit-1, 1), restTotal))
+				if unlisted {
+					name = fmt.Sprintf("… %d targets of %s", restTotal, bundleName(snap, caller, b))
+					detail = moreTargetsDetail(nil, min(max(limit-1, 1), restTotal))
+				}
+				it := s.moreItem(snap, n, name, detail, next)
 				ranges := []protocol.Range{it.SelectionRange}
 				if caller != nil {
 					ranges = []protocol.Range{r}

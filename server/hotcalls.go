@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -36,13 +37,15 @@ func compareKeys(a, b *entryKey) int {
 	if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Class, b.Class); c != 0 {
+	// strings.Compare, not cmp.Compare: one pass over the bytes instead of two, and
+	// a page of 100 among 100,000 targets is mostly string comparisons.
+	if c := strings.Compare(a.Class, b.Class); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Name, b.Name); c != 0 {
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Desc, b.Desc)
+	return strings.Compare(a.Desc, b.Desc)
 }
 
 // Ranks: origin*2, plus one for a caller reached only through conservative
@@ -194,11 +197,15 @@ func moreCallersDetail(rest [numRanks]int, next int) string {
 		jdk, fb, next, cmdExport)
 }
 
-// moreTargetsDetail explains a "more targets" item.
-func moreTargetsDetail(rest [numRanks]int, next int) string {
+// moreTargetsDetail explains a "more targets" item; rest is nil when none of the
+// call's targets is listed (the answer was full), and then not counted by origin.
+func moreTargetsDetail(rest *[numRanks]int, next int) string {
+	how := fmt.Sprintf("(sorted: application, library, JDK; by class); the call's hover counts them, \"JCG: Export Call Graph\" (%s) lists them all", cmdExport)
+	if rest == nil {
+		return fmt.Sprintf("not listed: this answer is full. Expand for the first %d %s", next, how)
+	}
 	jdk := rest[rankOf(hierarchy.JDK, false)]
-	return fmt.Sprintf("not listed: %d in the JDK. Expand for the next %d (sorted: application, library, JDK; by class); the call's hover counts them, \"JCG: Export Call Graph\" (%s) lists them all",
-		jdk, next, cmdExport)
+	return fmt.Sprintf("not listed: %d in the JDK. Expand for the next %d %s", jdk, next, how)
 }
 
 // bundleName names what a bundle comes from for a "more targets" item: the call

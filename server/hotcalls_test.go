@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -183,6 +184,52 @@ func TestCallHierarchyHotMethods(t *testing.T) {
 		}
 		t.Logf("describe's toString call: %d targets over %d pages", len(seen), pages)
 	})
+	t.Run("OutgoingManyHugeCalls", func(t *testing.T) {
+		// BootstrapMethodInvoker.invoke makes many method-handle calls whose targets
+		// are conservative fallbacks, each of thousands of methods: once the answer
+		// is full, each further huge call is one "… N targets" item, which lists
+		// that call's targets when expanded.
+		snap, release := e.srv.current()
+		c := snap.Hierarchy().Class("java/lang/invoke/BootstrapMethodInvoker")
+		var it protocol.CallHierarchyItem
+		for _, m := range c.Methods {
+			if m.Name == "invoke" {
+				it = e.srv.item(snap, m.ID)
+			}
+		}
+		release()
+		if it.Name == "" {
+			t.Fatal("no BootstrapMethodInvoker.invoke")
+		}
+		unlistedRE := regexp.MustCompile(`^… (\d+) targets of `)
+		var unlisted []protocol.CallHierarchyOutgoingCall
+		targets := 0
+		for _, o := range e.outgoing(it) {
+			switch {
+			case unlistedRE.MatchString(o.To.Name):
+				unlisted = append(unlisted, o)
+			case !strings.HasPrefix(o.To.Name, "… "):
+				targets++
+			}
+		}
+		if targets > limit || len(unlisted) == 0 {
+			t.Fatalf("outgoing calls of %s: %d targets, %d calls left unlisted; want at most %d and some", it.Name, targets, len(unlisted), limit)
+		}
+		u := unlisted[len(unlisted)-1]
+		checkMoreItem(t, u.To, it, nil)
+		n, _ := strconv.Atoi(unlistedRE.FindStringSubmatch(u.To.Name)[1])
+		page := e.outgoing(u.To)
+		want := fmt.Sprintf("… %d more targets of ", n-(limit-1))
+		if len(page) != limit || !strings.HasPrefix(page[limit-1].To.Name, want) {
+			t.Fatalf("expanding %q: %d entries, the last %q; want %d, the last %q…", u.To.Name, len(page), page[len(page)-1].To.Name, limit, want)
+		}
+		for _, o := range page {
+			if len(o.FromRanges) != 1 || o.FromRanges[0] != u.FromRanges[0] {
+				t.Fatalf("expanding %q: %q from %v, want from the call at %v", u.To.Name, o.To.Name, o.FromRanges, u.FromRanges)
+			}
+		}
+		t.Logf("%s: %d targets listed, %d huge calls as one item each; one of %d targets expands to %d entries", it.Name, targets, len(unlisted), n, len(page))
+	})
 }
 
 // checkMoreItem checks that a "more" item points at the method the answer is about
@@ -195,7 +242,7 @@ func checkMoreItem(t *testing.T, more, of protocol.CallHierarchyItem, fromRanges
 	if fromRanges != nil && (len(fromRanges) != 1 || fromRanges[0] != of.SelectionRange) {
 		t.Errorf("\"more\" item's fromRanges %v, want the method's name %v", fromRanges, of.SelectionRange)
 	}
-	if d := detail(more); !strings.Contains(d, "Expand for the next") || !strings.Contains(d, cmdExport) {
+	if d := detail(more); !strings.Contains(d, "Expand for the ") || !strings.Contains(d, cmdExport) {
 		t.Errorf("\"more\" item's detail %q does not say how to see the rest", d)
 	}
 }
