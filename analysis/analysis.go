@@ -142,6 +142,11 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	if err := s.solve(); err != nil {
 		return nil, nil, err
 	}
+	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
+		// Entries are matched against the classes at the first reflective site;
+		// a run that meets none must still report the entries that match nothing.
+		s.specIndex()
+	}
 	return s.graph(), s.trace(), nil
 }
 
