@@ -291,8 +291,8 @@ func (a *Analyzer) modelTargets() *jvmTargets {
 						continue
 					}
 					add(rm)
-					a.h.AllSubtypes(rm.Class, func(c *hierarchy.Class) bool {
-						add(a.h.Select(c, rm))
+					a.h.SelectSubtypes(rm.Class, rm, func(_ *hierarchy.Class, sel *hierarchy.Method) bool {
+						add(sel)
 						return true
 					})
 				case jdkmodel.EffNew:

@@ -50,9 +50,10 @@ type Settings struct {
 	// refl.log in each folder.
 	ReflectionLogs []string
 	HoverTargets   int // targets listed in a hover
-	// MaxCallItems bounds the items of one incoming or outgoing calls answer: the
-	// callers that reach a method only through a conservative fallback, and the
-	// callees of calls with huge target sets, are cut to it (hovers count them all).
+	// MaxCallItems bounds the items of one incoming or outgoing calls answer
+	// (hotcalls.go): beyond it the answer ends with a "… N more" item that names
+	// where the rest are, and expanding that item lists the next page. Hovers count
+	// every target.
 	MaxCallItems int
 }
 
