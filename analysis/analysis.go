@@ -35,8 +35,11 @@ type Options struct {
 	// Mains restricts the main classes (binary or internal names); empty means every
 	// application class with a main method.
 	Mains []string
-	// LibraryMode makes every public and protected method of application classes an
-	// entry point, instead of main methods.
+	// LibraryMode analyses application classes as a library for unknown clients, an
+	// open world (library.go): every method a client can call or override is an
+	// entry point (public and protected ones, package-private ones of packages a
+	// client can join), and calls also reach what client subclasses and
+	// implementations may select, instead of main methods.
 	LibraryMode bool
 	// Entries are explicit entry methods, "pkg.Class.name" or "pkg.Class.name(desc)".
 	Entries []string

@@ -39,7 +39,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.algo, "algo", analysis.CHA, "call-graph algorithm: cha or rta")
 	fs.Var(&a.mains, "main", "main class (repeatable; default: every application class with a main method)")
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
-	fs.BoolVar(&a.library, "library-mode", false, "every public and protected method of application classes is an entry point")
+	fs.BoolVar(&a.library, "library-mode", false, "analyse the application as a library for unknown clients: every method a client can call or override is an entry point, and calls reach what client subclasses may select")
 	fs.Var(&a.env, "env", "KEY=VALUE system property or environment value for Correct-Env (repeatable)")
 	fs.BoolVar(&a.verbose, "verbose", false, "list every class-path problem (default: the count and the first few), and phantom classes")
 	a.spec.register(fs)
