@@ -74,6 +74,8 @@ type Class struct {
 	// Data is the class file. For the JDK image it points into a read-only
 	// memory mapping: never modify it, and do not use it after Close.
 	Data []byte
+
+	inDir bool // Container is a directory, for Location
 }
 
 // Warning is a problem with one container or entry that did not stop the
@@ -118,6 +120,11 @@ type ClassPath struct {
 	// resolution order, for readers of what they hold besides classes
 	// (module descriptors, META-INF/services; see index/config).
 	Containers []Container
+	// Nested are the archives read inside the jars of Containers (a Spring
+	// Boot jar's or a WAR's libraries, an EAR's modules), in resolution
+	// order, named "outer.war!/WEB-INF/lib/dep.jar". They are not files:
+	// readers of Containers do not see them.
+	Nested []Container
 
 	byName     map[string]*Class
 	closers    []func() error
@@ -203,6 +210,7 @@ func open(ctx context.Context, cfg Config, prev *ClassPath) (*ClassPath, error) 
 			cp.containers[c.path] = c.c
 		}
 		cp.Containers = append(cp.Containers, u.opened...)
+		cp.Nested = append(cp.Nested, u.nested...)
 	}
 	if err != nil {
 		cp.Close()
@@ -223,6 +231,7 @@ type unit struct {
 	// containers are the container files read or reused, for a later Reopen.
 	containers []containerAt
 	opened     []Container // every container whose kind was recognised
+	nested     []Container // archives read inside the containers
 }
 
 // merge applies first-wins resolution and reports shadowing once per pair
@@ -383,6 +392,7 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 			if old.mapping != nil {
 				u.closers = append(u.closers, old.mapping.release)
 			}
+			u.nested = append(u.nested, old.nested...)
 			u.containers = append(u.containers, containerAt{path, old})
 			return
 		}
@@ -392,9 +402,10 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 	var classes []*Class
 	var warns []Warning
 	var mp *mapping
+	var nested []Container
 	defer func() {
 		if err == nil {
-			l.record(u, path, st, classes, warns, mp)
+			l.record(u, path, st, classes, warns, nested, mp)
 		}
 	}()
 	switch kind {
@@ -412,8 +423,17 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 		if kind == kindJmod {
 			read = ReadJmod
 			opt.Module = strings.TrimSuffix(filepath.Base(path), ".jmod")
+		} else {
+			read = func(ctx context.Context, r io.ReaderAt, size int64, opt ReadOptions) ([]*Class, []Warning, error) {
+				var cs []*Class
+				var ws []Warning
+				var err error
+				cs, ws, nested, err = readJar(ctx, r, size, opt)
+				return cs, ws, err
+			}
 		}
 		classes, warns, err = readFile(ctx, path, opt, read)
+		u.nested = append(u.nested, nested...)
 	}
 	// Readers cap their own lists; only the container-level error is added.
 	u.warns = append(u.warns, warns...)

@@ -68,7 +68,7 @@ func readDir(ctx context.Context, root string, opt ReadOptions) ([]*Class, []War
 			return
 		}
 		classes[i] = &Class{Name: name, Origin: opt.Origin, Container: opt.Container, Entry: entry,
-			Module: opt.Module, Hash: hashClass(data), Data: data}
+			Module: opt.Module, Hash: hashClass(data), Data: data, inDir: true}
 	})
 	if err != nil {
 		return nil, nil, err

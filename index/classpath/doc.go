@@ -22,6 +22,25 @@
 // jmod is p/C. module-info.class entries are module descriptors, not
 // classes, and are skipped; package-info.class entries are kept.
 //
+// # Nested archives
+//
+// Applications ship as archives of archives, which a jar reader must open to
+// see their classes: a Spring Boot executable jar (BOOT-INF/classes/ and
+// BOOT-INF/lib/*.jar), a WAR (WEB-INF/classes/, WEB-INF/lib/*.jar), an EAR
+// (modules at the root, libraries in lib/) or a plain jar holding jars.
+// Their classes are part of the class path: those of the class directory
+// and of EAR modules with the archive's origin, those of libraries (and a
+// Spring Boot launcher at the root) as [Library] when the archive is the
+// application's. A nested archive's classes name it in Container, in the
+// form of jar URLs ("app.war!/WEB-INF/lib/dep.jar"), and [Class.Location]
+// adds the entry. [ClassPath.Nested] lists the nested archives read.
+// Stored nested archives are read in place; compressed ones are inflated
+// into memory, up to [MaxNestedJarSize] and within the zip limits below.
+// Nesting depth, the number of nested archives and of their entries, and
+// the bytes that one file and everything in it may produce (100 times its
+// size) are bounded; what is over a bound is a warning naming the nested
+// archive.
+//
 // # Bad input
 //
 // A class path routinely contains half-written jars (a build in progress),

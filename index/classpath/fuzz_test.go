@@ -41,10 +41,10 @@ func FuzzJar(f *testing.F) {
 		classes, _, _ := read(context.Background(), bytes.NewReader(data), int64(len(data)), opt)
 		seen := map[string]bool{}
 		for _, c := range classes {
-			if checkClass(c.Data) != nil || c.Hash != hashClass(c.Data) || !validClassName(c.Name) || seen[c.Name] {
+			if checkClass(c.Data) != nil || c.Hash != hashClass(c.Data) || !validClassName(c.Name) || seen[c.Container+" "+c.Name] {
 				t.Fatalf("inconsistent class %+v", c)
 			}
-			seen[c.Name] = true
+			seen[c.Container+" "+c.Name] = true
 		}
 	})
 }

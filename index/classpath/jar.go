@@ -51,13 +51,27 @@ func (o ReadOptions) workers() int {
 // class, the entry META-INF/versions/N/... with the largest N between 9 and
 // opt.Release, else the base entry. Problems with single entries become
 // warnings; the error is for an unreadable archive or a cancelled ctx.
+//
+// Archives nested in the jar are read too (see nested.go): the classes and
+// libraries of Spring Boot jars, WAR and EAR files and jars inside plain jars;
+// their classes name the nested archive in Container ("app.war!/WEB-INF/lib/x.jar").
 func ReadJar(ctx context.Context, r io.ReaderAt, size int64, opt ReadOptions) ([]*Class, []Warning, error) {
-	return readZip(ctx, r, size, 0, opt, false)
+	classes, warns, _, err := readJar(ctx, r, size, opt)
+	return classes, warns, err
+}
+
+// readJar is ReadJar that also lists the nested archives it read.
+func readJar(ctx context.Context, r io.ReaderAt, size int64, opt ReadOptions) ([]*Class, []Warning, []Container, error) {
+	t := newNestTree(size)
+	classes, warns, err := readZip(ctx, r, size, 0, opt, false, t, 0)
+	return classes, warns, t.nested, err
 }
 
 // readZip reads a zip that starts at byte base of the container (4 for a
-// jmod), so that warnings give offsets in the container's file.
-func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptions, jmod bool) ([]*Class, []Warning, error) {
+// jmod), so that warnings give offsets in the container's file. t is shared
+// by all the archives nested in one container file, depth is how deep this
+// one is nested (0 for the file itself).
+func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptions, jmod bool, t *nestTree, depth int) ([]*Class, []Warning, error) {
 	w := &warnList{container: opt.Container, base: base}
 	zr, err := zip.NewReader(r, size)
 	if errors.Is(err, zip.ErrInsecurePath) {
@@ -70,21 +84,31 @@ func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptio
 		return nil, nil, &FormatError{Offset: base + size, Err: fmt.Errorf("reading the zip directory at the end of the file: %w", err)}
 	}
 	var picks []pick
+	var jars []nestedJar
 	if jmod {
 		picks = pickJmodEntries(zr, w)
+		for i := range picks {
+			picks[i].origin = opt.Origin
+		}
 	} else {
-		picks = pickJarEntries(zr, opt.Release, w)
+		if depth > 0 {
+			if err := t.enter(len(zr.File)); err != nil {
+				return nil, nil, err
+			}
+			t.nested = append(t.nested, Container{Path: opt.Container, Origin: opt.Origin})
+		}
+		picks, jars = pickLayout(zr, opt, w)
 	}
 
 	classes := make([]*Class, len(picks))
 	problems := make([]error, len(picks))
 	// The total bound stops archives whose entries all point at one small
-	// compressed bomb, which per-entry limits alone would let through.
-	var total atomic.Int64
-	total.Store(maxRatio*size + MaxEntrySize)
+	// compressed bomb, which per-entry limits alone would let through. Nested
+	// archives share their container file's budget (see nestTree).
+	total := &t.total
 	err = forEach(ctx, opt.workers(), len(picks), func(i int) {
 		p := picks[i]
-		data, err := readEntry(p.f, size, &total)
+		data, err := readEntry(p.f, size, total)
 		if err == nil {
 			err = checkClass(data)
 		}
@@ -92,7 +116,7 @@ func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptio
 			problems[i] = err
 			return
 		}
-		classes[i] = &Class{Name: p.name, Origin: opt.Origin, Container: opt.Container,
+		classes[i] = &Class{Name: p.name, Origin: p.origin, Container: opt.Container,
 			Entry: p.f.Name, Module: opt.Module, Hash: hashClass(data), Data: data}
 	})
 	if err != nil {
@@ -106,6 +130,10 @@ func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptio
 		}
 		w.add(picks[i].f.Name, dataOffset(picks[i].f), problems[i])
 	}
+	out, err = t.readNested(ctx, r, size, opt, jars, depth, w, out)
+	if err != nil {
+		return nil, nil, err
+	}
 	return out, w.done(), nil
 }
 
@@ -113,26 +141,30 @@ func readZip(ctx context.Context, r io.ReaderAt, size, base int64, opt ReadOptio
 type pick struct {
 	f       *zip.File
 	name    string
-	version int // multi-release version, 0 for the base entry
+	version int    // multi-release version, 0 for the base entry
+	origin  Origin // a Spring Boot jar's launcher classes are not the application
 }
 
 // versionsDir holds the versioned entries of a multi-release jar.
 const versionsDir = "META-INF/versions/"
 
-func pickJarEntries(zr *zip.Reader, release int, w *warnList) []pick {
-	mr := isMultiRelease(zr, w)
+// pickJarEntries picks the classes of files, entries whose names start
+// with prefix (a class directory such as "BOOT-INF/classes/", or ""); mr says
+// whether the jar is a multi-release one. Names in taken were picked from
+// another part of the jar, which wins; the names picked are added to it.
+func pickJarEntries(files []*zip.File, prefix string, mr bool, release int, origin Origin, taken map[string]bool, w *warnList) []pick {
 	var picks []pick
 	index := map[string]int{}
-	for _, f := range zr.File {
+	for _, f := range files {
 		entry := f.Name
 		if !strings.HasSuffix(entry, ".class") {
 			continue
 		}
-		path, version := entry, 0
-		if strings.HasPrefix(entry, "META-INF/") {
+		path, version := strings.TrimPrefix(entry, prefix), 0
+		if strings.HasPrefix(path, "META-INF/") {
 			// Outside versions/, META-INF holds no loadable classes; inside,
 			// only multi-release jars give it a meaning.
-			rest, ok := strings.CutPrefix(entry, versionsDir)
+			rest, ok := strings.CutPrefix(path, versionsDir)
 			if !ok || !mr {
 				continue
 			}
@@ -153,14 +185,19 @@ func pickJarEntries(zr *zip.Reader, release int, w *warnList) []pick {
 		}
 		i, seen := index[name]
 		switch {
+		case taken[name]:
+			w.add(entry, dataOffset(f), fmt.Errorf("class %s is also elsewhere in the archive, the first one is used", name))
 		case !seen:
 			index[name] = len(picks)
-			picks = append(picks, pick{f: f, name: name, version: version})
+			picks = append(picks, pick{f: f, name: name, version: version, origin: origin})
 		case picks[i].version == version:
 			w.add(entry, dataOffset(f), fmt.Errorf("duplicate entry, the first one is used"))
 		case picks[i].version < version:
 			picks[i].f, picks[i].version = f, version
 		}
+	}
+	for _, p := range picks {
+		taken[p.name] = true
 	}
 	return picks
 }
@@ -218,10 +255,15 @@ func isMultiRelease(zr *zip.Reader, w *warnList) bool {
 // The checks come before the buffer is allocated, so that the allocation is
 // bounded by what the file could really hold.
 func readEntry(f *zip.File, size int64, total *atomic.Int64) ([]byte, error) {
+	return readEntryLimit(f, size, total, MaxEntrySize)
+}
+
+// readEntryLimit is readEntry for entries of up to limit bytes.
+func readEntryLimit(f *zip.File, size int64, total *atomic.Int64, limit uint64) ([]byte, error) {
 	declared := f.UncompressedSize64
 	switch {
-	case declared > MaxEntrySize:
-		return nil, fmt.Errorf("entry declares %d bytes, over the %d-byte limit", declared, MaxEntrySize)
+	case declared > limit:
+		return nil, fmt.Errorf("entry declares %d bytes, over the %d-byte limit", declared, limit)
 	case f.CompressedSize64 > uint64(size):
 		return nil, fmt.Errorf("compressed size %d larger than the archive", f.CompressedSize64)
 	case f.Method == zip.Store && f.CompressedSize64 != declared:

@@ -26,7 +26,7 @@ func ReadJmod(ctx context.Context, r io.ReaderAt, size int64, opt ReadOptions) (
 	if _, err := r.ReadAt(m[:], 0); err != nil || string(m[:]) != jmodMagic {
 		return nil, nil, &FormatError{Offset: 0, Err: fmt.Errorf("not a jmod file (header %q)", m[:])}
 	}
-	return readZip(ctx, io.NewSectionReader(r, 4, size-4), size-4, 4, opt, true)
+	return readZip(ctx, io.NewSectionReader(r, 4, size-4), size-4, 4, opt, true, newNestTree(size-4), 0)
 }
 
 func pickJmodEntries(zr *zip.Reader, w *warnList) []pick {

@@ -29,7 +29,8 @@ type container struct {
 	mod     time.Time
 	classes []*Class
 	warns   []Warning
-	mapping *mapping // the memory mapping of classes' Data; nil for heap data
+	nested  []Container // archives read inside the file
+	mapping *mapping    // the memory mapping of classes' Data; nil for heap data
 }
 
 // mapping is a memory mapping shared by the class paths that use it.
@@ -71,12 +72,12 @@ func (l *loader) reuse(u *unit, path string) (c *container, ok bool) {
 
 // record remembers a container file read for a later Reopen; the file's size and
 // time are taken before reading it, so a file rewritten meanwhile is read again.
-func (l *loader) record(u *unit, path string, st os.FileInfo, classes []*Class, warns []Warning, m *mapping) {
+func (l *loader) record(u *unit, path string, st os.FileInfo, classes []*Class, warns []Warning, nested []Container, m *mapping) {
 	if st == nil {
 		return
 	}
 	u.containers = append(u.containers, containerAt{path, &container{origin: u.origin, release: l.release,
-		size: st.Size(), mod: st.ModTime(), classes: classes, warns: warns, mapping: m}})
+		size: st.Size(), mod: st.ModTime(), classes: classes, warns: warns, nested: nested, mapping: m}})
 }
 
 type containerAt struct {
