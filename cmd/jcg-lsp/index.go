@@ -47,6 +47,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cpf.register(fs)
 	noFacts := fs.Bool("headers-only", false, "parse headers and build the hierarchy only; skip method bodies")
 	maxWarn := fs.Int("max-warnings", 20, "warnings to print (0 = all)")
+	listContainers := fs.Bool("containers", false, "list the containers read, archives nested in jars (Spring Boot, WAR, EAR) included")
+	listClasses := fs.Bool("classes", false, "list the application and library classes with their origin and location (app.war!/WEB-INF/lib/dep.jar!/p/C.class)")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
@@ -109,6 +111,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t\n", sum.classes, sum.methods, sum.calls, sum.bytes)
 	tw.Flush()
 	fmt.Fprintf(stdout, "phantom classes (referenced, not on the class path): %d\n", phantoms)
+	if *listContainers {
+		printContainers(stdout, ix.ClassPath)
+	}
+	if *listClasses {
+		printClasses(stdout, ix.ClassPath)
+	}
 	warnings := append([]string(nil), ix.Warnings...)
 	for _, e := range factErrs {
 		warnings = append(warnings, e.Error())
