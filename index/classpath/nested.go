@@ -90,14 +90,17 @@ const (
 	earFile
 )
 
+// detectLayout looks for the class and library directories, not just
+// BOOT-INF/ or WEB-INF/: a plain jar may carry a WEB-INF/ of resources, and
+// then its classes at the root must stay the application's.
 func detectLayout(zr *zip.Reader, container string) layout {
 	war := false
 	ear := hasExt(container, ".ear")
 	for _, f := range zr.File {
 		switch {
-		case strings.HasPrefix(f.Name, "BOOT-INF/"):
+		case strings.HasPrefix(f.Name, "BOOT-INF/classes/"), strings.HasPrefix(f.Name, "BOOT-INF/lib/"):
 			return bootJar
-		case strings.HasPrefix(f.Name, "WEB-INF/"):
+		case strings.HasPrefix(f.Name, "WEB-INF/classes/"), strings.HasPrefix(f.Name, "WEB-INF/lib/"), f.Name == "WEB-INF/web.xml":
 			war = true
 		case strings.EqualFold(f.Name, "META-INF/application.xml"),
 			!strings.Contains(f.Name, "/") && hasExt(f.Name, ".war"):

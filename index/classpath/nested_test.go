@@ -406,6 +406,19 @@ func FuzzNestedJar(f *testing.F) {
 	})
 }
 
+// TestLayoutNeedsItsDirectories checks that a jar with WEB-INF/ or BOOT-INF/
+// resources but no class or library directory is a plain jar: its classes
+// stay the application's.
+func TestLayoutNeedsItsDirectories(t *testing.T) {
+	for _, res := range []string{"WEB-INF/tags/x.tld", "BOOT-INF/layers.idx"} {
+		data := buildZip(t, "", nestEntry{name: res, data: []byte("x")}, nestEntry{name: "a/A.class", data: fakeClass("a/A")})
+		classes, warns, err := ReadJar(context.Background(), bytes.NewReader(data), int64(len(data)), ReadOptions{Container: "a.jar", Origin: Application})
+		if err != nil || len(warns) != 0 || len(classes) != 1 || classes[0].Origin != Application {
+			t.Errorf("with %s: classes %v, warnings %v, error %v", res, classes, warns, err)
+		}
+	}
+}
+
 // TestLocation covers the forms of Location besides nested archives.
 func TestLocation(t *testing.T) {
 	dir := writeClassDir(t, t.TempDir(), map[string][]byte{"a/A.class": fakeClass("a/A")})
