@@ -2,11 +2,13 @@ package classpath
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -154,6 +156,9 @@ func pickLayout(zr *zip.Reader, opt ReadOptions, w *warnList) ([]pick, []nestedJ
 				jars = append(jars, nestedJar{f, lib})
 			}
 		}
+		if kind == bootJar {
+			jars = orderByIndex(zr, jars, w)
+		}
 		picks := pickJarEntries(root, "", mr, opt.Release, lib, taken, w)
 		picks = append(picks, pickJarEntries(classes, inf+"classes/", mr, opt.Release, opt.Origin, taken, w)...)
 		return picks, jars
@@ -180,6 +185,65 @@ func pickLayout(zr *zip.Reader, opt ReadOptions, w *warnList) ([]pick, []nestedJ
 		}
 	}
 	return pickJarEntries(zr.File, "", mr, opt.Release, opt.Origin, taken, w), jars
+}
+
+// bootIndex is where Spring Boot (2.3 and later) records the order of a
+// jar's libraries, which its launcher follows, in lines such as
+// `- "BOOT-INF/lib/dep.jar"` (2.3 wrote the file name alone).
+const bootIndex = "BOOT-INF/classpath.idx"
+
+// orderByIndex puts the libraries the index lists first, in its order, as
+// the launcher does; that order decides which of two copies of a class wins.
+func orderByIndex(zr *zip.Reader, jars []nestedJar, w *warnList) []nestedJar {
+	var idx *zip.File
+	for _, f := range zr.File {
+		if f.Name == bootIndex {
+			idx = f
+			break
+		}
+	}
+	if idx == nil {
+		return jars
+	}
+	rc, err := idx.Open()
+	if err != nil {
+		w.add(idx.Name, dataOffset(idx), fmt.Errorf("opening the class path index: %w", err))
+		return jars
+	}
+	defer rc.Close()
+	// Real indexes list a few hundred jars; a longer one is cut, which only
+	// leaves the rest in entry order.
+	sc := bufio.NewScanner(io.LimitReader(rc, maxManifest))
+	rank := map[string]int{}
+	for sc.Scan() {
+		name, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "- \"")
+		if name, ok = strings.CutSuffix(name, "\""); !ok {
+			continue
+		}
+		if !strings.Contains(name, "/") {
+			name = "BOOT-INF/lib/" + name
+		}
+		if _, dup := rank[name]; !dup {
+			rank[name] = len(rank)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		w.add(idx.Name, dataOffset(idx), fmt.Errorf("reading the class path index: %w", err))
+	}
+	slices.SortStableFunc(jars, func(a, b nestedJar) int {
+		ra, oka := rank[a.f.Name]
+		rb, okb := rank[b.f.Name]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return jars
 }
 
 // isJarIn says whether name is a jar directly in dir ("lib/"): class

@@ -406,6 +406,34 @@ func FuzzNestedJar(f *testing.F) {
 	})
 }
 
+// TestBootClassPathIndex checks that BOOT-INF/classpath.idx orders the
+// libraries: the class both define comes from the one listed first.
+func TestBootClassPathIndex(t *testing.T) {
+	lib := func(tag string) []byte {
+		return buildZip(t, "", nestEntry{name: "d/D.class", data: fakeClass(tag)})
+	}
+	for _, tc := range []struct{ idx, winner string }{
+		{"", "a.jar"},
+		{"- \"BOOT-INF/lib/b.jar\"\n- \"BOOT-INF/lib/a.jar\"\n", "b.jar"},
+		{"- \"b.jar\"\n", "b.jar"}, // Spring Boot 2.3
+		{"- \"BOOT-INF/lib/a.jar\"\n", "a.jar"},
+	} {
+		es := []nestEntry{{name: "BOOT-INF/lib/a.jar", data: lib("a"), store: true}, {name: "BOOT-INF/lib/b.jar", data: lib("b"), store: true}}
+		if tc.idx != "" {
+			es = append(es, nestEntry{name: "BOOT-INF/classpath.idx", data: []byte(tc.idx)})
+		}
+		path := writeTemp(t, "app.jar", buildZip(t, "", es...))
+		cp, err := Open(context.Background(), Config{NoJDK: true, Sources: []Source{{path, Application}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := cp.Lookup("d/D"); c == nil || c.Container != path+"!/BOOT-INF/lib/"+tc.winner {
+			t.Errorf("index %q: d/D from %v, want %s", tc.idx, c, tc.winner)
+		}
+		cp.Close()
+	}
+}
+
 // TestLayoutNeedsItsDirectories checks that a jar with WEB-INF/ or BOOT-INF/
 // resources but no class or library directory is a plain jar: its classes
 // stay the application's.
