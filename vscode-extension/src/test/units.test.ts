@@ -60,6 +60,8 @@ test('levelOf accepts names, titles and numbers', () => {
   assert.equal(levelOf('correct-cast')?.n, 3);
   assert.equal(levelOf('Encap-Respect')?.n, 2);
   assert.equal(levelOf(5)?.name, 'correct-env');
+  assert.equal(levelOf(6)?.name, 'correct-jdk');
+  assert.equal(levelOf('Correct-JDK')?.n, 6);
   assert.equal(levelOf('level 9'), undefined);
 });
 
@@ -85,7 +87,8 @@ describe('status', () => {
   });
   test('the picker marks the current level and shows known counts', () => {
     const picks = levelPicks(ready);
-    assert.equal(picks.length, 5);
+    assert.equal(picks.length, 6); // levels 1-6, Correct-JDK last
+    assert.equal(picks[5]?.label.includes('Correct-JDK'), true);
     assert.equal(picks[3]?.description, 'current · 2 unresolved sites');
     assert.equal(picks[0]?.description, '6 unresolved sites');
     assert.equal(picks[1]?.description, '');
