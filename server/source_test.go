@@ -206,7 +206,7 @@ func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(rel string) {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, ".jar") || strings.HasSuffix(rel, ".xml") || strings.HasSuffix(rel, ".gradle") {
+		if strings.HasSuffix(rel, ".jar") || strings.HasSuffix(rel, ".war") || strings.HasSuffix(rel, ".xml") || strings.HasSuffix(rel, ".gradle") {
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -224,6 +224,10 @@ func TestDiscover(t *testing.T) {
 		"gradle-mod/build.gradle", "gradle-mod/build/classes/java/main", "gradle-mod/build/libs/mod.jar", "gradle-mod/src/main/java",
 		"jarsonly/build.gradle", "jarsonly/build/libs/only.jar",
 		"out/production/core", "lib/dep.jar",
+		// Spring Boot builds without class directories: the executable archives, not
+		// the sources, javadoc or plain jars beside them.
+		"boot/pom.xml", "boot/target/app.jar", "boot/target/app-sources.jar", "boot/target/app-javadoc.jar",
+		"gboot/build.gradle", "gboot/build/libs/g.jar", "gboot/build/libs/g-plain.jar", "gboot/build/libs/web.war",
 	} {
 		mk(rel)
 	}
@@ -237,6 +241,8 @@ func TestDiscover(t *testing.T) {
 	want := []string{
 		"application target/classes", "application target/test-classes", "library target/dependency/a.jar",
 		"application out/production/core", "library lib/dep.jar",
+		"application boot/target/app.jar",
+		"application gboot/build/libs/g.jar", "application gboot/build/libs/web.war",
 		"application gradle-mod/build/classes/java/main",
 		"application jarsonly/build/libs/only.jar",
 	}

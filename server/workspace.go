@@ -288,17 +288,44 @@ func discoverClassPath(dir string) []ClassPathEntry {
 			out = append(out, ClassPathEntry{Path: m, Origin: o, Why: why})
 		}
 	}
+	// The archives a build made (a Spring Boot jar, a WAR) are the project's own
+	// classes, nested libraries included (index/classpath reads BOOT-INF/ and
+	// WEB-INF/): they are used only when the class directories they were built from
+	// are absent. Sources, javadoc and test jars are not the application, and Spring
+	// Boot's Gradle plugin writes the classes again as *-plain.jar beside the
+	// executable jar.
+	artifacts := func(rel, why string) {
+		var ms []string
+		for _, ext := range []string{"*.jar", "*.war", "*.ear"} {
+			m, _ := filepath.Glob(filepath.Join(dir, rel, ext))
+			ms = append(ms, m...)
+		}
+		slices.Sort(ms)
+		ms = slices.DeleteFunc(ms, func(m string) bool {
+			b := strings.TrimSuffix(filepath.Base(m), filepath.Ext(m))
+			return strings.HasSuffix(b, "-sources") || strings.HasSuffix(b, "-javadoc") || strings.HasSuffix(b, "-tests") || strings.HasSuffix(b, "-test-sources")
+		})
+		if plain := slices.DeleteFunc(slices.Clone(ms), func(m string) bool { return !strings.HasSuffix(m, "-plain.jar") }); len(plain) > 0 && len(plain) < len(ms) {
+			ms = slices.DeleteFunc(ms, func(m string) bool { return strings.HasSuffix(m, "-plain.jar") })
+		}
+		for _, m := range ms {
+			out = append(out, ClassPathEntry{Path: m, Origin: classpath.Application, Why: why})
+		}
+	}
 	// Maven.
+	n := len(out)
 	app("target/classes", "Maven target/classes")
 	app("target/test-classes", "Maven target/test-classes")
+	if len(out) == n {
+		artifacts("target", "Maven target/ archive")
+	}
 	jars("target/dependency", classpath.Library, "Maven target/dependency")
-	// Gradle: the jars in build/libs are the project's own artifacts, so they are
-	// used only when the class directories they were built from are absent.
-	n := len(out)
+	// Gradle.
+	n = len(out)
 	app("build/classes/java/main", "Gradle build/classes/java/main")
 	app("build/classes/java/test", "Gradle build/classes/java/test")
 	if len(out) == n {
-		jars("build/libs", classpath.Application, "Gradle build/libs")
+		artifacts("build/libs", "Gradle build/libs")
 	}
 	// IntelliJ: one directory per module.
 	for _, kind := range []string{"production", "test"} {
