@@ -202,10 +202,9 @@ func shorten(s string, n int) string {
 }
 
 type callAgg struct {
-	node     int32
-	ranges   []protocol.Range
-	details  []string
-	fallback bool // reached only through conservative fallbacks
+	node    int32
+	ranges  []protocol.Range
+	details []string
 }
 
 func (a *callAgg) addDetail(d string) {

@@ -84,6 +84,30 @@ func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Write
 
 // runError explains a run's failure once for all levels: the levels fail alike when
 // nothing is an entry point, and the reason is then usually the class path.
+// runOne indexes the class path args and analyses it once with opts and the
+// specification files; the caller closes the index. An error of the run says what
+// went wrong once (runError), after the specification's problems.
+func (a *analysisFlags) runOne(ctx context.Context, opts analysis.Options, args []string, stderr io.Writer) (*callgraph.Graph, *index.Index, error) {
+	ix, err := a.load(ctx, args, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	an := analysis.New(ix)
+	if err := prepare(ctx, an, a.algo); err != nil {
+		ix.Close()
+		return nil, nil, err
+	}
+	opts.Spec = a.spec.file // read by load
+	g, err := an.Run(ctx, opts)
+	if err != nil {
+		a.spec.report(stderr)
+		err = a.runError(ix, args, err)
+		ix.Close()
+		return nil, nil, err
+	}
+	return g, ix, nil
+}
+
 func (a *analysisFlags) runError(ix *index.Index, args []string, err error) error {
 	if !errors.Is(err, analysis.ErrNoEntryPoints) {
 		return err
@@ -282,21 +306,11 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *out == "" {
 		return usagef("--out FILE is required (- for standard output)")
 	}
-	ix, err := af.load(ctx, fs.Args(), stderr)
+	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	a := analysis.New(ix)
-	if err := prepare(ctx, a, af.algo); err != nil {
-		return err
-	}
-	opts.Spec = af.spec.file // read by load
-	g, err := a.Run(ctx, opts)
-	if err != nil {
-		af.spec.report(stderr)
-		return af.runError(ix, fs.Args(), err)
-	}
 	af.spec.report(stderr, g)
 	w := stdout
 	if *out != "-" {

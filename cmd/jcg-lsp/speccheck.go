@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
 
@@ -36,21 +35,11 @@ func runSpecCheck(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	ix, err := af.load(ctx, fs.Args(), stderr)
+	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	a := analysis.New(ix)
-	if err := prepare(ctx, a, af.algo); err != nil {
-		return err
-	}
-	opts.Spec = af.spec.file // read by load
-	g, err := a.Run(ctx, opts)
-	if err != nil {
-		af.spec.report(stderr)
-		return af.runError(ix, fs.Args(), err)
-	}
 	files := strings.Join(af.spec.paths, ", ")
 	if probs := af.spec.report(stderr, g); len(probs) == 1 {
 		return fmt.Errorf("spec check: a problem in %s", files)

@@ -216,8 +216,9 @@ func orderByIndex(zr *zip.Reader, jars []nestedJar, w *warnList) []nestedJar {
 	sc := bufio.NewScanner(io.LimitReader(rc, maxManifest))
 	rank := map[string]int{}
 	for sc.Scan() {
-		name, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "- \"")
-		if name, ok = strings.CutSuffix(name, "\""); !ok {
+		name, quoted := strings.CutPrefix(strings.TrimSpace(sc.Text()), "- \"")
+		name, closed := strings.CutSuffix(name, "\"")
+		if !quoted || !closed {
 			continue
 		}
 		if !strings.Contains(name, "/") {
