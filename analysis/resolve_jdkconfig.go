@@ -99,7 +99,9 @@ func (a *Analyzer) serviceProviders() *serviceProviders {
 			return
 		}
 		cfg := p.Config()
-		if cfg == nil {
+		if cfg == nil || len(cfg.Unread()) > 0 {
+			// Providers declared in archives the configuration did not read would be
+			// missed: ServiceLoader's sites keep the levels' treatment.
 			return
 		}
 		sp.known = true

@@ -169,7 +169,12 @@ type Config struct {
 	system    map[string]Value
 	classes   []ClassName
 	warnings  []Warning
+	unread    []string // nested archives whose configuration was not read
 }
+
+// Unread lists the archives of the class path whose module descriptors and services
+// files were not read (jars nested in jars): with any, Providers may miss some.
+func (c *Config) Unread() []string { return clip(c.unread) }
 
 // JDKHome is the JDK whose conf/ was read; "" when the class path has none.
 func (c *Config) JDKHome() string { return c.jdkHome }
@@ -258,6 +263,11 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 	}
 	for _, ct := range cp.Containers {
 		r.readContainer(ct)
+	}
+	for _, ct := range cp.Nested {
+		// Jars inside jars are read by the class path only: what their module
+		// descriptors and services files declare is not known here.
+		r.c.unread = append(r.c.unread, ct.Path)
 	}
 	if cp.JDKHome != "" {
 		r.readSystem() // first: java.security's includes expand ${java.home}

@@ -37,6 +37,9 @@ const (
 )
 
 // container is what readContainer needs to know of one class-path element.
+// archiveClassDirs are the class directories inside Spring Boot jars and WARs.
+var archiveClassDirs = []string{"BOOT-INF/classes/", "WEB-INF/classes/"}
+
 type container struct {
 	path   string
 	origin classpath.Origin
@@ -232,8 +235,21 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 			if mr == 1 {
 				desc, descVersion = f, v
 			}
-		case strings.HasPrefix(name, servicesDir) && len(name) > len(servicesDir) && !strings.HasSuffix(name, "/"):
-			if strings.Contains(name[len(servicesDir):], "/") {
+		default:
+			// The class directory of a Spring Boot jar or a WAR is on the class path
+			// with the jar's root (index/classpath/nested.go), so its services files
+			// are the application's too.
+			rel := name
+			for _, dir := range archiveClassDirs {
+				if r, ok := strings.CutPrefix(name, dir); ok {
+					rel = r
+					break
+				}
+			}
+			if !strings.HasPrefix(rel, servicesDir) || len(rel) == len(servicesDir) || strings.HasSuffix(rel, "/") {
+				continue
+			}
+			if strings.Contains(rel[len(servicesDir):], "/") {
 				continue // ServiceLoader looks up META-INF/services/<binary name> only
 			}
 			services = append(services, f)
@@ -359,7 +375,7 @@ func (r *reader) dirFile(c *container, entry string, optional bool) ([]byte, boo
 // not a legal class name makes ServiceLoader fail (ServiceConfigurationError) when
 // iteration reaches it; it is a warning here, and skipped.
 func (r *reader) servicesFile(c *container, entry string, data []byte) {
-	svcName := strings.TrimPrefix(entry, servicesDir)
+	svcName := entry[strings.Index(entry, servicesDir)+len(servicesDir):]
 	if !legalBinaryName(svcName) {
 		r.cwarn(c, entry, 0, "file name %q is not a binary class name", svcName)
 		return

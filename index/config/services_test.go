@@ -259,3 +259,39 @@ func TestDebianJars(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveClassDirs: the services files in a Spring Boot jar's BOOT-INF/classes
+// and a WAR's WEB-INF/classes are the application's (the class path reads those
+// directories with the archive), and jars nested in an archive, whose files Read does
+// not open, are listed by Unread so that no reader takes Providers as complete.
+func TestArchiveClassDirs(t *testing.T) {
+	boot := writeZip(t, "app.jar",
+		"BOOT-INF/classes/META-INF/services/p.Svc", "p.Boot\n",
+		"BOOT-INF/classes/META-INF/services/deeper/p.Svc", "p.Ignored\n", // not META-INF/services/<name>
+		"WEB-INF/classes/META-INF/services/p.Svc", "p.Web\n",
+		"META-INF/services/p.Svc", "p.Root\n")
+	cp := &classpath.ClassPath{Release: 17, Containers: []classpath.Container{{Path: boot, Origin: classpath.Application}}}
+	c, warns := config.Read(cp)
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+	var got []string
+	for _, p := range c.Providers("p/Svc") {
+		got = append(got, p.Class+" "+p.Source.Entry)
+	}
+	want := []string{
+		"p/Boot BOOT-INF/classes/META-INF/services/p.Svc",
+		"p/Root META-INF/services/p.Svc",
+		"p/Web WEB-INF/classes/META-INF/services/p.Svc",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("providers:\n got %q\nwant %q", got, want)
+	}
+	if u := c.Unread(); len(u) != 0 {
+		t.Errorf("Unread %v for an archive without nested jars", u)
+	}
+	cp.Nested = []classpath.Container{{Path: boot + "!/BOOT-INF/lib/dep.jar", Origin: classpath.Library}}
+	if c, _ := config.Read(cp); !slices.Equal(c.Unread(), []string{boot + "!/BOOT-INF/lib/dep.jar"}) {
+		t.Errorf("Unread %v, want the nested jar", c.Unread())
+	}
+}
