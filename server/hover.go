@@ -222,6 +222,10 @@ func methodHover(s *Server, snap *Snapshot, m *hierarchy.Method) string {
 	var b strings.Builder
 	sig, _ := methodSignature(m)
 	fmt.Fprintf(&b, "```java\n%s\n```\n`%s` · `%s`\n\n", sig, javaName(m.Class.Name), m.Desc)
+	if src := snap.w.ix.Source(m.Class); src != nil {
+		// Which jar, nested archive or directory the analysed class file came from.
+		fmt.Fprintf(&b, "From `%s` (%s)\n\n", src.Location(), src.Origin)
+	}
 	g := snap.Graph
 	if g == nil {
 		fmt.Fprintf(&b, "No call graph: %v\n", snap.Err)

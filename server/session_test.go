@@ -104,6 +104,9 @@ func TestSession(t *testing.T) {
 		if !strings.Contains(h, "**Reachable**") || !strings.Contains(h, "app.Main.main") || !strings.Contains(h, "thread") {
 			t.Errorf("hover on Worker.run:\n%s", h)
 		}
+		if want := filepath.Join("target", "classes", "app", "Worker.class") + "` (application)"; !strings.Contains(h, want) {
+			t.Errorf("hover on Worker.run does not say where its class file is (%q):\n%s", want, h)
+		}
 		h = e.hover(main, e.pos(main, `private static void (unused)`))
 		if !strings.Contains(h, "**Not reachable**") || !strings.Contains(h, "private static void unused()") {
 			t.Errorf("hover on unused:\n%s", h)
@@ -177,6 +180,11 @@ func TestSession(t *testing.T) {
 		e.call(MethodClassContent, map[string]string{"uri": string(join.To.URI)}, &content)
 		if got := rangeText(content.Text, join.To.SelectionRange); got != "join" {
 			t.Errorf("selection range of join in the listing: %q", got)
+		}
+		// The header says where the class file is, in the jar-URL form that names
+		// nested archives too, and its origin.
+		if !strings.Contains(content.Text, "modules!/java.base/java/lang/Thread.class (jdk)") {
+			t.Errorf("listing header lacks the class's location:\n%.400s", content.Text)
 		}
 		// Incoming calls of a JDK method come back through its listing URI.
 		in = e.incoming(join.To)
