@@ -6,6 +6,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
 	"github.com/jcg-lsp/jcg-lsp/analysis/rta"
+	"github.com/jcg-lsp/jcg-lsp/analysis/xta"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -14,10 +15,11 @@ import (
 const (
 	CHA = "cha"
 	RTA = "rta"
+	XTA = "xta"
 )
 
 // Algorithms lists the algorithms from the least to the most precise.
-var Algorithms = []string{CHA, RTA}
+var Algorithms = []string{CHA, RTA, XTA}
 
 // newOracle returns the oracle of a run of algorithm name.
 func (a *Analyzer) newOracle(name string) (algo.Oracle, error) {
@@ -26,6 +28,8 @@ func (a *Analyzer) newOracle(name string) (algo.Oracle, error) {
 		return cha.New(a.h), nil
 	case RTA:
 		return rta.New(a.h), nil
+	case XTA:
+		return xta.New(a.h), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }

@@ -31,7 +31,7 @@ type Program = values.Program
 // Options select the level, the algorithm and the entry points of a run.
 type Options struct {
 	Level     callgraph.Level // default: Correct-String (Correct-Env needs configured values)
-	Algorithm string          // CHA or RTA; default CHA
+	Algorithm string          // CHA, RTA or XTA; default CHA
 	// Mains restricts the main classes (binary or internal names); empty means every
 	// application class with a main method.
 	Mains []string
@@ -135,6 +135,10 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
 	if s.oracle, err = a.newOracle(opts.Algorithm); err != nil {
 		return nil, nil, err
+	}
+	s.fl, _ = s.oracle.(algo.Follower)
+	if s.fl != nil {
+		s.linked = make([]bool, len(s.sets))
 	}
 	if err := s.addEntries(); err != nil {
 		return nil, nil, err

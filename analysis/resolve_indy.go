@@ -136,6 +136,9 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	default:
 		l.targets = []int32{m.ID}
 	}
+	for _, id := range l.targets {
+		s.captured(l.creator, id)
+	}
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {
 		s.matchLambda(g, l)
@@ -154,6 +157,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 // groups it matches.
 func (s *solver) addLambdaTarget(l *lambda, id int32) {
 	l.targets = append(l.targets, id)
+	s.captured(l.creator, id)
 	for _, g := range s.byName[l.name] {
 		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) && (g.keep == nil || g.keep(s.methods[id])) {
 			s.growCond(g.lambdaSet, id, l.creator)
@@ -316,4 +320,12 @@ func firstParamClass(desc string) string {
 		return desc[2:j]
 	}
 	return ""
+}
+
+// captured tells a Follower oracle that the arguments a lambda captures in its
+// creator reach its implementation method's parameters.
+func (s *solver) captured(creator, impl int32) {
+	if s.fl != nil {
+		s.fl.Captured(s.methods[creator], s.methods[impl])
+	}
 }

@@ -71,7 +71,9 @@ func (unsafeResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.M
 }
 
 // unsafeInstantiate tells the oracle that the classes of the level's reflective
-// instantiation fallback are instantiated, once per set and run.
+// instantiation fallback are instantiated: once per set and run where objects
+// are seen everywhere (RTA), at the site's result for an oracle that follows
+// values.
 func (s *solver) unsafeInstantiate(at site) {
 	if s.oracle.Fixed() {
 		return // CHA's answers do not depend on instantiation
@@ -87,6 +89,13 @@ func (s *solver) unsafeInstantiate(at site) {
 		key := fallbackKey{kind: k}
 		if k == setSafeCtors {
 			key.ctx = at.caller.Class.ID
+		}
+		if s.fl != nil {
+			for _, id := range s.a.fallbackSet(key) {
+				c := s.methods[id].Class
+				s.oracle.Created(algo.DefOf(at.caller, at.pc, c), c)
+			}
+			continue
 		}
 		if s.api.unsafeAlloc[key] {
 			continue

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -53,6 +54,10 @@ type solver struct {
 	h      *hierarchy.Hierarchy
 	opts   Options
 	oracle algo.Oracle
+	// fl is the oracle when it follows values (algo.Follower), else nil; linked
+	// marks, by set, the sets it was told of (Calls), whose members it hears of.
+	fl     algo.Follower
+	linked []bool
 
 	methods []*hierarchy.Method
 	native  int32 // node ID of NativeMethod
@@ -221,6 +226,9 @@ func (s *solver) newSet() int32 {
 	s.sets = append(s.sets, nil)
 	s.live = append(s.live, false)
 	s.instSet = append(s.instSet, false)
+	if s.fl != nil {
+		s.linked = append(s.linked, false)
+	}
 	return int32(len(s.sets) - 1)
 }
 
@@ -237,6 +245,9 @@ func (s *solver) addSet(ids []int32) int32 {
 // grow adds a member to a growable set; members of live sets become reachable.
 func (s *solver) grow(set, id int32) {
 	s.sets[set] = append(s.sets[set], id)
+	if s.fl != nil && s.linked[set] && id != s.native {
+		s.fl.Member(set, s.methods[id])
+	}
 	if s.live[set] {
 		s.reachable(id)
 		if s.instSet[set] {
@@ -275,10 +286,33 @@ func (s *solver) bundle(at site, set, reason int32, instantiates bool) {
 			s.instantiateCtor(id)
 		}
 	}
+	if s.fl != nil {
+		s.follow(at, set, instantiates)
+	}
 }
 
+// follow tells a Follower oracle that the site calls the members of set.
+func (s *solver) follow(at site, set int32, instantiates bool) {
+	kind := algo.Direct
+	if instantiates {
+		kind = algo.Creating
+	}
+	if !s.linked[set] {
+		s.linked[set] = true
+		for _, id := range s.sets[set] {
+			if id != s.native {
+				s.fl.Member(set, s.methods[id])
+			}
+		}
+	}
+	s.fl.Calls(at.caller, at.pc, set, kind)
+}
+
+// instantiateCtor tells the oracle that a constructor in a set of a creating site
+// runs on objects of its class, wherever they appear. Followers hear of creation
+// with the site instead (algo.Creating), which says where the objects appear.
 func (s *solver) instantiateCtor(id int32) {
-	if id == s.native {
+	if id == s.native || s.fl != nil {
 		return
 	}
 	if m := s.methods[id]; m.Name == "<init>" {
@@ -430,6 +464,9 @@ func (s *solver) solve() error {
 // accesses.
 func (s *solver) visit(m *hierarchy.Method) {
 	if m.IsNative() {
+		if s.fl != nil {
+			s.fl.Reached(m, nil)
+		}
 		if s.modelled(m) {
 			s.visitModelled(m)
 			return
@@ -448,6 +485,9 @@ func (s *solver) visit(m *hierarchy.Method) {
 		return
 	}
 	f := s.a.prog.Facts(m)
+	if s.fl != nil {
+		s.fl.Reached(m, f)
+	}
 	if f == nil {
 		return
 	}
@@ -628,8 +668,9 @@ func (s *solver) graph() *callgraph.Graph {
 
 // algorithmName is the graph's name of the run's algorithm.
 func (s *solver) algorithmName() string {
-	if s.opts.Algorithm == RTA {
-		return "RTA"
+	switch s.opts.Algorithm {
+	case RTA, XTA:
+		return strings.ToUpper(s.opts.Algorithm)
 	}
 	return "CHA"
 }

@@ -10,6 +10,7 @@ package algo
 import (
 	"strconv"
 
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -139,3 +140,37 @@ func SelectTypes(o Oracle, h *hierarchy.Hierarchy, v Value, rm *hierarchy.Method
 func Concrete(c *hierarchy.Class) bool {
 	return !c.Phantom && !c.IsInterface() && !c.IsAbstract()
 }
+
+// Follower is an Oracle whose answers follow values through the program (XTA, TFA):
+// types flow along calls, fields and arrays, so it must be told what the solver
+// finds, as it finds it. CHA and RTA answer from declared types and are not
+// Followers. Handles of target sets (set) are the solver's: a set is the shared
+// target list of one or more call sites, growing as the solver finds members.
+type Follower interface {
+	Oracle
+	// Reached tells that m became reachable; f is its facts, nil for a method
+	// without code (native, abstract).
+	Reached(m *hierarchy.Method, f *facts.Method)
+	// Calls tells that the instruction at pc in caller (nil: the JVM or native
+	// code) may call every member of set, now and later, in the way kind says.
+	Calls(caller *hierarchy.Method, pc int32, set int32, kind CallKind)
+	// Member tells that callee is a member of set. The solver reports every member
+	// of a set once, from the first Calls naming it on.
+	Member(set int32, callee *hierarchy.Method)
+	// Captured tells that values of from reach the parameters of to other than by
+	// a call: arguments captured by a lambda or method reference made in from.
+	Captured(from, to *hierarchy.Method)
+}
+
+// CallKind says how a call hands values to its targets.
+type CallKind uint8
+
+// Call kinds.
+const (
+	// Direct: the call's operands are the target's parameters and its result is
+	// the target's return.
+	Direct CallKind = iota
+	// Creating: the targets are constructors run on objects the call itself
+	// creates (reflection, native code): the call's result has their classes.
+	Creating
+)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,8 +47,8 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 }
 
 func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error) {
-	if a.algo != analysis.CHA && a.algo != analysis.RTA {
-		return analysis.Options{}, usagef("unknown algorithm %q (want cha or rta)", a.algo)
+	if !slices.Contains(analysis.Algorithms, a.algo) {
+		return analysis.Options{}, usagef("unknown algorithm %q (want one of %s)", a.algo, strings.Join(analysis.Algorithms, ", "))
 	}
 	env := map[string]string{}
 	for _, kv := range a.env {

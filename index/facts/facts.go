@@ -26,7 +26,19 @@ type Method struct {
 	// FirstLine and LastLine bound the lines of the LineNumberTable, so a source
 	// position can be mapped to its method; both are -1 without line numbers.
 	FirstLine, LastLine int32
+	// Arrays says whether the body loads (aaload) or stores (aastore) elements of
+	// reference arrays: what algorithms that follow values need of array accesses.
+	Arrays ArrayAccess
 }
+
+// ArrayAccess is a set of the ways a method body accesses reference array elements.
+type ArrayAccess uint8
+
+// Array accesses.
+const (
+	ArrayLoad  ArrayAccess = 1 << iota // aaload
+	ArrayStore                         // aastore
+)
 
 // Call is an invoke instruction.
 type Call struct {
@@ -309,6 +321,12 @@ func (x *extractor) method(m *classfile.Method, fm *Method) error {
 	bc := code.Bytecode
 	for pc := 0; pc < len(bc); {
 		// Most instructions produce no fact: step over them without decoding.
+		switch bytecode.Opcode(bc[pc]) {
+		case bytecode.Aaload:
+			fm.Arrays |= ArrayLoad
+		case bytecode.Aastore:
+			fm.Arrays |= ArrayStore
+		}
 		if n := int(skipLen[bc[pc]]); n != 0 && pc+n <= len(bc) {
 			pc += n
 			continue

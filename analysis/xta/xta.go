@@ -1,0 +1,821 @@
+// Package xta is separate type analysis (Tip and Palsberg, "Scalable propagation-based
+// call graph construction algorithms", OOPSLA 2000): one set of classes per method
+// and one per field, where RTA has one for the whole program. A class enters a
+// method's set where the method creates an instance, and flows along the call graph
+// (a caller's set into its callees' parameters, filtered by their declared types,
+// and a callee's set back as its return), through fields (a write puts the writer's
+// set into the field's, a read the field's into the reader's) and through one set
+// for the elements of all reference arrays. A virtual call then reaches only the
+// classes in the caller's own set.
+//
+// Soundness beyond bytecode, which the paper's language does not have:
+//   - objects the JVM or native code creates where no method is known (algo.Any) and
+//     thrown exceptions are global: every question sees them;
+//   - what native code is given may be kept by the JVM (the native "heap"): a
+//     native with a reference result may return any value stored in a field or an
+//     array or handed to native code, and one with an array result may fill it with
+//     values handed to native code;
+//   - Unsafe, reflective array stores and the JVM's own setters of System's streams
+//     write fields and arrays the bytecode does not name: what they are given may be
+//     in every field and array of a fitting type.
+//
+// The recall test (analysis/recall) checks these rules against methods real programs
+// execute.
+package xta
+
+import (
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// New returns an XTA oracle over h for one run.
+func New(h *hierarchy.Hierarchy) algo.Follower {
+	nm, nf, nc := len(h.Methods()), len(h.Fields()), len(h.Classes())
+	o := &oracle{
+		h:         h,
+		nm:        int32(nm),
+		nodes:     make([]node, nm+nf+numSpecial),
+		global:    make([]bool, nc),
+		all:       make([]bool, nc),
+		subBits:   make([][]uint64, nc),
+		gSubs:     map[int32][]int32{},
+		aSubs:     map[int32][]int32{},
+		filters:   map[filterKey]int32{},
+		thrown:    h.Class("java/lang/Throwable"),
+		reached:   make([]bool, nm),
+		topIdx:    map[int32]int{},
+		topByType: map[int32][]int32{},
+		topSeen:   map[[2]int32]bool{},
+	}
+	base := int32(nm + nf)
+	o.elems, o.heap, o.escape = base, base+1, base+2
+	o.nodes[o.elems].out = append(o.nodes[o.elems].out, edge{to: o.heap, filter: noFilter})
+	o.nodes[o.escape].out = append(o.nodes[o.escape].out, edge{to: o.elems, filter: noFilter})
+	return o
+}
+
+// Special nodes after the method and field nodes.
+const numSpecial = 3
+
+// noFilter lets every class along an edge.
+const noFilter = -1
+
+type oracle struct {
+	h  *hierarchy.Hierarchy
+	nm int32 // number of methods: field f's node is nm + f.ID
+
+	// Nodes: methods by ID, then fields by ID, then elems, heap and escape, then
+	// the argument and result nodes of the solver's target sets (hubs).
+	nodes               []node
+	elems, heap, escape int32
+	hubs                []hub // by set handle
+	reached             []bool
+	global, all         []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
+	globalOrder         []int32           // global classes in the order they came
+	allOrder            []int32           // every created class in the order it came
+	subs                []sub             // questions asked
+	gSubs, aSubs        map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
+	subBits             [][]uint64        // by class ID: the IDs of its subtypes, made on first use
+	filters             map[filterKey]int32
+	filterBits          [][]uint64           // by filter: the classes it lets pass
+	filterTypes         [][]*hierarchy.Class // by filter: the types whose subtypes pass
+	queue               []int32
+	told                []answer // answers to give
+	draining            bool
+	thrown              *hierarchy.Class
+	// Top nodes feed filtered edges: every class created anywhere that passes
+	// filter topFilters[i] goes to each node of topTo[i].
+	topFilters []int32
+	topTo      [][]int32
+	topClasses [][]int32 // by index of topFilters: the created classes it passes
+	topIdx     map[int32]int
+	topByType  map[int32][]int32 // class ID -> indices of the top filters naming it
+	topSeen    map[[2]int32]bool
+}
+
+type node struct {
+	order   []int32  // members, in the order they came
+	sorted  []int32  // members, sorted, once there are more than smallSet
+	bits    []uint64 // membership, once there are more than largeSet
+	done    int32    // order[:done] went along every edge in out
+	queued  bool
+	out     []edge
+	outSeen map[edge]struct{} // the edges of out, once there are many
+	subs    []int32
+	field   bool // a field's node: escaped values join it
+	// top: the node holds every class created anywhere (RTA's answer). A node
+	// becomes top when its set outgrows topSize or a top node feeds it unfiltered,
+	// which keeps the cost of the sets that would hold most of the program at
+	// RTA's instead of one copy per method.
+	top bool
+}
+
+// edge passes the classes its filter accepts.
+type edge struct {
+	to     int32
+	filter int32 // index into filterBits, or noFilter
+}
+
+// hub is a target set's meeting point: the arguments of every site calling it, and
+// the results of every member.
+type hub struct {
+	args, ret int32 // node IDs; 0 until made
+	creators  []int32
+	members   []*hierarchy.Method
+}
+
+// sub is one question: fn is told of every class of type t in node n (or, n < 0,
+// created anywhere).
+type sub struct {
+	n   int32
+	t   *hierarchy.Class
+	fn  func(*hierarchy.Class)
+	top bool // asked on a node that became top: answered from every created class
+}
+
+type filterKey string
+
+type answer struct{ q, c int32 }
+
+const (
+	smallSet = 16
+	largeSet = 1024
+	topSize  = 512
+)
+
+func (n *node) has(c int32) bool {
+	switch {
+	case n.bits != nil:
+		return n.bits[c/64]&(1<<(c%64)) != 0
+	case n.sorted != nil:
+		_, ok := slices.BinarySearch(n.sorted, c)
+		return ok
+	}
+	return slices.Contains(n.order, c)
+}
+
+// insert adds c, reporting whether it is new.
+func (n *node) insert(c int32, classes int) bool {
+	if n.has(c) {
+		return false
+	}
+	n.order = append(n.order, c)
+	switch {
+	case n.bits != nil:
+		n.bits[c/64] |= 1 << (c % 64)
+	case len(n.order) > largeSet:
+		n.bits = make([]uint64, (classes+63)/64)
+		for _, x := range n.order {
+			n.bits[x/64] |= 1 << (x % 64)
+		}
+		n.sorted = nil
+	case n.sorted != nil:
+		i, _ := slices.BinarySearch(n.sorted, c)
+		n.sorted = slices.Insert(n.sorted, i, c)
+	case len(n.order) > smallSet:
+		n.sorted = slices.Sorted(slices.Values(n.order))
+	}
+	return true
+}
+
+// isSub reports whether c is t or a subtype of t.
+func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
+	if t == o.h.Object() {
+		return true
+	}
+	return o.subtypes(t)[c/64]&(1<<(c%64)) != 0
+}
+
+// subtypes returns the membership bits of t and its subtypes.
+func (o *oracle) subtypes(t *hierarchy.Class) []uint64 {
+	b := o.subBits[t.ID]
+	if b == nil {
+		b = make([]uint64, (len(o.h.Classes())+63)/64)
+		o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
+			b[x.ID/64] |= 1 << (x.ID % 64)
+			return true
+		})
+		o.subBits[t.ID] = b
+	}
+	return b
+}
+
+func (o *oracle) accepts(f int32, c int32) bool {
+	return f == noFilter || o.filterBits[f][c/64]&(1<<(c%64)) != 0
+}
+
+// filter interns the filter of the given types: noFilter when one of them is
+// Object (or unknown), ok false when there are none (nothing passes).
+func (o *oracle) filter(ts []*hierarchy.Class) (f int32, ok bool) {
+	if len(ts) == 0 {
+		return 0, false
+	}
+	key := make([]byte, 0, 4*len(ts))
+	for _, t := range ts {
+		if t == nil || t.Phantom || t == o.h.Object() {
+			return noFilter, true
+		}
+		key = append(key, byte(t.ID), byte(t.ID>>8), byte(t.ID>>16), byte(t.ID>>24))
+	}
+	k := filterKey(key)
+	if f, ok := o.filters[k]; ok {
+		return f, true
+	}
+	f = int32(len(o.filterBits))
+	var b []uint64
+	if len(ts) == 1 {
+		b = o.subtypes(ts[0]) // shared, never written
+	} else {
+		b = make([]uint64, (len(o.h.Classes())+63)/64)
+		for _, t := range ts {
+			for i, w := range o.subtypes(t) {
+				b[i] |= w
+			}
+		}
+	}
+	o.filterBits = append(o.filterBits, b)
+	o.filterTypes = append(o.filterTypes, slices.Clone(ts))
+	o.filters[k] = f
+	return f, true
+}
+
+// typeOf is the class of a field or return descriptor that may hold objects the
+// sets track: nil and false for primitives, void and arrays (arrays are not
+// tracked; their elements are in the elems node), Object's class for a missing one.
+func (o *oracle) typeOf(desc string) (*hierarchy.Class, bool) {
+	if len(desc) < 3 || desc[0] != 'L' {
+		return nil, false
+	}
+	c := o.h.Class(desc[1 : len(desc)-1])
+	if c == nil || c.Phantom {
+		return o.h.Object(), true
+	}
+	return c, true
+}
+
+// paramFilter is what a method's parameters (this included) accept.
+func (o *oracle) paramFilter(m *hierarchy.Method) (int32, bool) {
+	var ts []*hierarchy.Class
+	if !m.IsStatic() {
+		ts = append(ts, m.Class)
+	}
+	forEachParam(m.Desc, func(d string) {
+		if c, ok := o.typeOf(d); ok {
+			ts = append(ts, c)
+		}
+	})
+	return o.filter(ts)
+}
+
+// returnFilter is what a method's result accepts.
+func (o *oracle) returnFilter(m *hierarchy.Method) (int32, bool) {
+	c, ok := o.typeOf(returnDesc(m.Desc))
+	if !ok {
+		return 0, false
+	}
+	return o.filter([]*hierarchy.Class{c})
+}
+
+// newNode appends a node and returns its ID.
+func (o *oracle) newNode() int32 {
+	o.nodes = append(o.nodes, node{})
+	return int32(len(o.nodes) - 1)
+}
+
+func (o *oracle) fieldNode(f *hierarchy.Field) int32 {
+	id := o.nm + f.ID
+	if n := &o.nodes[id]; !n.field {
+		n.field = true
+		n.out = append(n.out, edge{to: o.heap, filter: noFilter})
+		if t, ok := o.typeOf(f.Desc); ok {
+			if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
+				o.link(o.escape, id, fl)
+			}
+		}
+	}
+	return id
+}
+
+// link adds an edge and sends along it what its source has propagated already.
+func (o *oracle) link(from, to, f int32) {
+	if from == to || o.nodes[to].top {
+		return
+	}
+	if o.nodes[from].top {
+		o.topEdge(to, f)
+		return
+	}
+	n := &o.nodes[from]
+	e := edge{to: to, filter: f}
+	switch {
+	case n.outSeen != nil:
+		if _, dup := n.outSeen[e]; dup {
+			return
+		}
+		n.outSeen[e] = struct{}{}
+	case len(n.out) < smallSet:
+		if slices.Contains(n.out, e) {
+			return
+		}
+	default:
+		if slices.Contains(n.out, e) {
+			return
+		}
+		n.outSeen = make(map[edge]struct{}, 2*len(n.out))
+		for _, x := range n.out {
+			n.outSeen[x] = struct{}{}
+		}
+		n.outSeen[e] = struct{}{}
+	}
+	n.out = append(n.out, e)
+	for _, c := range n.order[:n.done] {
+		if o.accepts(f, c) {
+			o.add(to, c)
+		}
+	}
+}
+
+// add puts class c into node id, telling the node's questions at once and queueing
+// it for the node's edges.
+func (o *oracle) add(id, c int32) {
+	n := &o.nodes[id]
+	if n.top {
+		o.created(c)
+		return
+	}
+	if !n.insert(c, len(o.global)) {
+		return
+	}
+	o.created(c)
+	if !o.global[c] {
+		for _, qi := range o.nodes[id].subs {
+			if o.isSub(c, o.subs[qi].t) {
+				o.tell(qi, c)
+			}
+		}
+	}
+	if n := &o.nodes[id]; n.top {
+		return
+	} else if len(n.order) > topSize {
+		o.makeTop(id)
+	} else if !n.queued && len(n.out) > 0 {
+		n.queued = true
+		o.queue = append(o.queue, id)
+	}
+}
+
+// makeTop widens node id to every class created anywhere: its questions are
+// answered as questions about any object, and its edges carry every class.
+func (o *oracle) makeTop(id int32) {
+	n := &o.nodes[id]
+	if n.top {
+		return
+	}
+	old := *n
+	n.top = true
+	n.order, n.sorted, n.bits, n.out, n.outSeen, n.subs = nil, nil, nil, nil, nil, nil
+	for _, qi := range old.subs {
+		q := &o.subs[qi]
+		q.top = true
+		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
+		o.eachCreated(q.t, func(c int32) {
+			if !o.global[c] && !old.has(c) {
+				o.tell(qi, c)
+			}
+		})
+	}
+	for _, e := range old.out {
+		o.topEdge(e.to, e.filter)
+	}
+}
+
+// topEdge feeds node to from a top node through filter f.
+func (o *oracle) topEdge(to, f int32) {
+	if o.nodes[to].top {
+		return
+	}
+	if f == noFilter {
+		o.makeTop(to)
+		return
+	}
+	if o.topSeen[[2]int32{f, to}] {
+		return
+	}
+	o.topSeen[[2]int32{f, to}] = true
+	i, ok := o.topIdx[f]
+	if !ok {
+		i = len(o.topFilters)
+		o.topIdx[f] = i
+		o.topFilters = append(o.topFilters, f)
+		o.topTo = append(o.topTo, nil)
+		var cs []int32
+		for _, c := range o.allOrder {
+			if o.accepts(f, c) {
+				cs = append(cs, c)
+			}
+		}
+		o.topClasses = append(o.topClasses, cs)
+		for _, t := range o.filterTypes[f] {
+			o.topByType[t.ID] = append(o.topByType[t.ID], int32(i))
+		}
+	}
+	o.topTo[i] = append(o.topTo[i], to)
+	for j := 0; j < len(o.topClasses[i]) && !o.nodes[to].top; j++ {
+		o.add(to, o.topClasses[i][j])
+	}
+}
+
+// created records c as created somewhere, telling the questions about any object.
+func (o *oracle) created(c int32) {
+	if o.all[c] {
+		return
+	}
+	o.all[c] = true
+	o.allOrder = append(o.allOrder, c)
+	cls := o.h.Classes()[c]
+	if len(o.topFilters) > 0 {
+		// The top filters c passes are those naming one of its supertypes.
+		var fs []int32
+		o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+			for _, i := range o.topByType[s.ID] {
+				if n := len(o.topClasses[i]); n == 0 || o.topClasses[i][n-1] != c {
+					o.topClasses[i] = append(o.topClasses[i], c)
+					fs = append(fs, i)
+				}
+			}
+			return true
+		})
+		for _, i := range fs {
+			for j := 0; j < len(o.topTo[i]); j++ {
+				o.add(o.topTo[i][j], c)
+			}
+		}
+	}
+	o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+		qs := o.aSubs[s.ID]
+		for i := 0; i < len(qs); i++ {
+			o.tell(qs[i], c)
+			qs = o.aSubs[s.ID]
+		}
+		return true
+	})
+}
+
+// addGlobal makes c seen by every question.
+func (o *oracle) addGlobal(c int32) {
+	if o.global[c] {
+		return
+	}
+	o.global[c] = true
+	o.globalOrder = append(o.globalOrder, c)
+	o.created(c)
+	cls := o.h.Classes()[c]
+	o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+		qs := o.gSubs[s.ID]
+		for i := 0; i < len(qs); i++ {
+			if q := &o.subs[qs[i]]; !q.top && !o.nodes[q.n].has(c) {
+				o.tell(qs[i], c)
+			}
+			qs = o.gSubs[s.ID]
+		}
+		return true
+	})
+}
+
+// drain propagates queued classes along edges until nothing is left. Questions'
+// callbacks may call back into the oracle; only the outermost call drains.
+func (o *oracle) drain() {
+	if o.draining {
+		return
+	}
+	o.draining = true
+	for len(o.queue) > 0 || len(o.told) > 0 {
+		if len(o.told) > 0 {
+			a := o.told[0]
+			o.told = o.told[1:]
+			o.subs[a.q].fn(o.h.Classes()[a.c])
+			continue
+		}
+		id := o.queue[0]
+		o.queue = o.queue[1:]
+		n := &o.nodes[id]
+		n.queued = false
+		for !n.top && n.done < int32(len(n.order)) {
+			c := n.order[n.done]
+			n.done++
+			for i := 0; i < len(n.out); i++ {
+				e := n.out[i]
+				if o.accepts(e.filter, c) {
+					o.add(e.to, c)
+				}
+				n = &o.nodes[id] // add may grow o.nodes
+			}
+		}
+	}
+	o.draining = false
+}
+
+func (o *oracle) nodeOf(v algo.Value) int32 {
+	switch v.Kind {
+	case algo.Operand, algo.Def, algo.Param, algo.Return:
+		return v.In.ID
+	case algo.Field:
+		return o.fieldNode(v.Field)
+	}
+	return -1
+}
+
+// Types answers from the value's method or field set and the global classes; a
+// value at no particular place has every class created anywhere.
+func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
+	t := v.Type
+	id := o.nodeOf(v)
+	qi := int32(len(o.subs))
+	o.subs = append(o.subs, sub{n: id, t: t, fn: fn})
+	if id >= 0 && o.nodes[id].top {
+		o.subs[qi].top = true
+		id = -1
+	}
+	if id < 0 {
+		o.aSubs[t.ID] = append(o.aSubs[t.ID], qi)
+		o.eachCreated(t, func(c int32) { o.tell(qi, c) })
+		o.drain()
+		return
+	}
+	o.nodes[id].subs = append(o.nodes[id].subs, qi)
+	o.gSubs[t.ID] = append(o.gSubs[t.ID], qi)
+	for _, c := range o.nodes[id].order {
+		if o.isSub(c, t) {
+			o.tell(qi, c)
+		}
+	}
+	o.eachGlobal(t, func(c int32) {
+		if !o.nodes[id].has(c) {
+			o.tell(qi, c)
+		}
+	})
+	o.drain()
+}
+
+// tell queues the answer c to question qi. Answers are decided when the sets
+// change and given in drain, so that a question's callback, which may change the
+// sets, never runs between a change and the decisions it implies.
+func (o *oracle) tell(qi, c int32) {
+	if algo.Concrete(o.h.Classes()[c]) {
+		o.told = append(o.told, answer{qi, c})
+	}
+}
+
+// eachGlobal calls fn for each global class of type t.
+func (o *oracle) eachGlobal(t *hierarchy.Class, fn func(c int32)) {
+	o.eachOf(t, o.global, o.globalOrder, fn)
+}
+
+// eachCreated calls fn for each class of type t created anywhere.
+func (o *oracle) eachCreated(t *hierarchy.Class, fn func(c int32)) {
+	o.eachOf(t, o.all, o.allOrder, fn)
+}
+
+// eachOf calls fn for each class of type t in a set given as flags and list: by
+// walking t's subclasses when t is a class below Object (a tree, usually small),
+// else the list. The classes are collected first, as fn may grow the set.
+func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c int32)) {
+	var cs []int32
+	if t.IsInterface() || t == o.h.Object() {
+		for _, c := range list {
+			if o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
+				cs = append(cs, c)
+			}
+		}
+	} else {
+		o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
+			if in[x.ID] && algo.Concrete(x) {
+				cs = append(cs, x.ID)
+			}
+			return true
+		})
+	}
+	for _, c := range cs {
+		fn(c)
+	}
+}
+
+// Created puts c where v is: its method's or field's set; everywhere for a value
+// at no particular place. Exceptions are global: they travel up the call stack to
+// whichever handler catches them, which the sets do not follow.
+func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
+	if !algo.Concrete(c) {
+		return
+	}
+	id := o.nodeOf(v)
+	if id < 0 || (o.thrown != nil && o.isSub(c.ID, o.thrown)) {
+		o.addGlobal(c.ID)
+	} else {
+		o.add(id, c.ID)
+	}
+	o.drain()
+}
+
+// Scope is the method or field whose set answers, with the declared type; the
+// declared type alone once that set is top, so that questions on top nodes share
+// their answers as RTA's do.
+func (o *oracle) Scope(v algo.Value) algo.Value {
+	switch v.Kind {
+	case algo.Operand, algo.Def, algo.Param, algo.Return:
+		if !o.nodes[v.In.ID].top {
+			return algo.Value{Kind: algo.Def, In: v.In, PC: -1, Type: v.Type}
+		}
+	case algo.Field:
+		if f := o.nm + v.Field.ID; !o.nodes[f].top {
+			return algo.FieldOf(v.Field, v.Type)
+		}
+	}
+	return algo.Any(v.Type)
+}
+
+func (*oracle) Fixed() bool { return false }
+
+// Reached adds the edges of m's field and array accesses, and for a native method
+// those of the native heap.
+func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
+	if o.reached[m.ID] {
+		return
+	}
+	o.reached[m.ID] = true
+	id := m.ID
+	if m.IsNative() {
+		o.native(m)
+	}
+	if f != nil {
+		for i := range f.Fields {
+			fa := &f.Fields[i]
+			if len(fa.Ref.Desc) < 3 || fa.Ref.Desc[0] != 'L' {
+				continue
+			}
+			c := o.h.Class(fa.Ref.Class)
+			if c == nil {
+				continue
+			}
+			fd, err := o.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc)
+			if err != nil || fd == nil {
+				continue
+			}
+			fn := o.fieldNode(fd)
+			if fa.Write {
+				t, _ := o.typeOf(fd.Desc)
+				if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
+					o.link(id, fn, fl)
+				}
+			} else {
+				o.link(fn, id, noFilter)
+			}
+		}
+		if f.Arrays&facts.ArrayLoad != 0 {
+			o.link(o.elems, id, noFilter)
+		}
+		if f.Arrays&facts.ArrayStore != 0 {
+			o.link(id, o.elems, noFilter)
+		}
+	}
+	o.drain()
+}
+
+// native adds the edges of the native heap for native method m.
+func (o *oracle) native(m *hierarchy.Method) {
+	id := m.ID
+	o.link(id, o.heap, noFilter)
+	if writesAnyField(m) {
+		o.link(id, o.escape, noFilter)
+	}
+	ret := returnDesc(m.Desc)
+	switch {
+	case m.Name == "clone" && m.Class == o.h.Object():
+		// The JVM copies the receiver: its class is in the caller's set already.
+	case len(ret) > 1 && ret[0] == '[':
+		o.link(id, o.elems, noFilter)
+	default:
+		if fl, ok := o.returnFilter(m); ok {
+			o.link(o.heap, id, fl)
+		}
+	}
+}
+
+// writesAnyField reports whether native m may store what it is given in fields or
+// arrays that no bytecode names: Unsafe's accessors (and so VarHandles, field
+// updaters and reflection built on them), reflective array stores, and the JVM's
+// setters of System.in, out and err.
+func writesAnyField(m *hierarchy.Method) bool {
+	switch m.Class.Name {
+	case "jdk/internal/misc/Unsafe", "sun/misc/Unsafe", "java/lang/reflect/Array":
+		return true
+	case "java/lang/System":
+		return m.Name == "setIn0" || m.Name == "setOut0" || m.Name == "setErr0"
+	}
+	return false
+}
+
+func (o *oracle) hub(set int32) *hub {
+	for int(set) >= len(o.hubs) {
+		o.hubs = append(o.hubs, hub{})
+	}
+	h := &o.hubs[set]
+	if h.args == 0 {
+		h.args = o.newNode()
+		h.ret = o.newNode()
+	}
+	return &o.hubs[set]
+}
+
+// Calls links the caller's set to the target set's hub: its arguments go in, the
+// members' results come back. A creating call's result has the classes of the
+// constructors in the set.
+func (o *oracle) Calls(caller *hierarchy.Method, _ int32, set int32, kind algo.CallKind) {
+	h := o.hub(set)
+	args, ret := h.args, h.ret
+	if caller != nil {
+		o.link(caller.ID, args, noFilter)
+		o.link(ret, caller.ID, noFilter)
+	}
+	if kind == algo.Creating {
+		cid := int32(-1)
+		if caller != nil {
+			cid = caller.ID
+		}
+		o.hubs[set].creators = append(o.hubs[set].creators, cid)
+		for _, m := range slices.Clone(o.hubs[set].members) {
+			o.create(cid, m)
+		}
+	}
+	o.drain()
+}
+
+// Member links a member of a target set to the set's hub.
+func (o *oracle) Member(set int32, callee *hierarchy.Method) {
+	h := o.hub(set)
+	h.members = append(h.members, callee)
+	args, ret := h.args, h.ret
+	if f, ok := o.paramFilter(callee); ok {
+		o.link(args, callee.ID, f)
+	}
+	if f, ok := o.returnFilter(callee); ok {
+		o.link(callee.ID, ret, f)
+	}
+	for _, cid := range slices.Clone(o.hubs[set].creators) {
+		o.create(cid, callee)
+	}
+	o.drain()
+}
+
+// create records the object a creating call in method cid (-1: the JVM) makes
+// when it runs constructor m.
+func (o *oracle) create(cid int32, m *hierarchy.Method) {
+	if m.Name != "<init>" || !algo.Concrete(m.Class) {
+		return
+	}
+	if cid < 0 || (o.thrown != nil && o.isSub(m.Class.ID, o.thrown)) {
+		o.addGlobal(m.Class.ID)
+		return
+	}
+	o.add(cid, m.Class.ID)
+}
+
+// Captured passes the creator's set to the parameters of the lambda's method.
+func (o *oracle) Captured(from, to *hierarchy.Method) {
+	if f, ok := o.paramFilter(to); ok {
+		o.link(from.ID, to.ID, f)
+	}
+	o.drain()
+}
+
+// forEachParam calls fn with each parameter descriptor of a method descriptor.
+// A malformed descriptor ends the walk.
+func forEachParam(desc string, fn func(string)) {
+	for i := 1; i < len(desc) && desc[i] != ')'; {
+		j := i
+		for j < len(desc) && desc[j] == '[' {
+			j++
+		}
+		if j < len(desc) && desc[j] == 'L' {
+			for j < len(desc) && desc[j] != ';' {
+				j++
+			}
+		}
+		if j >= len(desc) {
+			return
+		}
+		fn(desc[i : j+1])
+		i = j + 1
+	}
+}
+
+func returnDesc(desc string) string {
+	for i := len(desc) - 1; i >= 0; i-- {
+		if desc[i] == ')' {
+			return desc[i+1:]
+		}
+	}
+	return ""
+}
