@@ -104,6 +104,10 @@ func (s *solver) entry(m *hierarchy.Method) {
 		s.entries = append(s.entries, m.ID)
 	}
 	s.reachable(m.ID)
+	if s.fl != nil {
+		// The JVM (or a client) calls it, with what it holds.
+		s.follow(site{pc: -1, line: -1, call: -1}, s.singleton(m.ID), false)
+	}
 }
 
 func mainMethod(c *hierarchy.Class) *hierarchy.Method {

@@ -8,7 +8,7 @@ package analysis
 //
 //	comment    = "//" directive { directive } [ prose ] .
 //	directive  = "@" [ "!" ] name [ "[" qual { "," qual } "]" ] [ "(" arg { "," arg } ")" ] .
-//	qual       = "cha" | "rta" | "level" ( "=" | ">=" | "<=" | ">" | "<" ) digit .
+//	qual       = "cha" | "rta" | "xta" | "level" ( "=" | ">=" | "<=" | ">" | "<" ) digit .
 //	arg        = method | status | feature | level | algorithm .
 //	method     = class "." name [ descriptor ] | "<native>" .
 //
@@ -44,7 +44,8 @@ package analysis
 //	                    no edge from from to any to
 //	@reachable(m, ...)  / @!reachable(m, ...): by name
 //	@levels(1,2)        the levels to analyse at (also 1-6 or all); default 1,2
-//	@algos(cha,rta)     the algorithms; default cha,rta
+//	@algos(cha,rta,xta) the algorithms; default cha,rta (XTA over the whole JDK
+//	                    takes ~15 s a run: programs ask for it at a few levels)
 //	@library            library mode (Options.LibraryMode) instead of main methods
 //
 // Qualifiers restrict the runs a directive applies to: @calls[rta,level>=2](...).
@@ -465,7 +466,7 @@ func parseDirective(s string) (*expDirective, string, error) {
 
 func parseQual(q string) (expQual, error) {
 	switch strings.ToLower(q) {
-	case CHA, RTA:
+	case CHA, RTA, XTA:
 		return expQual{algo: strings.ToLower(q)}, nil
 	}
 	if rest, ok := strings.CutPrefix(q, "level"); ok {
@@ -479,7 +480,7 @@ func parseQual(q string) (expQual, error) {
 			}
 		}
 	}
-	return expQual{}, fmt.Errorf("unknown qualifier %q (want cha, rta, level=N, level>=N, ...)", q)
+	return expQual{}, fmt.Errorf("unknown qualifier %q (want cha, rta, xta, level=N, level>=N, ...)", q)
 }
 
 // addDirective validates a parsed directive and records it (or the program option it
@@ -523,12 +524,13 @@ func (p *expProgram) addDirective(d *expDirective, at int) error {
 		var as []string
 		for _, a := range d.args {
 			a = strings.ToLower(a)
-			if a != CHA && a != RTA {
+			if !slices.Contains(Algorithms, a) {
 				return fmt.Errorf("unknown algorithm %q", a)
 			}
 			as = append(as, a)
 		}
-		slices.Sort(as)
+		// In Algorithms' order, from the least precise: each refines the one before.
+		slices.SortFunc(as, func(x, y string) int { return slices.Index(Algorithms, x) - slices.Index(Algorithms, y) })
 		as = slices.Compact(as)
 		if len(as) == 0 || (p.algos != nil && !slices.Equal(p.algos, as)) {
 			return fmt.Errorf("conflicting or empty @algos")
@@ -695,10 +697,11 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 		for _, algo := range first.algos {
 			checkSubgraphNamed(t, byAlgo[algo], h)
 		}
-		if len(first.algos) == 2 {
-			// RTA refines CHA: at each level its graph is a subgraph of CHA's.
+		// Each algorithm refines the ones before it (RTA refines CHA, XTA RTA): at
+		// each level its graph is a subgraph of theirs.
+		for j := 1; j < len(first.algos); j++ {
 			for i := range first.levels {
-				checkSubgraphNamed(t, []*callgraph.Graph{byAlgo[CHA][i], byAlgo[RTA][i]}, h)
+				checkSubgraphNamed(t, []*callgraph.Graph{byAlgo[first.algos[j-1]][i], byAlgo[first.algos[j]][i]}, h)
 			}
 		}
 	})

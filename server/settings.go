@@ -24,7 +24,7 @@ const ConfigSection = "jcg"
 // didChangeConfiguration), then what commands such as jcg.setLevel override.
 type Settings struct {
 	Level     callgraph.Level
-	Algorithm string // analysis.CHA or analysis.RTA
+	Algorithm string // one of analysis.Algorithms
 
 	// ClassPath and Libraries replace class-path discovery when either is set;
 	// relative paths are relative to the first workspace folder.
@@ -140,8 +140,8 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			st.Level = lv
 		case "algorithm":
 			var s string
-			if err := json.Unmarshal(raw, &s); err != nil || (strings.ToLower(s) != analysis.CHA && strings.ToLower(s) != analysis.RTA) {
-				bad(k, fmt.Errorf("want %q or %q", analysis.CHA, analysis.RTA))
+			if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(analysis.Algorithms, strings.ToLower(s)) {
+				bad(k, fmt.Errorf("want one of %q", analysis.Algorithms))
 				continue
 			}
 			st.Algorithm = strings.ToLower(s)

@@ -331,6 +331,12 @@ func (o *oracle) link(from, to, f int32) {
 		n.outSeen[e] = struct{}{}
 	}
 	n.out = append(n.out, e)
+	if !n.queued && n.done < int32(len(n.order)) {
+		// A node is queued only while it has edges: what came before this first
+		// edge has not gone anywhere yet.
+		n.queued = true
+		o.queue = append(o.queue, from)
+	}
 	for _, c := range n.order[:n.done] {
 		if o.accepts(f, c) {
 			o.add(to, c)
@@ -738,6 +744,11 @@ func (o *oracle) Calls(caller *hierarchy.Method, _ int32, set int32, kind algo.C
 	if caller != nil {
 		o.link(caller.ID, args, noFilter)
 		o.link(ret, caller.ID, noFilter)
+	} else {
+		// The JVM and native code call with what they hold: anything in the heap
+		// (which holds everything native code was given), and keep what they get.
+		o.link(o.heap, args, noFilter)
+		o.link(ret, o.heap, noFilter)
 	}
 	if kind == algo.Creating {
 		cid := int32(-1)
