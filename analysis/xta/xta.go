@@ -477,18 +477,17 @@ func (o *oracle) addGlobal(c int32) {
 	}
 	o.global[c] = true
 	o.globalOrder = append(o.globalOrder, c)
-	o.created(c)
-	cls := o.h.Classes()[c]
-	o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
-		qs := o.gSubs[s.ID]
-		for i := 0; i < len(qs); i++ {
-			if q := &o.subs[qs[i]]; !q.top && !o.nodes[q.n].has(c) {
-				o.tell(qs[i], c)
+	// Tell first: created may put c into nodes (through top edges), after which
+	// their questions would take it for told.
+	o.h.Supertypes(o.h.Classes()[c], func(s *hierarchy.Class) bool {
+		for _, qi := range o.gSubs[s.ID] {
+			if q := &o.subs[qi]; !q.top && !o.nodes[q.n].has(c) {
+				o.tell(qi, c)
 			}
-			qs = o.gSubs[s.ID]
 		}
 		return true
 	})
+	o.created(c)
 }
 
 // drain propagates queued classes along edges until nothing is left. Questions'

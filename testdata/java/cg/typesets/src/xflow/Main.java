@@ -8,7 +8,7 @@
  *   Circle in circles, Square in squares, Triangle in makeTriangle, Pentagon in fill,
  *   Hexagon in captured.
  */
-// @levels(6) @algos(cha,rta,xta)
+// @levels(2,6) @algos(cha,rta,xta)
 package xflow;
 
 public class Main {
