@@ -11,10 +11,11 @@
 // Soundness beyond bytecode, which the paper's language does not have:
 //   - objects the JVM or native code creates where no method is known (algo.Any) and
 //     thrown exceptions are global: every question sees them;
-//   - what native code is given may be kept by the JVM (the native "heap"): a
-//     native with a reference result may return any value stored in a field or an
-//     array or handed to native code, and one with an array result may fill it with
-//     values handed to native code;
+//   - what native code is given, the JVM may keep ("held"): it calls back into
+//     Java (upcalls, callbacks of natives at levels 1-5) with what it holds, and
+//     keeps what those calls return; a native with a reference result may return
+//     anything held or stored in a field or an array (Unsafe reads any field), and
+//     one with an array result may fill it with what is held;
 //   - Unsafe, reflective array stores and the JVM's own setters of System's streams
 //     write fields and arrays the bytecode does not name: what they are given may be
 //     in every field and array of a fitting type.
@@ -51,14 +52,15 @@ func New(h *hierarchy.Hierarchy) algo.Follower {
 		topSeen:   map[[2]int32]bool{},
 	}
 	base := int32(nm + nf)
-	o.elems, o.heap, o.escape = base, base+1, base+2
+	o.elems, o.heap, o.escape, o.held = base, base+1, base+2, base+3
 	o.nodes[o.elems].out = append(o.nodes[o.elems].out, edge{to: o.heap, filter: noFilter})
+	o.nodes[o.held].out = append(o.nodes[o.held].out, edge{to: o.heap, filter: noFilter})
 	o.nodes[o.escape].out = append(o.nodes[o.escape].out, edge{to: o.elems, filter: noFilter})
 	return o
 }
 
 // Special nodes after the method and field nodes.
-const numSpecial = 3
+const numSpecial = 4
 
 // noFilter lets every class along an edge.
 const noFilter = -1
@@ -67,25 +69,25 @@ type oracle struct {
 	h  *hierarchy.Hierarchy
 	nm int32 // number of methods: field f's node is nm + f.ID
 
-	// Nodes: methods by ID, then fields by ID, then elems, heap and escape, then
+	// Nodes: methods by ID, then fields by ID, then elems, heap, escape and held, then
 	// the argument and result nodes of the solver's target sets (hubs).
-	nodes               []node
-	elems, heap, escape int32
-	hubs                []hub // by set handle
-	reached             []bool
-	global, all         []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
-	globalOrder         []int32           // global classes in the order they came
-	allOrder            []int32           // every created class in the order it came
-	subs                []sub             // questions asked
-	gSubs, aSubs        map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
-	subBits             [][]uint64        // by class ID: the IDs of its subtypes, made on first use
-	filters             map[filterKey]int32
-	filterBits          [][]uint64           // by filter: the classes it lets pass
-	filterTypes         [][]*hierarchy.Class // by filter: the types whose subtypes pass
-	queue               []int32
-	told                []answer // answers to give
-	draining            bool
-	thrown              *hierarchy.Class
+	nodes                     []node
+	elems, heap, escape, held int32
+	hubs                      []hub // by set handle
+	reached                   []bool
+	global, all               []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
+	globalOrder               []int32           // global classes in the order they came
+	allOrder                  []int32           // every created class in the order it came
+	subs                      []sub             // questions asked
+	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
+	subBits                   [][]uint64        // by class ID: the IDs of its subtypes, made on first use
+	filters                   map[filterKey]int32
+	filterBits                [][]uint64           // by filter: the classes it lets pass
+	filterTypes               [][]*hierarchy.Class // by filter: the types whose subtypes pass
+	queue                     []int32
+	told                      []answer // answers to give
+	draining                  bool
+	thrown                    *hierarchy.Class
 	// Top nodes feed filtered edges: every class created anywhere that passes
 	// filter topFilters[i] goes to each node of topTo[i].
 	topFilters []int32
@@ -691,7 +693,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 // native adds the edges of the native heap for native method m.
 func (o *oracle) native(m *hierarchy.Method) {
 	id := m.ID
-	o.link(id, o.heap, noFilter)
+	o.link(id, o.held, noFilter)
 	if writesAnyField(m) {
 		o.link(id, o.escape, noFilter)
 	}
@@ -700,7 +702,7 @@ func (o *oracle) native(m *hierarchy.Method) {
 	case m.Name == "clone" && m.Class == o.h.Object():
 		// The JVM copies the receiver: its class is in the caller's set already.
 	case len(ret) > 1 && ret[0] == '[':
-		o.link(id, o.elems, noFilter)
+		o.link(o.held, o.elems, noFilter)
 	default:
 		if fl, ok := o.returnFilter(m); ok {
 			o.link(o.heap, id, fl)
@@ -744,10 +746,9 @@ func (o *oracle) Calls(caller *hierarchy.Method, _ int32, set int32, kind algo.C
 		o.link(caller.ID, args, noFilter)
 		o.link(ret, caller.ID, noFilter)
 	} else {
-		// The JVM and native code call with what they hold: anything in the heap
-		// (which holds everything native code was given), and keep what they get.
-		o.link(o.heap, args, noFilter)
-		o.link(ret, o.heap, noFilter)
+		// The JVM and native code call with what they hold, and keep what they get.
+		o.link(o.held, args, noFilter)
+		o.link(ret, o.held, noFilter)
 	}
 	if kind == algo.Creating {
 		cid := int32(-1)
