@@ -39,3 +39,48 @@ func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 	}
 	return out
 }
+
+// DispatchStats counts the virtual and interface call sites of the callers keep
+// selects (by node), and those of them with at most one target: the share of
+// calls an algorithm resolves to a single method (or finds dead), its precision
+// where users read call hierarchies. A site's targets are those of its dispatch
+// and of the lambdas it may call.
+func DispatchStats(g *Graph, keep func(caller NodeID) bool) (sites, single int) {
+	type at struct{ caller, pc int32 }
+	type site struct {
+		dispatch bool // the site has a virtual or interface dispatch (not only lambdas)
+		targets  map[int32]bool
+	}
+	bySite := map[at]*site{}
+	for _, b := range g.Bundles {
+		if b.Caller == g.Native || !keep(b.Caller) {
+			continue
+		}
+		kind := g.Reasons[b.Reason].Kind
+		if kind != KindVirtual && kind != KindInterface && kind != KindLambda {
+			continue
+		}
+		k := at{b.Caller, b.PC}
+		st := bySite[k]
+		if st == nil {
+			st = &site{targets: map[int32]bool{}}
+			bySite[k] = st
+		}
+		st.dispatch = st.dispatch || kind != KindLambda
+		for _, t := range g.Sets[b.Set] {
+			if len(st.targets) > 1 {
+				break // two are enough to know
+			}
+			st.targets[t] = true
+		}
+	}
+	for _, st := range bySite {
+		if st.dispatch {
+			sites++
+			if len(st.targets) <= 1 {
+				single++
+			}
+		}
+	}
+	return sites, single
+}
