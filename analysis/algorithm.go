@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
 	"github.com/jcg-lsp/jcg-lsp/analysis/rta"
 	"github.com/jcg-lsp/jcg-lsp/analysis/xta"
@@ -21,15 +22,15 @@ const (
 // Algorithms lists the algorithms from the least to the most precise.
 var Algorithms = []string{CHA, RTA, XTA}
 
-// newOracle returns the oracle of a run of algorithm name.
-func (a *Analyzer) newOracle(name string) (algo.Oracle, error) {
+// newOracle returns the oracle of a run of algorithm name at level l.
+func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error) {
 	switch name {
 	case CHA:
 		return cha.New(a.h), nil
 	case RTA:
 		return rta.New(a.h), nil
 	case XTA:
-		return xta.New(a.h), nil
+		return xta.New(a.h, l >= callgraph.EncapRespect), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }

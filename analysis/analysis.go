@@ -133,7 +133,7 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
-	if s.oracle, err = a.newOracle(opts.Algorithm); err != nil {
+	if s.oracle, err = a.newOracle(opts.Algorithm, opts.Level); err != nil {
 		return nil, nil, err
 	}
 	s.fl, _ = s.oracle.(algo.Follower)

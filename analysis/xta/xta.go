@@ -18,7 +18,13 @@
 //     one with an array result may fill it with what is held;
 //   - Unsafe, reflective array stores and the JVM's own setters of System's streams
 //     write fields and arrays the bytecode does not name: what they are given may be
-//     in every field and array of a fitting type.
+//     in every array and every field of a fitting type. Where the assumption level
+//     has reflection and native code obey access rules (Encap-Respect and above),
+//     that is every field of the JDK, the public fields of the application and its
+//     libraries, and their other fields only once their own code asks for access to
+//     fields by name (field updaters, VarHandles, Field, Unsafe): the JDK reaches the
+//     private fields of a class only through what the class hands it.
+//     (Deserialization writes objects it creates, which are global already.)
 //
 // The recall test (analysis/recall) checks these rules against methods real programs
 // execute.
@@ -28,12 +34,16 @@ import (
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // New returns an XTA oracle over h for one run.
-func New(h *hierarchy.Hierarchy) algo.Follower {
+//
+// encap says whether the run's assumption level has reflection and native code obey
+// access rules (callgraph.EncapRespect and above).
+func New(h *hierarchy.Hierarchy, encap bool) algo.Follower {
 	nm, nf, nc := len(h.Methods()), len(h.Fields()), len(h.Classes())
 	o := &oracle{
 		h:         h,
@@ -50,6 +60,7 @@ func New(h *hierarchy.Hierarchy) algo.Follower {
 		topIdx:    map[int32]int{},
 		topByType: map[int32][]int32{},
 		topSeen:   map[[2]int32]bool{},
+		encap:     encap,
 	}
 	base := int32(nm + nf)
 	o.elems, o.heap, o.escape, o.held = base, base+1, base+2, base+3
@@ -88,6 +99,12 @@ type oracle struct {
 	told                      []answer // answers to give
 	draining                  bool
 	thrown                    *hierarchy.Class
+	// encap: fields of the application and its libraries that are not public
+	// join the escaped values only once ownAccess; ownFields are their nodes
+	// made before.
+	encap     bool
+	ownAccess bool
+	ownFields []int32
 	// Top nodes feed filtered edges: every class created anywhere that passes
 	// filter topFilters[i] goes to each node of topTo[i].
 	topFilters []int32
@@ -294,14 +311,54 @@ func (o *oracle) fieldNode(f *hierarchy.Field) int32 {
 	if n := &o.nodes[id]; !n.field {
 		n.field = true
 		n.out = append(n.out, edge{to: o.heap, filter: noFilter})
-		if t, ok := o.typeOf(f.Desc); ok {
-			if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
-				o.link(o.escape, id, fl)
-			}
+		if o.encap && !o.ownAccess && f.Class.Origin != hierarchy.JDK && f.Access&accPublic == 0 {
+			o.ownFields = append(o.ownFields, id)
+		} else {
+			o.escapeTo(id, f)
 		}
 	}
 	return id
 }
+
+// escapeTo lets escaped values of a fitting type into field f's node id.
+func (o *oracle) escapeTo(id int32, f *hierarchy.Field) {
+	if t, ok := o.typeOf(f.Desc); ok {
+		if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
+			o.link(o.escape, id, fl)
+		}
+	}
+}
+
+// grantsFieldAccess reports whether a call hands out access to fields named at run
+// time: what lets JDK code write a class's private fields under Encap-Respect.
+func grantsFieldAccess(ref classfile.Ref) bool {
+	switch ref.Class {
+	case "java/util/concurrent/atomic/AtomicReferenceFieldUpdater", "java/lang/reflect/Field",
+		"sun/misc/Unsafe", "jdk/internal/misc/Unsafe":
+		return true
+	case "java/lang/invoke/MethodHandles$Lookup":
+		switch ref.Name {
+		case "findVarHandle", "findStaticVarHandle", "unreflectVarHandle", "findSetter", "findStaticSetter", "unreflectSetter":
+			return true
+		}
+	}
+	return false
+}
+
+// grantOwnAccess lets escaped values into every field from now on.
+func (o *oracle) grantOwnAccess() {
+	if o.ownAccess {
+		return
+	}
+	o.ownAccess = true
+	fs := o.h.Fields()
+	for _, id := range o.ownFields {
+		o.escapeTo(id, fs[id-o.nm])
+	}
+	o.ownFields = nil
+}
+
+const accPublic = 0x0001
 
 // link adds an edge and sends along it what its source has propagated already.
 func (o *oracle) link(from, to, f int32) {
@@ -657,6 +714,14 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 	id := m.ID
 	if m.IsNative() {
 		o.native(m)
+	}
+	if f != nil && o.encap && m.Class.Origin != hierarchy.JDK {
+		for i := range f.Calls {
+			if grantsFieldAccess(f.Calls[i].Ref) {
+				o.grantOwnAccess()
+				break
+			}
+		}
 	}
 	if f != nil {
 		for i := range f.Fields {

@@ -50,10 +50,11 @@ public class Main {
     // A field's set is what its writers put in: fill writes a Pentagon into
     // Holder.shape and nothing into Other.shape. read gets the Holder from its
     // caller (the parameter's type lets only Holder through, not the Pentagon) and
-    // the Pentagon from the field it reads. With the JDK there are no negatives
-    // here: Unsafe (and the reflection, VarHandles and deserialization built on it)
-    // may store what it is given in any field of a fitting type, and what reaches
-    // Unsafe in the JDK is every Shape, so every field of type Shape has them all.
+    // the Pentagon from the field it reads. Unsafe (and the field updaters,
+    // VarHandles and reflection built on it) may store what it is given in fields
+    // the bytecode does not name, but at these levels (Encap-Respect and above) the
+    // JDK reaches a non-public field of this program only if the program hands out
+    // access to its fields by name, which it never does.
     static void fill() {
         Holder h = new Holder();
         h.shape = new Pentagon();
@@ -62,13 +63,13 @@ public class Main {
     }
 
     static void read(Holder h) {
-        h.shape.name(); // @calls(xflow.Pentagon.name)
+        h.shape.name(); // @calls(xflow.Pentagon.name) @!calls[xta](xflow.Circle.name, xflow.Square.name, xflow.Triangle.name, xflow.Hexagon.name)
     }
 
-    // Other.shape is never written by bytecode, but may be by Unsafe (above).
+    // Other.shape is never written: no Shape reaches this call under XTA.
     static void readOther(Other o) {
         if (o.shape != null) {
-            o.shape.name(); // @calls[rta](xflow.Pentagon.name)
+            o.shape.name(); // @!calls[xta](xflow.Circle.name, xflow.Square.name, xflow.Triangle.name, xflow.Pentagon.name, xflow.Hexagon.name) @calls[rta](xflow.Pentagon.name)
         }
     }
 
