@@ -116,10 +116,9 @@ type oracle struct {
 }
 
 type node struct {
-	order   []int32  // members, in the order they came
-	sorted  []int32  // members, sorted, once there are more than smallSet
-	bits    []uint64 // membership, once there are more than largeSet
-	done    int32    // order[:done] went along every edge in out
+	order   []int32 // members, in the order they came
+	sorted  []int32 // members, sorted, once there are more than smallSet
+	done    int32   // order[:done] went along every edge in out
 	queued  bool
 	out     []edge
 	outSeen map[edge]struct{} // the edges of out, once there are many
@@ -161,38 +160,27 @@ type answer struct{ q, c int32 }
 
 const (
 	smallSet = 16
-	largeSet = 1024
 	// topSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two
 	// more reachable methods (of 207,555); sets of over 64 classes tell little.
 	topSize = 64
 )
 
 func (n *node) has(c int32) bool {
-	switch {
-	case n.bits != nil:
-		return n.bits[c/64]&(1<<(c%64)) != 0
-	case n.sorted != nil:
+	if n.sorted != nil {
 		_, ok := slices.BinarySearch(n.sorted, c)
 		return ok
 	}
 	return slices.Contains(n.order, c)
 }
 
-// insert adds c, reporting whether it is new.
-func (n *node) insert(c int32, classes int) bool {
+// insert adds c, reporting whether it is new. Sets stay small (topSize), so a
+// sorted list is enough.
+func (n *node) insert(c int32) bool {
 	if n.has(c) {
 		return false
 	}
 	n.order = append(n.order, c)
 	switch {
-	case n.bits != nil:
-		n.bits[c/64] |= 1 << (c % 64)
-	case len(n.order) > largeSet:
-		n.bits = make([]uint64, (classes+63)/64)
-		for _, x := range n.order {
-			n.bits[x/64] |= 1 << (x % 64)
-		}
-		n.sorted = nil
 	case n.sorted != nil:
 		i, _ := slices.BinarySearch(n.sorted, c)
 		n.sorted = slices.Insert(n.sorted, i, c)
@@ -413,7 +401,7 @@ func (o *oracle) add(id, c int32) {
 		o.created(c)
 		return
 	}
-	if !n.insert(c, len(o.global)) {
+	if !n.insert(c) {
 		return
 	}
 	o.created(c)
@@ -443,7 +431,7 @@ func (o *oracle) makeTop(id int32) {
 	}
 	old := *n
 	n.top = true
-	n.order, n.sorted, n.bits, n.out, n.outSeen, n.subs = nil, nil, nil, nil, nil, nil
+	n.order, n.sorted, n.out, n.outSeen, n.subs = nil, nil, nil, nil, nil
 	for _, qi := range old.subs {
 		q := &o.subs[qi]
 		q.top = true
