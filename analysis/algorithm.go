@@ -30,7 +30,7 @@ func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error
 	case RTA:
 		return rta.New(a.h), nil
 	case XTA:
-		return xta.New(a.h, l >= callgraph.EncapRespect), nil
+		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }

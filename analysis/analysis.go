@@ -81,6 +81,7 @@ type Analyzer struct {
 	apiCache    map[int32][]CallResolver
 	plans       []atomic.Pointer[methodPlan] // by method ID
 	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
+	xtaTopSize  int                          // XTA's widening size; 0 for its default (tests set it)
 	valuesOnce  sync.Once
 	vindex      *values.Index
 	jdk         jdkModel

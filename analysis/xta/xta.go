@@ -39,11 +39,23 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
+// Config is what a run tells the analysis beyond the program.
+type Config struct {
+	// Encap says whether the run's assumption level has reflection and native
+	// code obey access rules (callgraph.EncapRespect and above).
+	Encap bool
+	// TopSize is the size past which a set widens to every class created anywhere;
+	// 0 means DefaultTopSize. Tests make it small to exercise widening on small
+	// programs.
+	TopSize int
+}
+
+// DefaultTopSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two more
+// reachable methods (of 207,555); sets of over 64 classes tell little.
+const DefaultTopSize = 64
+
 // New returns an XTA oracle over h for one run.
-//
-// encap says whether the run's assumption level has reflection and native code obey
-// access rules (callgraph.EncapRespect and above).
-func New(h *hierarchy.Hierarchy, encap bool) algo.Follower {
+func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 	nm, nf, nc := len(h.Methods()), len(h.Fields()), len(h.Classes())
 	o := &oracle{
 		h:         h,
@@ -60,7 +72,11 @@ func New(h *hierarchy.Hierarchy, encap bool) algo.Follower {
 		topIdx:    map[int32]int{},
 		topByType: map[int32][]int32{},
 		topSeen:   map[[2]int32]bool{},
-		encap:     encap,
+		encap:     cfg.Encap,
+		topSize:   cfg.TopSize,
+	}
+	if o.topSize <= 0 {
+		o.topSize = DefaultTopSize
 	}
 	base := int32(nm + nf)
 	o.elems, o.heap, o.escape, o.held = base, base+1, base+2, base+3
@@ -103,6 +119,7 @@ type oracle struct {
 	// join the escaped values only once ownAccess; ownFields are their nodes
 	// made before.
 	encap     bool
+	topSize   int
 	ownAccess bool
 	ownFields []int32
 	// Top nodes feed filtered edges: every class created anywhere that passes
@@ -125,7 +142,7 @@ type node struct {
 	subs    []int32
 	field   bool // a field's node: escaped values join it
 	// top: the node holds every class created anywhere (RTA's answer). A node
-	// becomes top when its set outgrows topSize or a top node feeds it unfiltered,
+	// becomes top when its set outgrows Config.TopSize or a top node feeds it unfiltered,
 	// which keeps the cost of the sets that would hold most of the program at
 	// RTA's instead of one copy per method.
 	top bool
@@ -158,12 +175,8 @@ type filterKey string
 
 type answer struct{ q, c int32 }
 
-const (
-	smallSet = 16
-	// topSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two
-	// more reachable methods (of 207,555); sets of over 64 classes tell little.
-	topSize = 64
-)
+// smallSet is the size past which a set keeps a sorted copy for look-ups.
+const smallSet = 16
 
 func (n *node) has(c int32) bool {
 	if n.sorted != nil {
@@ -173,7 +186,7 @@ func (n *node) has(c int32) bool {
 	return slices.Contains(n.order, c)
 }
 
-// insert adds c, reporting whether it is new. Sets stay small (topSize), so a
+// insert adds c, reporting whether it is new. Sets stay small (Config.TopSize), so a
 // sorted list is enough.
 func (n *node) insert(c int32) bool {
 	if n.has(c) {
@@ -414,7 +427,7 @@ func (o *oracle) add(id, c int32) {
 	}
 	if n := &o.nodes[id]; n.top {
 		return
-	} else if len(n.order) > topSize {
+	} else if len(n.order) > o.topSize {
 		o.makeTop(id)
 	} else if !n.queued && len(n.out) > 0 {
 		n.queued = true
