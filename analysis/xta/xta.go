@@ -73,6 +73,9 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		topByType: map[int32][]int32{},
 		topSeen:   map[[2]int32]bool{},
 		encap:     cfg.Encap,
+		single:    make([]int32, nc),
+		paramF:    make([]int32, nm),
+		returnF:   make([]int32, nm),
 		topSize:   cfg.TopSize,
 	}
 	if o.topSize <= 0 {
@@ -111,6 +114,9 @@ type oracle struct {
 	filters                   map[filterKey]int32
 	filterBits                [][]uint64           // by filter: the classes it lets pass
 	filterTypes               [][]*hierarchy.Class // by filter: the types whose subtypes pass
+	single                    []int32              // by class ID: 2 + the filter of that class alone, 0 until made
+	paramF                    []int32              // by method ID: the filter of its parameters (cached, see cachedFilter)
+	returnF                   []int32              // by method ID: the filter of its result
 	queue                     []int32
 	told                      []answer // answers to give
 	draining                  bool
@@ -235,6 +241,13 @@ func (o *oracle) filter(ts []*hierarchy.Class) (f int32, ok bool) {
 	if len(ts) == 0 {
 		return 0, false
 	}
+	if len(ts) == 1 && ts[0] != nil {
+		// The common case, without building a key.
+		if v := o.single[ts[0].ID]; v != 0 {
+			return v - 2, true
+		}
+		defer func() { o.single[ts[0].ID] = f + 2 }()
+	}
 	key := make([]byte, 0, 4*len(ts))
 	for _, t := range ts {
 		if t == nil || t.Phantom || t == o.h.Object() {
@@ -280,6 +293,33 @@ func (o *oracle) typeOf(desc string) (*hierarchy.Class, bool) {
 
 // paramFilter is what a method's parameters (this included) accept.
 func (o *oracle) paramFilter(m *hierarchy.Method) (int32, bool) {
+	return cachedFilter(&o.paramF[m.ID], func() (int32, bool) { return o.makeParamFilter(m) })
+}
+
+// returnFilter is what a method's result accepts.
+func (o *oracle) returnFilter(m *hierarchy.Method) (int32, bool) {
+	return cachedFilter(&o.returnF[m.ID], func() (int32, bool) { return o.makeReturnFilter(m) })
+}
+
+// cachedFilter returns the filter cached in *v (0: not yet; 1: nothing passes;
+// else 3 + the filter, noFilter being -1), making it on first use.
+func cachedFilter(v *int32, build func() (int32, bool)) (int32, bool) {
+	switch *v {
+	case 0:
+		f, ok := build()
+		if !ok {
+			*v = 1
+			return 0, false
+		}
+		*v = f + 3
+		return f, true
+	case 1:
+		return 0, false
+	}
+	return *v - 3, true
+}
+
+func (o *oracle) makeParamFilter(m *hierarchy.Method) (int32, bool) {
 	var ts []*hierarchy.Class
 	if !m.IsStatic() {
 		ts = append(ts, m.Class)
@@ -292,8 +332,7 @@ func (o *oracle) paramFilter(m *hierarchy.Method) (int32, bool) {
 	return o.filter(ts)
 }
 
-// returnFilter is what a method's result accepts.
-func (o *oracle) returnFilter(m *hierarchy.Method) (int32, bool) {
+func (o *oracle) makeReturnFilter(m *hierarchy.Method) (int32, bool) {
 	c, ok := o.typeOf(returnDesc(m.Desc))
 	if !ok {
 		return 0, false
@@ -559,15 +598,24 @@ func (o *oracle) drain() {
 		return
 	}
 	o.draining = true
-	for len(o.queue) > 0 || len(o.told) > 0 {
-		if len(o.told) > 0 {
-			a := o.told[0]
-			o.told = o.told[1:]
+	// Both queues are read from a head index and reset once empty, so their
+	// memory is reused rather than resliced away.
+	toldHead, queueHead := 0, 0
+	for queueHead < len(o.queue) || toldHead < len(o.told) {
+		if toldHead < len(o.told) {
+			a := o.told[toldHead]
+			toldHead++
+			if toldHead == len(o.told) {
+				o.told, toldHead = o.told[:0], 0
+			}
 			o.subs[a.q].fn(o.h.Classes()[a.c])
 			continue
 		}
-		id := o.queue[0]
-		o.queue = o.queue[1:]
+		id := o.queue[queueHead]
+		queueHead++
+		if queueHead == len(o.queue) {
+			o.queue, queueHead = o.queue[:0], 0
+		}
 		n := &o.nodes[id]
 		n.queued = false
 		for !n.top && n.done < int32(len(n.order)) {
@@ -646,28 +694,24 @@ func (o *oracle) eachCreated(t *hierarchy.Class, fn func(c int32)) {
 	o.eachOf(t, o.all, o.allOrder, fn)
 }
 
-// eachOf calls fn for each class of type t in a set given as flags and list: by
-// walking t's subclasses when t is a class below Object (a tree, usually small),
-// else the list. The classes are collected first, as fn may grow the set.
+// eachOf calls fn for each concrete class of type t in a set given as flags and
+// list: by walking t's subclasses when t is a class below Object (a tree, usually
+// small), else the list. fn must not change the set (tell only queues).
 func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c int32)) {
-	var cs []int32
 	if t.IsInterface() || t == o.h.Object() {
 		for _, c := range list {
 			if o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
-				cs = append(cs, c)
+				fn(c)
 			}
 		}
-	} else {
-		o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
-			if in[x.ID] && algo.Concrete(x) {
-				cs = append(cs, x.ID)
-			}
-			return true
-		})
+		return
 	}
-	for _, c := range cs {
-		fn(c)
-	}
+	o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
+		if in[x.ID] && algo.Concrete(x) {
+			fn(x.ID)
+		}
+		return true
+	})
 }
 
 // Created puts c where v is: its method's or field's set; everywhere for a value
@@ -824,7 +868,8 @@ func (o *oracle) Calls(caller *hierarchy.Method, _ int32, set int32, kind algo.C
 			cid = caller.ID
 		}
 		o.hubs[set].creators = append(o.hubs[set].creators, cid)
-		for _, m := range slices.Clone(o.hubs[set].members) {
+		// create only queues answers: the hub does not change meanwhile.
+		for _, m := range o.hubs[set].members {
 			o.create(cid, m)
 		}
 	}
@@ -842,7 +887,7 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	if f, ok := o.returnFilter(callee); ok {
 		o.link(callee.ID, ret, f)
 	}
-	for _, cid := range slices.Clone(o.hubs[set].creators) {
+	for _, cid := range o.hubs[set].creators {
 		o.create(cid, callee)
 	}
 	o.drain()
