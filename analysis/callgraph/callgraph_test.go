@@ -81,3 +81,26 @@ func TestSiteStats(t *testing.T) {
 		t.Errorf("invoke stats = %+v", *i)
 	}
 }
+
+// TestDispatchStats: of the kept callers' virtual and interface sites, those with at
+// most one target (over their dispatch and lambda bundles); static calls, other
+// callers and lambda-only sites do not count.
+func TestDispatchStats(t *testing.T) {
+	reasons := []Reason{{Kind: KindVirtual}, {Kind: KindInterface}, {Kind: KindLambda}, {Kind: KindStatic}}
+	sets := [][]int32{{5}, {5, 6}, {}, {7}}
+	g := &Graph{NumNodes: 9, Native: 8, Reasons: reasons, Sets: sets, Bundles: []Bundle{
+		{Caller: 0, PC: 1, Set: 0, Reason: 0}, // one target: counted, single
+		{Caller: 0, PC: 2, Set: 1, Reason: 1}, // two targets
+		{Caller: 0, PC: 3, Set: 0, Reason: 1}, // one by dispatch, one more by a lambda: two
+		{Caller: 0, PC: 3, Set: 3, Reason: 2},
+		{Caller: 0, PC: 4, Set: 2, Reason: 0}, // no target (dead): single
+		{Caller: 0, PC: 5, Set: 1, Reason: 3}, // static: not a dispatch
+		{Caller: 0, PC: 6, Set: 1, Reason: 2}, // lambda only: not counted
+		{Caller: 1, PC: 1, Set: 1, Reason: 0}, // a caller not kept
+		{Caller: 8, PC: 1, Set: 1, Reason: 0}, // the native node
+	}}
+	sites, single := DispatchStats(g, func(n NodeID) bool { return n != 1 })
+	if sites != 4 || single != 2 {
+		t.Errorf("DispatchStats = %d sites, %d single; want 4, 2", sites, single)
+	}
+}
