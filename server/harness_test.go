@@ -242,12 +242,25 @@ func (e *env) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 func (e *env) waitFor(what string, cond func() bool) {
 	e.t.Helper()
 	deadline := time.Now().Add(waitTimeout)
-	timer := time.AfterFunc(waitTimeout, func() {
-		e.mu.Lock()
-		e.cond.Broadcast()
-		e.mu.Unlock()
-	})
-	defer timer.Stop()
+	// The client's notifications wake the wait, but a condition on the server's
+	// own state (a trace computed in the background) changes without one: look
+	// again every few milliseconds, and at the deadline.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				e.mu.Lock()
+				e.cond.Broadcast()
+				e.mu.Unlock()
+			}
+		}
+	}()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for !cond() {

@@ -379,7 +379,12 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 
 	hits := gc.Hits()
 	e = newEnv(t, dir, envOptions{config: cfg, graphs: gc})
-	defer e.close()
+	defer func() {
+		// The server writes the updated graph as it stops, in the background: wait
+		// for the write before the cache's directory is removed.
+		e.close()
+		gc.Close()
+	}()
 	e.waitReady(0)
 	if gc.Hits() != hits+1 {
 		t.Fatalf("the restart did not load the updated graph from the cache (hits %d -> %d)", hits, gc.Hits())
