@@ -445,8 +445,8 @@ func (o *oracle) link(from, to, f int32) {
 	}
 }
 
-// add puts class c into node id, telling the node's questions at once and queueing
-// it for the node's edges.
+// add puts class c into node id, queueing it for the node's questions (tell) and
+// for its edges (drain).
 func (o *oracle) add(id, c int32) {
 	n := &o.nodes[id]
 	if n.top {
