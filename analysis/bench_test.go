@@ -29,7 +29,7 @@ func BenchmarkRunJavacc(b *testing.B) {
 	if err := a.Prepare(ctx); err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []string{CHA, RTA, "cha+sites"} {
+	for _, algo := range []string{CHA, RTA, XTA, "cha+sites"} {
 		b.Run(algo, func(b *testing.B) {
 			opts := Options{Level: callgraph.CorrectString, Algorithm: algo, Mains: []string{"javacc"}}
 			if algo == "cha+sites" { // the cost of the site report (Options.Sites)
