@@ -5,11 +5,13 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -177,6 +179,11 @@ func (v *graphView) jcgSites(m *hierarchy.Method) []jcgCallSite {
 			add(key{pc: b.PC, name: t.Name, desc: t.Desc, cls: t.Class.Name}, b.Line, jcgOf(t.Class.Name, t.Name, t.Desc), t)
 		}
 	}
+	// By pc, then by what the site names: the bundles' order depends on the order
+	// the run made its target sets, which is not the same from run to run.
+	slices.SortFunc(order, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.pc, b.pc), strings.Compare(a.cls, b.cls), strings.Compare(a.name, b.name), strings.Compare(a.desc, b.desc))
+	})
 	out := make([]jcgCallSite, 0, len(order))
 	for _, k := range order {
 		s := sites[k]
