@@ -7,6 +7,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
 	"github.com/jcg-lsp/jcg-lsp/analysis/rta"
+	"github.com/jcg-lsp/jcg-lsp/analysis/tfa"
 	"github.com/jcg-lsp/jcg-lsp/analysis/xta"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -17,10 +18,11 @@ const (
 	CHA = "cha"
 	RTA = "rta"
 	XTA = "xta"
+	TFA = "tfa"
 )
 
 // Algorithms lists the algorithms from the least to the most precise.
-var Algorithms = []string{CHA, RTA, XTA}
+var Algorithms = []string{CHA, RTA, XTA, TFA}
 
 // newOracle returns the oracle of a run of algorithm name at level l.
 func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error) {
@@ -31,6 +33,8 @@ func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error
 		return rta.New(a.h), nil
 	case XTA:
 		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize}), nil
+	case TFA:
+		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.prog.Flow}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }

@@ -18,6 +18,7 @@ type lambda struct {
 	descs   []string // erased descriptors of the interface method and of its bridges
 	targets []int32  // implementation methods
 	creator int32    // the method whose invokedynamic created it
+	pc      int32    // that invokedynamic's
 }
 
 // invokedynamic handles an invokedynamic instruction: the JVM calls the bootstrap
@@ -74,7 +75,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 		s.unsupported = at.caller.String() + ", newly reachable, creates a lambda"
 		return
 	}
-	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID}
+	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID, pc: at.pc}
 	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
 		// altMetafactory flags: FLAG_MARKERS=2, FLAG_BRIDGES=4; then counts and values.
 		flags, rest := in.Args[3].Int, in.Args[4:]
@@ -137,7 +138,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 		l.targets = []int32{m.ID}
 	}
 	for _, id := range l.targets {
-		s.captured(l.creator, id)
+		s.captured(l, id)
 	}
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {
@@ -157,7 +158,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 // groups it matches.
 func (s *solver) addLambdaTarget(l *lambda, id int32) {
 	l.targets = append(l.targets, id)
-	s.captured(l.creator, id)
+	s.captured(l, id)
 	for _, g := range s.byName[l.name] {
 		if g.lambdaSet >= 0 && s.lambdaMatches(g, l) && (g.keep == nil || g.keep(s.methods[id])) {
 			s.growCond(g.lambdaSet, id, l.creator)
@@ -324,8 +325,8 @@ func firstParamClass(desc string) string {
 
 // captured tells a Follower oracle that the arguments a lambda captures in its
 // creator reach its implementation method's parameters.
-func (s *solver) captured(creator, impl int32) {
+func (s *solver) captured(l *lambda, impl int32) {
 	if s.fl != nil {
-		s.fl.Captured(s.methods[creator], s.methods[impl])
+		s.fl.Captured(s.methods[l.creator], l.pc, s.methods[impl])
 	}
 }

@@ -157,9 +157,10 @@ type Follower interface {
 	// Member tells that callee is a member of set. The solver reports every member
 	// of a set once, from the first Calls naming it on.
 	Member(set int32, callee *hierarchy.Method)
-	// Captured tells that values of from reach the parameters of to other than by
-	// a call: arguments captured by a lambda or method reference made in from.
-	Captured(from, to *hierarchy.Method)
+	// Captured tells that the values the invokedynamic at pc in from captures (its
+	// operands) reach the parameters of to other than by a call: the arguments a
+	// lambda or method reference made there binds.
+	Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method)
 }
 
 // CallKind says how a call hands values to its targets.

@@ -764,6 +764,15 @@ func (fl *Flow) Operands(pc int) [][]Def {
 	return out
 }
 
+// Instrs calls fn with the pc and opcode of every instruction, in code order, so a
+// client can find the instructions whose operands it needs (aastore, areturn, ...)
+// without decoding the code again.
+func (fl *Flow) Instrs(fn func(pc int, op bytecode.Opcode)) {
+	for i := range fl.instrs {
+		fn(int(fl.instrs[i].pc), fl.instrs[i].op)
+	}
+}
+
 // LocalDefsAt returns the reaching definitions of local variable slot just before the
 // instruction at pc executes; nil when none reaches or pc is not reachable.
 func (fl *Flow) LocalDefsAt(pc, slot int) []Def {

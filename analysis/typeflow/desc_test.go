@@ -1,4 +1,4 @@
-package xta
+package typeflow
 
 import (
 	"slices"

@@ -1,0 +1,40 @@
+// Package tfa is type flow analysis (Zhuo and Zhang, "A relational static semantics
+// for call graph construction"): a set of classes per value of the program, with no
+// abstraction of the heap beyond one set per field (the paper keeps one per class
+// and field) and one for the elements of all reference arrays. Values are a method's parameters and return, each instruction's
+// result and each operand where definitions meet, from the def-use facts of
+// index/facts. Classes flow from allocations along def-use, calls (argument to
+// parameter, position by position; return to the call's result), field writes and
+// reads, array stores and loads, and through casts, which let only their type
+// pass. A virtual call reaches only the classes its receiver's set holds, and the
+// sets grow as calls are resolved on the fly.
+//
+// The propagation, and the rules for what bytecode does not show (natives, the
+// JVM's own objects, Unsafe, reflection's way of passing arguments), are package
+// typeflow's, shared with XTA: TFA's sets are those of XTA split per value.
+package tfa
+
+import (
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/analysis/typeflow"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Config is what a run tells the analysis beyond the program.
+type Config struct {
+	// Encap says whether the run's assumption level has reflection and native
+	// code obey access rules (callgraph.EncapRespect and above).
+	Encap bool
+	// TopSize is the size past which a set widens to every class created anywhere;
+	// 0 means typeflow.DefaultTopSize.
+	TopSize int
+	// Flow gives the def-use facts of a method with code. A method whose flow it
+	// cannot give is treated as native code.
+	Flow func(*hierarchy.Method) (*facts.Flow, error)
+}
+
+// New returns a TFA oracle over h for one run.
+func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
+	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize, Flow: cfg.Flow})
+}

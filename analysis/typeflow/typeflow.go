@@ -1,0 +1,1078 @@
+// Package typeflow propagates sets of classes along a graph of a program's values:
+// the engine of the call-graph algorithms that follow values, XTA (package xta: one
+// set per method and per field) and TFA (package tfa: one set per value: a
+// parameter, a method's return, an instruction's result, an operand where several
+// definitions meet, a field). A class enters a set where an instance is created and
+// flows along edges filtered by declared types: from a call's arguments into its
+// targets' parameters, from their returns back into the call's result, through
+// fields (a write into the field's set, a read out of it), casts (TFA) and one set
+// for the elements of all reference arrays. A virtual call reaches only the classes
+// in its receiver's set.
+//
+// Soundness beyond bytecode, which the papers' languages do not have:
+//   - objects the JVM or native code creates where no method is known (algo.Any) and
+//     thrown exceptions are global: every question sees them;
+//   - what native code is given, the JVM may keep ("held"): it calls back into
+//     Java (upcalls, callbacks of natives at levels 1-5) with what it holds, and
+//     keeps what those calls return; a native with a reference result may return
+//     anything held or stored in a field or an array (Unsafe reads any field), and
+//     one with an array result may fill it with what is held;
+//   - Unsafe, reflective array stores and the JVM's own setters of System's streams
+//     write fields and arrays the bytecode does not name: what they are given may be
+//     in every array and every field of a fitting type. Where the assumption level
+//     has reflection and native code obey access rules (Encap-Respect and above),
+//     that is every field of the JDK, the public fields of the application and its
+//     libraries, and their other fields only once their own code asks for access to
+//     fields by name (field updaters, VarHandles, Field, Unsafe): the JDK reaches the
+//     private fields of a class only through what the class hands it.
+//     (Deserialization writes objects it creates, which are global already.)
+//   - a call that hands values other than as its callee's parameters (reflection,
+//     method handles, Thread.start to run, a lambda's interface method to its
+//     implementation, the JVM's own calls) passes everything it hands to every
+//     parameter of a fitting type, and the elements of every array where it passes
+//     an array or a list;
+//   - a method whose code cannot be analysed (TFA) is treated as native code.
+//
+// The recall test (analysis/recall) checks these rules against methods real programs
+// execute.
+package typeflow
+
+import (
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Config is what a run tells the analysis beyond the program.
+type Config struct {
+	// Encap says whether the run's assumption level has reflection and native
+	// code obey access rules (callgraph.EncapRespect and above).
+	Encap bool
+	// TopSize is the size past which a set widens to every class created anywhere;
+	// 0 means DefaultTopSize. Tests make it small to exercise widening on small
+	// programs.
+	TopSize int
+	// Flow, when not nil, gives the def-use facts of a method with code and makes
+	// the sets per value (TFA); nil keeps one set per method (XTA).
+	Flow func(*hierarchy.Method) (*facts.Flow, error)
+}
+
+// DefaultTopSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two more
+// reachable methods (of 207,555); sets of over 64 classes tell little.
+const DefaultTopSize = 64
+
+// New returns an oracle over h for one run.
+func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
+	nm, nf, nc := len(h.Methods()), len(h.Fields()), len(h.Classes())
+	o := &oracle{
+		h:         h,
+		nm:        int32(nm),
+		nodes:     make([]node, nm+nf+numSpecial),
+		global:    make([]bool, nc),
+		all:       make([]bool, nc),
+		subBits:   make([][]uint64, nc),
+		gSubs:     map[int32][]int32{},
+		aSubs:     map[int32][]int32{},
+		filters:   map[filterKey]int32{},
+		thrown:    h.Class("java/lang/Throwable"),
+		reached:   make([]bool, nm),
+		topIdx:    map[int32]int{},
+		topByType: map[int32][]int32{},
+		topSeen:   map[[2]int32]bool{},
+		encap:     cfg.Encap,
+		single:    make([]int32, nc),
+		paramF:    make([]int32, nm),
+		returnF:   make([]int32, nm),
+		topSize:   cfg.TopSize,
+		facts:     make([]*facts.Method, nm),
+	}
+	if cfg.Flow != nil {
+		o.flow = cfg.Flow
+		o.vals = make([][]valNode, nm)
+		o.params = make([]int32, nm)
+		o.paramTypes = make([][]int32, nm)
+		o.opaque = make([]bool, nm)
+	}
+	if o.topSize <= 0 {
+		o.topSize = DefaultTopSize
+	}
+	base := int32(nm + nf)
+	o.elems, o.heap, o.escape, o.held = base, base+1, base+2, base+3
+	o.nodes[o.elems].out = append(o.nodes[o.elems].out, edge{to: o.heap, filter: noFilter})
+	o.nodes[o.held].out = append(o.nodes[o.held].out, edge{to: o.heap, filter: noFilter})
+	o.nodes[o.escape].out = append(o.nodes[o.escape].out, edge{to: o.elems, filter: noFilter})
+	o.any = o.newNode()
+	o.nodes[o.any].top = true
+	return o
+}
+
+// Special nodes after the method and field nodes.
+const numSpecial = 4
+
+// noFilter lets every class along an edge.
+const noFilter = -1
+
+type oracle struct {
+	h  *hierarchy.Hierarchy
+	nm int32 // number of methods: field f's node is nm + f.ID
+
+	// Nodes: methods by ID (XTA: the method's set; TFA: its return), then fields by
+	// ID, then elems, heap, escape and held, then any (TFA: a value nobody traced,
+	// top from the start), then the others as they are made: the argument and
+	// result nodes of the solver's target sets (hubs), and TFA's value nodes.
+	nodes                     []node
+	elems, heap, escape, held int32
+	any                       int32
+	hubs                      []hub // by set handle
+	reached                   []bool
+	global, all               []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
+	globalOrder               []int32           // global classes in the order they came
+	allOrder                  []int32           // every created class in the order it came
+	subs                      []sub             // questions asked
+	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
+	subBits                   [][]uint64        // by class ID: the IDs of its subtypes, made on first use
+	filters                   map[filterKey]int32
+	filterBits                [][]uint64           // by filter: the classes it lets pass
+	filterTypes               [][]*hierarchy.Class // by filter: the types whose subtypes pass
+	single                    []int32              // by class ID: 2 + the filter of that class alone, 0 until made
+	paramF                    []int32              // by method ID: the filter of its parameters (cached, see cachedFilter)
+	returnF                   []int32              // by method ID: the filter of its result
+	queue                     []int32
+	told                      []answer // answers to give
+	draining                  bool
+	thrown                    *hierarchy.Class
+	// encap: fields of the application and its libraries that are not public
+	// join the escaped values only once ownAccess; ownFields are their nodes
+	// made before.
+	encap     bool
+	topSize   int
+	ownAccess bool
+	ownFields []int32
+	// Top nodes feed filtered edges: every class created anywhere that passes
+	// filter topFilters[i] goes to each node of topTo[i].
+	topFilters []int32
+	topTo      [][]int32
+	topClasses [][]int32 // by index of topFilters: the created classes it passes
+	topIdx     map[int32]int
+	topByType  map[int32][]int32 // class ID -> indices of the top filters naming it
+	topSeen    map[[2]int32]bool
+
+	facts []*facts.Method // by method ID, once reached
+	// TFA only (flow not nil); see values.go.
+	flow       func(*hierarchy.Method) (*facts.Flow, error)
+	vals       [][]valNode // by method ID: its value nodes, sorted by pc and operand
+	params     []int32     // by method ID: its first parameter node, 0 until made
+	paramTypes [][]int32   // by method ID: 3 + each parameter's filter, 1 for none (cachedFilter)
+	opaque     []bool      // by method ID: its code could not be analysed
+	// The operands' definitions at one instruction, kept while its nodes are made.
+	opsM  *hierarchy.Method
+	opsPC int32
+	ops   [][]facts.Def
+}
+
+type node struct {
+	order   []int32 // members, in the order they came
+	sorted  []int32 // members, sorted, once there are more than smallSet
+	done    int32   // order[:done] went along every edge in out
+	queued  bool
+	out     []edge
+	outSeen map[edge]struct{} // the edges of out, once there are many
+	subs    []int32
+	field   bool // a field's node: escaped values join it
+	// top: the node holds every class created anywhere (RTA's answer). A node
+	// becomes top when its set outgrows Config.TopSize or a top node feeds it unfiltered,
+	// which keeps the cost of the sets that would hold most of the program at
+	// RTA's instead of one copy per method.
+	top bool
+}
+
+// edge passes the classes its filter accepts.
+type edge struct {
+	to     int32
+	filter int32 // index into filterBits, or noFilter
+}
+
+// hub is a target set's meeting point: the arguments of every site calling it, and
+// the results of every member. XTA has one node for all arguments; TFA has one per
+// position (pos) for the sites that call as the instruction says, and args for what
+// other sites hand.
+type hub struct {
+	args, ret  int32 // node IDs; 0 until made
+	pos        []int32
+	name, desc string // what the sites feeding pos name; "" until one came
+	elems      bool   // a site passes an array or a list: its elements reach members called otherwise
+	creators   []creator
+	members    []*hierarchy.Method
+}
+
+// creator is a creating call: the instruction at pc in m (nil: the JVM).
+type creator struct {
+	m  *hierarchy.Method
+	pc int32
+}
+
+// sub is one question: fn is told of every class of type t in node n (or, n < 0,
+// created anywhere).
+type sub struct {
+	n   int32
+	t   *hierarchy.Class
+	fn  func(*hierarchy.Class)
+	top bool // asked on a node that became top: answered from every created class
+}
+
+type filterKey string
+
+type answer struct{ q, c int32 }
+
+// smallSet is the size past which a set keeps a sorted copy for look-ups.
+const smallSet = 16
+
+func (n *node) has(c int32) bool {
+	if n.sorted != nil {
+		_, ok := slices.BinarySearch(n.sorted, c)
+		return ok
+	}
+	return slices.Contains(n.order, c)
+}
+
+// insert adds c, reporting whether it is new. Sets stay small (Config.TopSize), so a
+// sorted list is enough.
+func (n *node) insert(c int32) bool {
+	if n.has(c) {
+		return false
+	}
+	n.order = append(n.order, c)
+	switch {
+	case n.sorted != nil:
+		i, _ := slices.BinarySearch(n.sorted, c)
+		n.sorted = slices.Insert(n.sorted, i, c)
+	case len(n.order) > smallSet:
+		n.sorted = slices.Sorted(slices.Values(n.order))
+	}
+	return true
+}
+
+// isSub reports whether c is t or a subtype of t.
+func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
+	if t == o.h.Object() {
+		return true
+	}
+	return o.subtypes(t)[c/64]&(1<<(c%64)) != 0
+}
+
+// subtypes returns the membership bits of t and its subtypes.
+func (o *oracle) subtypes(t *hierarchy.Class) []uint64 {
+	b := o.subBits[t.ID]
+	if b == nil {
+		b = make([]uint64, (len(o.h.Classes())+63)/64)
+		o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
+			b[x.ID/64] |= 1 << (x.ID % 64)
+			return true
+		})
+		o.subBits[t.ID] = b
+	}
+	return b
+}
+
+func (o *oracle) accepts(f int32, c int32) bool {
+	return f == noFilter || o.filterBits[f][c/64]&(1<<(c%64)) != 0
+}
+
+// filter interns the filter of the given types: noFilter when one of them is
+// Object (or unknown), ok false when there are none (nothing passes).
+func (o *oracle) filter(ts []*hierarchy.Class) (f int32, ok bool) {
+	if len(ts) == 0 {
+		return 0, false
+	}
+	if len(ts) == 1 && ts[0] != nil {
+		// The common case, without building a key.
+		if v := o.single[ts[0].ID]; v != 0 {
+			return v - 2, true
+		}
+		defer func() { o.single[ts[0].ID] = f + 2 }()
+	}
+	key := make([]byte, 0, 4*len(ts))
+	for _, t := range ts {
+		if t == nil || t.Phantom || t == o.h.Object() {
+			return noFilter, true
+		}
+		key = append(key, byte(t.ID), byte(t.ID>>8), byte(t.ID>>16), byte(t.ID>>24))
+	}
+	k := filterKey(key)
+	if f, ok := o.filters[k]; ok {
+		return f, true
+	}
+	f = int32(len(o.filterBits))
+	var b []uint64
+	if len(ts) == 1 {
+		b = o.subtypes(ts[0]) // shared, never written
+	} else {
+		b = make([]uint64, (len(o.h.Classes())+63)/64)
+		for _, t := range ts {
+			for i, w := range o.subtypes(t) {
+				b[i] |= w
+			}
+		}
+	}
+	o.filterBits = append(o.filterBits, b)
+	o.filterTypes = append(o.filterTypes, slices.Clone(ts))
+	o.filters[k] = f
+	return f, true
+}
+
+// typeOf is the class of a field or return descriptor that may hold objects the
+// sets track: nil and false for primitives, void and arrays (arrays are not
+// tracked; their elements are in the elems node), Object's class for a missing one.
+func (o *oracle) typeOf(desc string) (*hierarchy.Class, bool) {
+	if len(desc) < 3 || desc[0] != 'L' {
+		return nil, false
+	}
+	c := o.h.Class(desc[1 : len(desc)-1])
+	if c == nil || c.Phantom {
+		return o.h.Object(), true
+	}
+	return c, true
+}
+
+// paramFilter is what a method's parameters (this included) accept.
+func (o *oracle) paramFilter(m *hierarchy.Method) (int32, bool) {
+	return cachedFilter(&o.paramF[m.ID], func() (int32, bool) { return o.makeParamFilter(m) })
+}
+
+// returnFilter is what a method's result accepts.
+func (o *oracle) returnFilter(m *hierarchy.Method) (int32, bool) {
+	return cachedFilter(&o.returnF[m.ID], func() (int32, bool) { return o.makeReturnFilter(m) })
+}
+
+// cachedFilter returns the filter cached in *v (0: not yet; 1: nothing passes;
+// else 3 + the filter, noFilter being -1), making it on first use.
+func cachedFilter(v *int32, build func() (int32, bool)) (int32, bool) {
+	switch *v {
+	case 0:
+		f, ok := build()
+		if !ok {
+			*v = 1
+			return 0, false
+		}
+		*v = f + 3
+		return f, true
+	case 1:
+		return 0, false
+	}
+	return *v - 3, true
+}
+
+func (o *oracle) makeParamFilter(m *hierarchy.Method) (int32, bool) {
+	var ts []*hierarchy.Class
+	if !m.IsStatic() {
+		ts = append(ts, m.Class)
+	}
+	forEachParam(m.Desc, func(d string) {
+		if c, ok := o.typeOf(d); ok {
+			ts = append(ts, c)
+		}
+	})
+	return o.filter(ts)
+}
+
+func (o *oracle) makeReturnFilter(m *hierarchy.Method) (int32, bool) {
+	c, ok := o.typeOf(returnDesc(m.Desc))
+	if !ok {
+		return 0, false
+	}
+	return o.filter([]*hierarchy.Class{c})
+}
+
+// newNode appends a node and returns its ID.
+func (o *oracle) newNode() int32 {
+	o.nodes = append(o.nodes, node{})
+	return int32(len(o.nodes) - 1)
+}
+
+func (o *oracle) fieldNode(f *hierarchy.Field) int32 {
+	id := o.nm + f.ID
+	if n := &o.nodes[id]; !n.field {
+		n.field = true
+		n.out = append(n.out, edge{to: o.heap, filter: noFilter})
+		if o.encap && !o.ownAccess && f.Class.Origin != hierarchy.JDK && f.Access&accPublic == 0 {
+			o.ownFields = append(o.ownFields, id)
+		} else {
+			o.escapeTo(id, f)
+		}
+	}
+	return id
+}
+
+// escapeTo lets escaped values of a fitting type into field f's node id.
+func (o *oracle) escapeTo(id int32, f *hierarchy.Field) {
+	if t, ok := o.typeOf(f.Desc); ok {
+		if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
+			o.link(o.escape, id, fl)
+		}
+	}
+}
+
+// grantsFieldAccess reports whether a call hands out access to fields named at run
+// time: what lets JDK code write a class's private fields under Encap-Respect.
+func grantsFieldAccess(ref classfile.Ref) bool {
+	switch ref.Class {
+	case "java/util/concurrent/atomic/AtomicReferenceFieldUpdater", "java/lang/reflect/Field",
+		"sun/misc/Unsafe", "jdk/internal/misc/Unsafe":
+		return true
+	case "java/lang/invoke/MethodHandles$Lookup":
+		switch ref.Name {
+		case "findVarHandle", "findStaticVarHandle", "unreflectVarHandle", "findSetter", "findStaticSetter", "unreflectSetter":
+			return true
+		}
+	}
+	return false
+}
+
+// grantOwnAccess lets escaped values into every field from now on.
+func (o *oracle) grantOwnAccess() {
+	if o.ownAccess {
+		return
+	}
+	o.ownAccess = true
+	fs := o.h.Fields()
+	for _, id := range o.ownFields {
+		o.escapeTo(id, fs[id-o.nm])
+	}
+	o.ownFields = nil
+}
+
+const accPublic = 0x0001
+
+// link adds an edge and sends along it what its source has propagated already.
+func (o *oracle) link(from, to, f int32) {
+	if from == to || o.nodes[to].top {
+		return
+	}
+	if o.nodes[from].top {
+		o.topEdge(to, f)
+		return
+	}
+	n := &o.nodes[from]
+	e := edge{to: to, filter: f}
+	switch {
+	case n.outSeen != nil:
+		if _, dup := n.outSeen[e]; dup {
+			return
+		}
+		n.outSeen[e] = struct{}{}
+	case len(n.out) < smallSet:
+		if slices.Contains(n.out, e) {
+			return
+		}
+	default:
+		if slices.Contains(n.out, e) {
+			return
+		}
+		n.outSeen = make(map[edge]struct{}, 2*len(n.out))
+		for _, x := range n.out {
+			n.outSeen[x] = struct{}{}
+		}
+		n.outSeen[e] = struct{}{}
+	}
+	n.out = append(n.out, e)
+	if !n.queued && n.done < int32(len(n.order)) {
+		// A node is queued only while it has edges: what came before this first
+		// edge has not gone anywhere yet.
+		n.queued = true
+		o.queue = append(o.queue, from)
+	}
+	for _, c := range n.order[:n.done] {
+		if o.accepts(f, c) {
+			o.add(to, c)
+		}
+	}
+}
+
+// add puts class c into node id, queueing it for the node's questions (tell) and
+// for its edges (drain).
+func (o *oracle) add(id, c int32) {
+	n := &o.nodes[id]
+	if n.top {
+		o.created(c)
+		return
+	}
+	if !n.insert(c) {
+		return
+	}
+	o.created(c)
+	if !o.global[c] {
+		for _, qi := range o.nodes[id].subs {
+			if o.isSub(c, o.subs[qi].t) {
+				o.tell(qi, c)
+			}
+		}
+	}
+	if n := &o.nodes[id]; n.top {
+		return
+	} else if len(n.order) > o.topSize {
+		o.makeTop(id)
+	} else if !n.queued && len(n.out) > 0 {
+		n.queued = true
+		o.queue = append(o.queue, id)
+	}
+}
+
+// makeTop widens node id to every class created anywhere: its questions are
+// answered as questions about any object, and its edges carry every class.
+func (o *oracle) makeTop(id int32) {
+	n := &o.nodes[id]
+	if n.top {
+		return
+	}
+	old := *n
+	n.top = true
+	n.order, n.sorted, n.out, n.outSeen, n.subs = nil, nil, nil, nil, nil
+	for _, qi := range old.subs {
+		q := &o.subs[qi]
+		q.top = true
+		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
+		o.eachCreated(q.t, func(c int32) {
+			if !o.global[c] && !old.has(c) {
+				o.tell(qi, c)
+			}
+		})
+	}
+	for _, e := range old.out {
+		o.topEdge(e.to, e.filter)
+	}
+}
+
+// topEdge feeds node to from a top node through filter f.
+func (o *oracle) topEdge(to, f int32) {
+	if o.nodes[to].top {
+		return
+	}
+	if f == noFilter {
+		o.makeTop(to)
+		return
+	}
+	if o.topSeen[[2]int32{f, to}] {
+		return
+	}
+	o.topSeen[[2]int32{f, to}] = true
+	i, ok := o.topIdx[f]
+	if !ok {
+		i = len(o.topFilters)
+		o.topIdx[f] = i
+		o.topFilters = append(o.topFilters, f)
+		o.topTo = append(o.topTo, nil)
+		var cs []int32
+		for _, c := range o.allOrder {
+			if o.accepts(f, c) {
+				cs = append(cs, c)
+			}
+		}
+		o.topClasses = append(o.topClasses, cs)
+		for _, t := range o.filterTypes[f] {
+			o.topByType[t.ID] = append(o.topByType[t.ID], int32(i))
+		}
+	}
+	o.topTo[i] = append(o.topTo[i], to)
+	for j := 0; j < len(o.topClasses[i]) && !o.nodes[to].top; j++ {
+		o.add(to, o.topClasses[i][j])
+	}
+}
+
+// created records c as created somewhere, telling the questions about any object.
+func (o *oracle) created(c int32) {
+	if o.all[c] {
+		return
+	}
+	o.all[c] = true
+	o.allOrder = append(o.allOrder, c)
+	cls := o.h.Classes()[c]
+	if len(o.topFilters) > 0 {
+		// The top filters c passes are those naming one of its supertypes.
+		var fs []int32
+		o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+			for _, i := range o.topByType[s.ID] {
+				if n := len(o.topClasses[i]); n == 0 || o.topClasses[i][n-1] != c {
+					o.topClasses[i] = append(o.topClasses[i], c)
+					fs = append(fs, i)
+				}
+			}
+			return true
+		})
+		for _, i := range fs {
+			for j := 0; j < len(o.topTo[i]); j++ {
+				o.add(o.topTo[i][j], c)
+			}
+		}
+	}
+	o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+		qs := o.aSubs[s.ID]
+		for i := 0; i < len(qs); i++ {
+			o.tell(qs[i], c)
+			qs = o.aSubs[s.ID]
+		}
+		return true
+	})
+}
+
+// addGlobal makes c seen by every question.
+func (o *oracle) addGlobal(c int32) {
+	if o.global[c] {
+		return
+	}
+	o.global[c] = true
+	o.globalOrder = append(o.globalOrder, c)
+	// Tell first: created may put c into nodes (through top edges), after which
+	// their questions would take it for told.
+	o.h.Supertypes(o.h.Classes()[c], func(s *hierarchy.Class) bool {
+		for _, qi := range o.gSubs[s.ID] {
+			if q := &o.subs[qi]; !q.top && !o.nodes[q.n].has(c) {
+				o.tell(qi, c)
+			}
+		}
+		return true
+	})
+	o.created(c)
+}
+
+// drain propagates queued classes along edges until nothing is left. Questions'
+// callbacks may call back into the oracle; only the outermost call drains.
+func (o *oracle) drain() {
+	if o.draining {
+		return
+	}
+	o.draining = true
+	// Both queues are read from a head index and reset once empty, so their
+	// memory is reused rather than resliced away.
+	toldHead, queueHead := 0, 0
+	for queueHead < len(o.queue) || toldHead < len(o.told) {
+		if toldHead < len(o.told) {
+			a := o.told[toldHead]
+			toldHead++
+			if toldHead == len(o.told) {
+				o.told, toldHead = o.told[:0], 0
+			}
+			o.subs[a.q].fn(o.h.Classes()[a.c])
+			continue
+		}
+		id := o.queue[queueHead]
+		queueHead++
+		if queueHead == len(o.queue) {
+			o.queue, queueHead = o.queue[:0], 0
+		}
+		n := &o.nodes[id]
+		n.queued = false
+		for !n.top && n.done < int32(len(n.order)) {
+			c := n.order[n.done]
+			n.done++
+			for i := 0; i < len(n.out); i++ {
+				e := n.out[i]
+				if o.accepts(e.filter, c) {
+					o.add(e.to, c)
+				}
+				n = &o.nodes[id] // add may grow o.nodes
+			}
+		}
+	}
+	o.draining = false
+}
+
+func (o *oracle) nodeOf(v algo.Value) int32 {
+	if v.Kind == algo.Field {
+		return o.fieldNode(v.Field)
+	}
+	if o.flow == nil {
+		switch v.Kind {
+		case algo.Operand, algo.Def, algo.Param, algo.Return:
+			return v.In.ID
+		}
+		return -1
+	}
+	switch v.Kind {
+	case algo.Operand:
+		return o.operand(v.In, v.PC, v.N, nil)
+	case algo.Def:
+		return o.def(v.In, v.PC)
+	case algo.Param:
+		return o.param(v.In, int(v.N))
+	case algo.Return:
+		return v.In.ID
+	}
+	return -1
+}
+
+// Types answers from the value's method or field set and the global classes; a
+// value at no particular place has every class created anywhere.
+func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
+	t := v.Type
+	id := o.nodeOf(v)
+	qi := int32(len(o.subs))
+	o.subs = append(o.subs, sub{n: id, t: t, fn: fn})
+	if id >= 0 && o.nodes[id].top {
+		o.subs[qi].top = true
+		id = -1
+	}
+	if id < 0 {
+		o.aSubs[t.ID] = append(o.aSubs[t.ID], qi)
+		o.eachCreated(t, func(c int32) { o.tell(qi, c) })
+		o.drain()
+		return
+	}
+	o.nodes[id].subs = append(o.nodes[id].subs, qi)
+	o.gSubs[t.ID] = append(o.gSubs[t.ID], qi)
+	for _, c := range o.nodes[id].order {
+		if o.isSub(c, t) {
+			o.tell(qi, c)
+		}
+	}
+	o.eachGlobal(t, func(c int32) {
+		if !o.nodes[id].has(c) {
+			o.tell(qi, c)
+		}
+	})
+	o.drain()
+}
+
+// tell queues the answer c to question qi. Answers are decided when the sets
+// change and given in drain, so that a question's callback, which may change the
+// sets, never runs between a change and the decisions it implies.
+func (o *oracle) tell(qi, c int32) {
+	if algo.Concrete(o.h.Classes()[c]) {
+		o.told = append(o.told, answer{qi, c})
+	}
+}
+
+// eachGlobal calls fn for each global class of type t.
+func (o *oracle) eachGlobal(t *hierarchy.Class, fn func(c int32)) {
+	o.eachOf(t, o.global, o.globalOrder, fn)
+}
+
+// eachCreated calls fn for each class of type t created anywhere.
+func (o *oracle) eachCreated(t *hierarchy.Class, fn func(c int32)) {
+	o.eachOf(t, o.all, o.allOrder, fn)
+}
+
+// eachOf calls fn for each concrete class of type t in a set given as flags and
+// list: by walking t's subclasses when t is a class below Object (a tree, usually
+// small), else the list. fn must not change the set (tell only queues).
+func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c int32)) {
+	if t.IsInterface() || t == o.h.Object() {
+		for _, c := range list {
+			if o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
+				fn(c)
+			}
+		}
+		return
+	}
+	o.h.AllSubtypes(t, func(x *hierarchy.Class) bool {
+		if in[x.ID] && algo.Concrete(x) {
+			fn(x.ID)
+		}
+		return true
+	})
+}
+
+// Created puts c where v is: its method's or field's set; everywhere for a value
+// at no particular place. Exceptions are global: they travel up the call stack to
+// whichever handler catches them, which the sets do not follow.
+func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
+	if !algo.Concrete(c) {
+		return
+	}
+	id := o.nodeOf(v)
+	if id < 0 || (o.thrown != nil && o.isSub(c.ID, o.thrown)) {
+		o.addGlobal(c.ID)
+	} else {
+		o.add(id, c.ID)
+	}
+	o.drain()
+}
+
+// Scope is, under XTA, the method or field whose set answers, with the declared
+// type; under TFA the value itself. It is the declared type alone once that set is
+// top, so that questions on top nodes share their answers as RTA's do.
+func (o *oracle) Scope(v algo.Value) algo.Value {
+	id := o.nodeOf(v)
+	if id < 0 || o.nodes[id].top {
+		return algo.Any(v.Type)
+	}
+	if o.flow == nil && v.Kind != algo.Field {
+		return algo.Value{Kind: algo.Def, In: v.In, PC: -1, Type: v.Type}
+	}
+	return v
+}
+
+func (*oracle) Fixed() bool { return false }
+
+// Reached adds the edges of m's field and array accesses (and under TFA those of its
+// returns, casts and call operands), and for a native method those of the native
+// heap.
+func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
+	if o.reached[m.ID] {
+		return
+	}
+	o.reached[m.ID] = true
+	o.facts[m.ID] = f
+	if m.IsNative() {
+		o.native(m)
+	}
+	if f != nil && o.encap && m.Class.Origin != hierarchy.JDK {
+		for i := range f.Calls {
+			if grantsFieldAccess(f.Calls[i].Ref) {
+				o.grantOwnAccess()
+				break
+			}
+		}
+	}
+	if f != nil {
+		if o.flow != nil {
+			o.values(m, f)
+		} else {
+			o.methodSet(m, f)
+		}
+	}
+	o.drain()
+}
+
+// methodSet adds XTA's edges of m: its field reads and writes, its array loads and
+// stores, all to and from m's one set.
+func (o *oracle) methodSet(m *hierarchy.Method, f *facts.Method) {
+	id := m.ID
+	for i := range f.Fields {
+		fa := &f.Fields[i]
+		fd := o.refField(fa)
+		if fd == nil {
+			continue
+		}
+		fn := o.fieldNode(fd)
+		if fa.Write {
+			t, _ := o.typeOf(fd.Desc)
+			if fl, ok := o.filter([]*hierarchy.Class{t}); ok {
+				o.link(id, fn, fl)
+			}
+		} else {
+			o.link(fn, id, noFilter)
+		}
+	}
+	if f.Arrays&facts.ArrayLoad != 0 {
+		o.link(o.elems, id, noFilter)
+	}
+	if f.Arrays&facts.ArrayStore != 0 {
+		o.link(id, o.elems, noFilter)
+	}
+}
+
+// refField resolves the field an access names when it holds references; nil when
+// it holds primitives or does not resolve.
+func (o *oracle) refField(fa *facts.FieldAccess) *hierarchy.Field {
+	if len(fa.Ref.Desc) < 3 || fa.Ref.Desc[0] != 'L' {
+		return nil
+	}
+	c := o.h.Class(fa.Ref.Class)
+	if c == nil {
+		return nil
+	}
+	fd, err := o.h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc)
+	if err != nil {
+		return nil
+	}
+	return fd
+}
+
+// native adds the edges of the native heap for native method m.
+func (o *oracle) native(m *hierarchy.Method) {
+	writes := writesAnyField(m)
+	hand := func(from int32) {
+		o.link(from, o.held, noFilter)
+		if writes {
+			o.link(from, o.escape, noFilter)
+		}
+	}
+	if o.flow == nil {
+		hand(m.ID)
+	} else {
+		o.eachParam(m, func(p, _ int32) { hand(p) })
+	}
+	ret := returnDesc(m.Desc)
+	switch {
+	case m.Name == "clone" && m.Class == o.h.Object():
+		// The JVM copies the receiver: under XTA its class is in the caller's set
+		// already; under TFA the receiver's set is the result's.
+		if o.flow != nil {
+			o.link(o.param(m, 0), m.ID, noFilter)
+		}
+	case len(ret) > 1 && ret[0] == '[':
+		o.link(o.held, o.elems, noFilter)
+	default:
+		if fl, ok := o.returnFilter(m); ok {
+			o.link(o.heap, m.ID, fl)
+		}
+	}
+}
+
+// writesAnyField reports whether native m may store what it is given in fields or
+// arrays that no bytecode names: Unsafe's accessors (and so VarHandles, field
+// updaters and reflection built on them), reflective array stores, and the JVM's
+// setters of System.in, out and err.
+func writesAnyField(m *hierarchy.Method) bool {
+	switch m.Class.Name {
+	case "jdk/internal/misc/Unsafe", "sun/misc/Unsafe", "java/lang/reflect/Array":
+		return true
+	case "java/lang/System":
+		return m.Name == "setIn0" || m.Name == "setOut0" || m.Name == "setErr0"
+	}
+	return false
+}
+
+func (o *oracle) hub(set int32) *hub {
+	for int(set) >= len(o.hubs) {
+		o.hubs = append(o.hubs, hub{})
+	}
+	h := &o.hubs[set]
+	if h.args == 0 {
+		h.args = o.newNode()
+		h.ret = o.newNode()
+	}
+	return &o.hubs[set]
+}
+
+// Calls links what the caller hands to the target set's hub, and the members'
+// results back to the call's result. A creating call's result has the classes of
+// the constructors in the set.
+func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.CallKind) {
+	h := o.hub(set)
+	args, ret := h.args, h.ret
+	switch {
+	case caller == nil:
+		// The JVM and native code call with what they hold, and keep what they get.
+		o.link(o.held, args, noFilter)
+		o.link(ret, o.held, noFilter)
+	case o.flow == nil:
+		o.link(caller.ID, args, noFilter)
+		o.link(ret, caller.ID, noFilter)
+	default:
+		o.valueCall(caller, pc, set, kind)
+	}
+	if kind == algo.Creating {
+		cr := creator{m: caller, pc: pc}
+		o.hubs[set].creators = append(o.hubs[set].creators, cr)
+		// create only queues answers: the hub does not change meanwhile.
+		for _, m := range o.hubs[set].members {
+			o.create(cr, m)
+		}
+	}
+	o.drain()
+}
+
+// Member links a member of a target set to the set's hub.
+func (o *oracle) Member(set int32, callee *hierarchy.Method) {
+	h := o.hub(set)
+	h.members = append(h.members, callee)
+	o.linkMember(set, callee)
+	if f, ok := o.returnFilter(callee); ok {
+		o.link(callee.ID, o.hubs[set].ret, f)
+	}
+	for _, cr := range o.hubs[set].creators {
+		o.create(cr, callee)
+	}
+	o.drain()
+}
+
+// linkMember links the hub's arguments to callee's parameters.
+func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
+	h := &o.hubs[set]
+	if o.flow == nil {
+		if f, ok := o.paramFilter(callee); ok {
+			o.link(h.args, callee.ID, f)
+		}
+		return
+	}
+	positional := h.name != "" && callee.Name == h.name && callee.Desc == h.desc
+	args, pos, elems := h.args, h.pos, h.elems // link may grow o.hubs
+	for i, f := range o.paramFilters(callee) {
+		if f == 1 {
+			continue
+		}
+		p, f := o.param(callee, i), f-3
+		o.link(args, p, f)
+		switch {
+		case positional:
+			if i < len(pos) {
+				o.link(pos[i], p, f)
+			}
+		default:
+			for _, a := range pos {
+				o.link(a, p, f)
+			}
+			if elems {
+				o.link(o.elems, p, f)
+			}
+		}
+	}
+}
+
+// create records the object a creating call makes when it runs constructor m.
+func (o *oracle) create(cr creator, m *hierarchy.Method) {
+	if m.Name != "<init>" || !algo.Concrete(m.Class) {
+		return
+	}
+	if cr.m == nil || (o.thrown != nil && o.isSub(m.Class.ID, o.thrown)) {
+		o.addGlobal(m.Class.ID)
+		return
+	}
+	if o.flow == nil || cr.pc < 0 {
+		o.add(cr.m.ID, m.Class.ID)
+		return
+	}
+	o.add(o.def(cr.m, cr.pc), m.Class.ID)
+}
+
+// Captured passes what the lambda's creator captures at the invokedynamic at pc to
+// the parameters of the lambda's method.
+func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method) {
+	if o.flow == nil {
+		if f, ok := o.paramFilter(to); ok {
+			o.link(from.ID, to.ID, f)
+		}
+		o.drain()
+		return
+	}
+	if c := o.callAt(from, pc); c != nil {
+		o.eachParam(to, func(p, f int32) {
+			eachRefOperand(c, func(n int32) { o.link(o.operand(from, pc, n, nil), p, f) })
+		})
+	}
+	o.drain()
+}
+
+// forEachParam calls fn with each parameter descriptor of a method descriptor.
+// A malformed descriptor ends the walk.
+func forEachParam(desc string, fn func(string)) {
+	for i := 1; i < len(desc) && desc[i] != ')'; {
+		j := i
+		for j < len(desc) && desc[j] == '[' {
+			j++
+		}
+		if j < len(desc) && desc[j] == 'L' {
+			for j < len(desc) && desc[j] != ';' {
+				j++
+			}
+		}
+		if j >= len(desc) {
+			return
+		}
+		fn(desc[i : j+1])
+		i = j + 1
+	}
+}
+
+func returnDesc(desc string) string {
+	for i := len(desc) - 1; i >= 0; i-- {
+		if desc[i] == ')' {
+			return desc[i+1:]
+		}
+	}
+	return ""
+}

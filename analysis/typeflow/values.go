@@ -1,0 +1,380 @@
+package typeflow
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// TFA's value nodes. A method's values are its parameters (one node each), its
+// return (the method's node), the result of each instruction that may push an
+// object (a call, a field or array load, a cast, an allocation), and each operand
+// that a call, a field or array store, a return or a cast reads: the node of its
+// one reaching definition, or a node joining several (facts.Flow's def-use). Values
+// moving through locals and the stack need no node of their own.
+
+// valNode is the node of operand n of the instruction at pc, or (n == defN) of the
+// value the instruction pushes.
+type valNode struct{ pc, n, node int32 }
+
+const defN = -1
+
+func cmpVal(a, b valNode) int {
+	if a.pc != b.pc {
+		return cmp.Compare(a.pc, b.pc)
+	}
+	return cmp.Compare(a.n, b.n)
+}
+
+func (o *oracle) lookup(m *hierarchy.Method, pc, n int32) (int32, bool) {
+	vs := o.vals[m.ID]
+	if i, ok := slices.BinarySearchFunc(vs, valNode{pc: pc, n: n}, cmpVal); ok {
+		return vs[i].node, true
+	}
+	return 0, false
+}
+
+func (o *oracle) store(m *hierarchy.Method, pc, n, node int32) {
+	v := valNode{pc, n, node}
+	i, _ := slices.BinarySearchFunc(o.vals[m.ID], v, cmpVal)
+	o.vals[m.ID] = slices.Insert(o.vals[m.ID], i, v)
+}
+
+// def returns the node of what the instruction at pc in m pushes.
+func (o *oracle) def(m *hierarchy.Method, pc int32) int32 {
+	if o.opaque[m.ID] {
+		return o.any
+	}
+	if id, ok := o.lookup(m, pc, defN); ok {
+		return id
+	}
+	id := o.newNode()
+	o.store(m, pc, defN, id)
+	return id
+}
+
+// operand returns the node of operand n of the instruction at pc in m (facts.Flow's
+// numbering: the receiver of an instance call is 0). fl is m's flow when the caller
+// has it; nil makes it anew when needed.
+func (o *oracle) operand(m *hierarchy.Method, pc, n int32, fl *facts.Flow) int32 {
+	if o.opaque[m.ID] {
+		return o.any
+	}
+	if id, ok := o.lookup(m, pc, n); ok {
+		return id
+	}
+	if fl == nil {
+		if fl = o.flowOf(m); fl == nil {
+			return o.any
+		}
+	}
+	if o.opsM != m || o.opsPC != pc {
+		o.opsM, o.opsPC, o.ops = m, pc, fl.Operands(int(pc))
+	}
+	if int(n) >= len(o.ops) {
+		return o.any // not an instruction with that operand: nothing is known
+	}
+	id := o.defsNode(m, o.ops[n])
+	o.store(m, pc, n, id)
+	return id
+}
+
+// defsNode returns the node of a value with the given reaching definitions.
+func (o *oracle) defsNode(m *hierarchy.Method, defs []facts.Def) int32 {
+	var buf [4]int32
+	ids := buf[:0]
+	for _, d := range defs {
+		switch d.Kind {
+		case facts.DefParam:
+			ids = append(ids, o.param(m, d.N))
+		case facts.DefInstr:
+			ids = append(ids, o.def(m, int32(d.N)))
+		case facts.DefCaught:
+			// Exceptions are global: every question sees them.
+		default:
+			return o.any
+		}
+	}
+	if len(ids) == 1 {
+		return ids[0]
+	}
+	u := o.newNode()
+	for _, id := range ids {
+		o.link(id, u, noFilter)
+	}
+	return u
+}
+
+// param returns the node of parameter i of m (this is 0 of an instance method).
+func (o *oracle) param(m *hierarchy.Method, i int) int32 {
+	fs := o.paramFilters(m)
+	if i < 0 || i >= len(fs) {
+		return o.any
+	}
+	base := o.params[m.ID]
+	if base == 0 {
+		base = int32(len(o.nodes))
+		for range fs {
+			o.newNode()
+		}
+		o.params[m.ID] = base
+	}
+	return base + int32(i)
+}
+
+// paramFilters returns, for each parameter of m (this included), 3 + the filter of
+// its type, or 1 where it holds no objects the sets track (primitives, arrays).
+func (o *oracle) paramFilters(m *hierarchy.Method) []int32 {
+	if fs := o.paramTypes[m.ID]; fs != nil {
+		return fs
+	}
+	fs := make([]int32, 0, 4)
+	one := func(c *hierarchy.Class, ok bool) {
+		var v int32 = 1
+		if ok {
+			if f, ok := o.filter([]*hierarchy.Class{c}); ok {
+				v = f + 3
+			}
+		}
+		fs = append(fs, v)
+	}
+	if !m.IsStatic() {
+		one(m.Class, true)
+	}
+	forEachParam(m.Desc, func(d string) { one(o.typeOf(d)) })
+	o.paramTypes[m.ID] = fs
+	return fs
+}
+
+// eachParam calls fn with the node and filter of each parameter of m that may hold
+// objects.
+func (o *oracle) eachParam(m *hierarchy.Method, fn func(node, filter int32)) {
+	for i, f := range o.paramFilters(m) {
+		if f != 1 {
+			fn(o.param(m, i), f-3)
+		}
+	}
+}
+
+func (o *oracle) flowOf(m *hierarchy.Method) *facts.Flow {
+	fl, err := o.flow(m)
+	if err != nil {
+		return nil
+	}
+	return fl
+}
+
+// values adds the edges of m's body under TFA.
+func (o *oracle) values(m *hierarchy.Method, f *facts.Method) {
+	fl := o.flowOf(m)
+	if fl == nil {
+		o.opaqueMethod(m)
+		return
+	}
+	for i := range f.Fields {
+		fa := &f.Fields[i]
+		fd := o.refField(fa)
+		if fd == nil {
+			continue
+		}
+		fn := o.fieldNode(fd)
+		if !fa.Write {
+			o.link(fn, o.def(m, fa.PC), noFilter)
+			continue
+		}
+		n := int32(1) // putfield: the object, then the value
+		if fa.Static {
+			n = 0
+		}
+		t, _ := o.typeOf(fd.Desc)
+		if flt, ok := o.filter([]*hierarchy.Class{t}); ok {
+			o.link(o.operand(m, fa.PC, n, fl), fn, flt)
+		}
+	}
+	for i := range f.TypeChecks {
+		tc := &f.TypeChecks[i]
+		if tc.Instanceof || tc.Type == "" || tc.Type[0] == '[' {
+			continue // arrays hold no classes the sets track
+		}
+		flt, ok := o.filter([]*hierarchy.Class{o.h.Class(tc.Type)})
+		if !ok {
+			continue
+		}
+		o.link(o.operand(m, tc.PC, 0, fl), o.def(m, tc.PC), flt)
+	}
+	fl.Instrs(func(pc int, op bytecode.Opcode) {
+		p := int32(pc)
+		switch op {
+		case bytecode.Aaload:
+			o.link(o.elems, o.def(m, p), noFilter)
+		case bytecode.Aastore:
+			o.link(o.operand(m, p, 2, fl), o.elems, noFilter)
+		case bytecode.Areturn:
+			if flt, ok := o.returnFilter(m); ok {
+				o.link(o.operand(m, p, 0, fl), m.ID, flt)
+			}
+		}
+	})
+	// The operands of calls, made now while the flow is at hand.
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		eachRefOperand(c, func(n int32) { o.operand(m, c.PC, n, fl) })
+	}
+	o.opsM, o.ops = nil, nil
+}
+
+// opaqueMethod treats a method whose code cannot be analysed as native code: what it
+// is given may be held or written anywhere, and it may return anything held or
+// stored; its values are all top.
+func (o *oracle) opaqueMethod(m *hierarchy.Method) {
+	o.opaque[m.ID] = true
+	o.eachParam(m, func(p, _ int32) {
+		o.link(p, o.held, noFilter)
+		o.link(p, o.escape, noFilter)
+	})
+	if flt, ok := o.returnFilter(m); ok {
+		o.link(o.heap, m.ID, flt)
+	}
+}
+
+// eachRefOperand calls fn with the number of each operand of a call that may hold
+// an object the sets track: the receiver of an instance call, and parameters of a
+// class type.
+func eachRefOperand(c *facts.Call, fn func(n int32)) {
+	desc := c.Ref.Desc
+	var n int32
+	switch c.Op {
+	case bytecode.Invokedynamic:
+		if c.Indy == nil {
+			return
+		}
+		desc = c.Indy.Desc
+	case bytecode.Invokestatic:
+	default:
+		fn(0)
+		n = 1
+	}
+	forEachParam(desc, func(d string) {
+		if d[0] == 'L' {
+			fn(n)
+		}
+		n++
+	})
+}
+
+// callAt returns the call instruction at pc of a reached method, nil when there is
+// none (the site is an allocation or a static field access that runs an
+// initialiser, or not an instruction).
+func (o *oracle) callAt(m *hierarchy.Method, pc int32) *facts.Call {
+	f := o.facts[m.ID]
+	if f == nil {
+		return nil
+	}
+	i, ok := slices.BinarySearchFunc(f.Calls, pc, func(c facts.Call, pc int32) int { return cmp.Compare(c.PC, pc) })
+	if !ok {
+		return nil
+	}
+	return &f.Calls[i]
+}
+
+// valueCall links the site at pc in caller to set's hub under TFA. A call whose
+// instruction names what it calls (an invoke of the same name and descriptor as the
+// hub's first such site) hands its operands position by position; any other site
+// (reflection, method handles, Thread.start, the JVM's own calls at allocations and
+// field accesses, natives calling back) hands all it has to every parameter.
+func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.CallKind) {
+	h := &o.hubs[set]
+	if pc < 0 {
+		// A native (level 6's model) or the NativeMethod node calls back with what
+		// the native was given, and the JVM keeps the results.
+		args := h.args
+		o.eachParam(caller, func(p, _ int32) { o.link(p, args, noFilter) })
+		o.link(h.ret, o.held, noFilter)
+		return
+	}
+	c := o.callAt(caller, pc)
+	relink := false
+	if c != nil && kind == algo.Direct && standard(c.Op) {
+		if h.name == "" {
+			h.name, h.desc, relink = c.Ref.Name, c.Ref.Desc, true
+		}
+		if c.Ref.Name == h.name && c.Ref.Desc == h.desc {
+			eachRefOperand(c, func(n int32) {
+				for int(n) >= len(o.hubs[set].pos) {
+					id := o.newNode()
+					o.hubs[set].pos = append(o.hubs[set].pos, id)
+					relink = true
+				}
+				o.link(o.operand(caller, pc, n, nil), o.hubs[set].pos[n], noFilter)
+			})
+			o.result(caller, c, o.hubs[set].ret)
+			if relink {
+				o.relink(set)
+			}
+			return
+		}
+	}
+	args := h.args
+	if c != nil {
+		eachRefOperand(c, func(n int32) { o.link(o.operand(caller, pc, n, nil), args, noFilter) })
+		if kind == algo.Direct {
+			o.result(caller, c, o.hubs[set].ret)
+		}
+		if passesElems(c) && !o.hubs[set].elems {
+			o.hubs[set].elems, relink = true, true
+		}
+	}
+	// What the instruction pushes: the object an allocation makes (its finaliser
+	// runs on it), the one a creating call makes (its constructor's this).
+	o.link(o.def(caller, pc), args, noFilter)
+	if relink {
+		o.relink(set)
+	}
+}
+
+// result links a hub's results to the value call c pushes, when it pushes objects.
+func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, ret int32) {
+	desc := c.Ref.Desc
+	if c.Op == bytecode.Invokedynamic && c.Indy != nil {
+		desc = c.Indy.Desc
+	}
+	if r := returnDesc(desc); len(r) > 0 && r[0] == 'L' {
+		o.link(ret, o.def(caller, c.PC), noFilter)
+	}
+}
+
+// relink links the hub's arguments to every member again after they changed.
+func (o *oracle) relink(set int32) {
+	for i := 0; i < len(o.hubs[set].members); i++ {
+		o.linkMember(set, o.hubs[set].members[i])
+	}
+}
+
+func standard(op bytecode.Opcode) bool {
+	switch op {
+	case bytecode.Invokevirtual, bytecode.Invokespecial, bytecode.Invokestatic, bytecode.Invokeinterface:
+		return true
+	}
+	return false
+}
+
+// passesElems reports whether a call passes an array of references or a list, whose
+// elements (in the elems set) a callee called other than by name may receive as
+// parameters: Method.invoke, Constructor.newInstance, invokeWithArguments.
+func passesElems(c *facts.Call) bool {
+	desc := c.Ref.Desc
+	if c.Op == bytecode.Invokedynamic && c.Indy != nil {
+		desc = c.Indy.Desc
+	}
+	found := false
+	forEachParam(desc, func(d string) {
+		if len(d) > 1 && d[0] == '[' && (d[1] == 'L' || d[1] == '[') || d == "Ljava/util/List;" {
+			found = true
+		}
+	})
+	return found
+}
