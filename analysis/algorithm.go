@@ -9,6 +9,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/rta"
 	"github.com/jcg-lsp/jcg-lsp/analysis/tfa"
 	"github.com/jcg-lsp/jcg-lsp/analysis/xta"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -34,9 +35,20 @@ func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error
 	case XTA:
 		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize}), nil
 	case TFA:
-		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.prog.Flow}), nil
+		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
+}
+
+// flowUncached makes the def-use facts of m for TFA, which asks once for every
+// reachable method: keeping them all (Program.Flow caches) would hold hundreds of
+// megabytes for the JDK.
+func (a *Analyzer) flowUncached(m *hierarchy.Method) (*facts.Flow, error) {
+	f := a.h.File(m.Class)
+	if f == nil || int(m.Index) >= len(f.Methods) {
+		return nil, fmt.Errorf("%s: no class file", m)
+	}
+	return facts.Analyze(f, &f.Methods[m.Index])
 }
 
 // concrete reports whether instances of c can exist.

@@ -486,18 +486,20 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 		}
 		rows = append(rows, cur...)
 	}
-	// XTA follows values (analysis/xta), so its soundness rests on rules for what
-	// the bytecode does not show (native code, Unsafe, the JVM's calls): checked
-	// here at the most precise level, whose graph is the smallest.
-	t2 := time.Now()
-	g, err := a.Run(ctx, analysis.Options{Level: callgraph.CorrectJDK, Algorithm: analysis.XTA, Mains: []string{w.main}})
-	if err != nil {
-		t.Fatalf("xta level %d: %v", callgraph.CorrectJDK, err)
+	// XTA and TFA follow values (analysis/typeflow), so their soundness rests on
+	// rules for what the bytecode does not show (native code, Unsafe, reflection's
+	// way of passing arguments, the JVM's calls): checked here at the most precise
+	// level, whose graph is the smallest.
+	for _, algo := range []string{analysis.XTA, analysis.TFA} {
+		t2 := time.Now()
+		g, err := a.Run(ctx, analysis.Options{Level: callgraph.CorrectJDK, Algorithm: algo, Mains: []string{w.main}})
+		if err != nil {
+			t.Fatalf("%s level %d: %v", algo, callgraph.CorrectJDK, err)
+		}
+		row := measure(g, h, executed)
+		row.algo, row.dur = algo, time.Since(t2)
+		rows = append(rows, row)
 	}
-	xrow := measure(g, h, executed)
-	xrow.algo, xrow.dur = analysis.XTA, time.Since(t2)
-	g = nil
-	rows = append(rows, xrow)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "recall of %s (%d executed methods: %d application, %d JDK):\n", w.name, rows[0].total[0], rows[0].total[1], rows[0].total[2])

@@ -124,6 +124,7 @@ type oracle struct {
 	// top from the start), then the others as they are made: the argument and
 	// result nodes of the solver's target sets (hubs), and TFA's value nodes.
 	nodes                     []node
+	exts                      []nodeExt
 	elems, heap, escape, held int32
 	any                       int32
 	hubs                      []hub // by set handle
@@ -167,26 +168,28 @@ type oracle struct {
 	params     []int32     // by method ID: its first parameter node, 0 until made
 	paramTypes [][]int32   // by method ID: 3 + each parameter's filter, 1 for none (cachedFilter)
 	opaque     []bool      // by method ID: its code could not be analysed
-	// The operands' definitions at one instruction, kept while its nodes are made.
-	opsM  *hierarchy.Method
-	opsPC int32
-	ops   [][]facts.Def
 }
 
+// node is kept small (TFA makes millions): what few nodes need is in a nodeExt.
 type node struct {
-	order   []int32 // members, in the order they came
-	sorted  []int32 // members, sorted, once there are more than smallSet
-	done    int32   // order[:done] went along every edge in out
-	queued  bool
-	out     []edge
-	outSeen map[edge]struct{} // the edges of out, once there are many
-	subs    []int32
-	field   bool // a field's node: escaped values join it
+	order  []int32 // members, in the order they came
+	out    []edge
+	done   int32 // order[:done] went along every edge in out
+	ext    int32 // 1 + the index of its nodeExt; 0 for none
+	queued bool
+	field  bool // a field's node: escaped values join it
 	// top: the node holds every class created anywhere (RTA's answer). A node
 	// becomes top when its set outgrows Config.TopSize or a top node feeds it unfiltered,
 	// which keeps the cost of the sets that would hold most of the program at
 	// RTA's instead of one copy per method.
 	top bool
+}
+
+// nodeExt holds the parts of a node that only large or questioned nodes have.
+type nodeExt struct {
+	sorted  []int32           // members, sorted, once there are more than smallSet
+	outSeen map[edge]struct{} // the edges of out, once there are many
+	subs    []int32           // the questions asked about it
 }
 
 // edge passes the classes its filter accepts.
@@ -230,27 +233,51 @@ type answer struct{ q, c int32 }
 // smallSet is the size past which a set keeps a sorted copy for look-ups.
 const smallSet = 16
 
-func (n *node) has(c int32) bool {
-	if n.sorted != nil {
-		_, ok := slices.BinarySearch(n.sorted, c)
+// ext returns node id's nodeExt, making it on first use.
+func (o *oracle) ext(id int32) *nodeExt {
+	n := &o.nodes[id]
+	if n.ext == 0 {
+		o.exts = append(o.exts, nodeExt{})
+		n.ext = int32(len(o.exts))
+	}
+	return &o.exts[n.ext-1]
+}
+
+// sorted returns node id's sorted members, nil while it has few.
+func (o *oracle) sorted(id int32) []int32 {
+	if e := o.nodes[id].ext; e != 0 {
+		return o.exts[e-1].sorted
+	}
+	return nil
+}
+
+func (o *oracle) has(id, c int32) bool { return contains(o.nodes[id].order, o.sorted(id), c) }
+
+// contains reports whether c is among members given in order and, for large sets,
+// sorted.
+func contains(order, sorted []int32, c int32) bool {
+	if sorted != nil {
+		_, ok := slices.BinarySearch(sorted, c)
 		return ok
 	}
-	return slices.Contains(n.order, c)
+	return slices.Contains(order, c)
 }
 
 // insert adds c, reporting whether it is new. Sets stay small (Config.TopSize), so a
 // sorted list is enough.
-func (n *node) insert(c int32) bool {
-	if n.has(c) {
+func (o *oracle) insert(id, c int32) bool {
+	if o.has(id, c) {
 		return false
 	}
+	n := &o.nodes[id]
 	n.order = append(n.order, c)
 	switch {
-	case n.sorted != nil:
-		i, _ := slices.BinarySearch(n.sorted, c)
-		n.sorted = slices.Insert(n.sorted, i, c)
+	case n.ext != 0 && o.exts[n.ext-1].sorted != nil:
+		e := &o.exts[n.ext-1]
+		i, _ := slices.BinarySearch(e.sorted, c)
+		e.sorted = slices.Insert(e.sorted, i, c)
 	case len(n.order) > smallSet:
-		n.sorted = slices.Sorted(slices.Values(n.order))
+		o.ext(id).sorted = slices.Sorted(slices.Values(o.nodes[id].order))
 	}
 	return true
 }
@@ -457,12 +484,16 @@ func (o *oracle) link(from, to, f int32) {
 	}
 	n := &o.nodes[from]
 	e := edge{to: to, filter: f}
+	var seen map[edge]struct{}
+	if n.ext != 0 {
+		seen = o.exts[n.ext-1].outSeen
+	}
 	switch {
-	case n.outSeen != nil:
-		if _, dup := n.outSeen[e]; dup {
+	case seen != nil:
+		if _, dup := seen[e]; dup {
 			return
 		}
-		n.outSeen[e] = struct{}{}
+		seen[e] = struct{}{}
 	case len(n.out) < smallSet:
 		if slices.Contains(n.out, e) {
 			return
@@ -471,11 +502,13 @@ func (o *oracle) link(from, to, f int32) {
 		if slices.Contains(n.out, e) {
 			return
 		}
-		n.outSeen = make(map[edge]struct{}, 2*len(n.out))
+		seen = make(map[edge]struct{}, 2*len(n.out))
 		for _, x := range n.out {
-			n.outSeen[x] = struct{}{}
+			seen[x] = struct{}{}
 		}
-		n.outSeen[e] = struct{}{}
+		seen[e] = struct{}{}
+		o.ext(from).outSeen = seen
+		n = &o.nodes[from]
 	}
 	n.out = append(n.out, e)
 	if !n.queued && n.done < int32(len(n.order)) {
@@ -494,17 +527,16 @@ func (o *oracle) link(from, to, f int32) {
 // add puts class c into node id, queueing it for the node's questions (tell) and
 // for its edges (drain).
 func (o *oracle) add(id, c int32) {
-	n := &o.nodes[id]
-	if n.top {
+	if o.nodes[id].top {
 		o.created(c)
 		return
 	}
-	if !n.insert(c) {
+	if !o.insert(id, c) {
 		return
 	}
 	o.created(c)
-	if !o.global[c] {
-		for _, qi := range o.nodes[id].subs {
+	if e := o.nodes[id].ext; e != 0 && !o.global[c] {
+		for _, qi := range o.exts[e-1].subs {
 			if o.isSub(c, o.subs[qi].t) {
 				o.tell(qi, c)
 			}
@@ -528,14 +560,19 @@ func (o *oracle) makeTop(id int32) {
 		return
 	}
 	old := *n
+	var oldExt nodeExt
+	if n.ext != 0 {
+		oldExt = o.exts[n.ext-1]
+		o.exts[n.ext-1] = nodeExt{}
+	}
 	n.top = true
-	n.order, n.sorted, n.out, n.outSeen, n.subs = nil, nil, nil, nil, nil
-	for _, qi := range old.subs {
+	n.order, n.out = nil, nil
+	for _, qi := range oldExt.subs {
 		q := &o.subs[qi]
 		q.top = true
 		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
 		o.eachCreated(q.t, func(c int32) {
-			if !o.global[c] && !old.has(c) {
+			if !o.global[c] && !contains(old.order, oldExt.sorted, c) {
 				o.tell(qi, c)
 			}
 		})
@@ -628,7 +665,7 @@ func (o *oracle) addGlobal(c int32) {
 	// their questions would take it for told.
 	o.h.Supertypes(o.h.Classes()[c], func(s *hierarchy.Class) bool {
 		for _, qi := range o.gSubs[s.ID] {
-			if q := &o.subs[qi]; !q.top && !o.nodes[q.n].has(c) {
+			if q := &o.subs[qi]; !q.top && !o.has(q.n, c) {
 				o.tell(qi, c)
 			}
 		}
@@ -692,7 +729,7 @@ func (o *oracle) nodeOf(v algo.Value) int32 {
 	}
 	switch v.Kind {
 	case algo.Operand:
-		return o.operand(v.In, v.PC, v.N, nil)
+		return o.operand(v.In, v.PC, v.N)
 	case algo.Def:
 		return o.def(v.In, v.PC)
 	case algo.Param:
@@ -720,7 +757,8 @@ func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 		o.drain()
 		return
 	}
-	o.nodes[id].subs = append(o.nodes[id].subs, qi)
+	e := o.ext(id)
+	e.subs = append(e.subs, qi)
 	o.gSubs[t.ID] = append(o.gSubs[t.ID], qi)
 	for _, c := range o.nodes[id].order {
 		if o.isSub(c, t) {
@@ -728,7 +766,7 @@ func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 		}
 	}
 	o.eachGlobal(t, func(c int32) {
-		if !o.nodes[id].has(c) {
+		if !o.has(id, c) {
 			o.tell(qi, c)
 		}
 	})
@@ -930,28 +968,47 @@ func (o *oracle) hub(set int32) *hub {
 	for int(set) >= len(o.hubs) {
 		o.hubs = append(o.hubs, hub{})
 	}
-	h := &o.hubs[set]
-	if h.args == 0 {
-		h.args = o.newNode()
-		h.ret = o.newNode()
-	}
 	return &o.hubs[set]
+}
+
+// hubArgs returns the node of the arguments of set's hub, making it (and linking it
+// to the members) on first use.
+func (o *oracle) hubArgs(set int32) int32 {
+	if o.hub(set).args == 0 {
+		id := o.newNode()
+		o.hubs[set].args = id
+		o.relink(set)
+	}
+	return o.hubs[set].args
+}
+
+// hubRet returns the node of the results of set's members, making it on first use:
+// most calls under TFA push nothing, or nothing an object.
+func (o *oracle) hubRet(set int32) int32 {
+	if o.hub(set).ret == 0 {
+		id := o.newNode()
+		o.hubs[set].ret = id
+		for _, m := range o.hubs[set].members {
+			if f, ok := o.returnFilter(m); ok {
+				o.link(m.ID, id, f)
+			}
+		}
+	}
+	return o.hubs[set].ret
 }
 
 // Calls links what the caller hands to the target set's hub, and the members'
 // results back to the call's result. A creating call's result has the classes of
 // the constructors in the set.
 func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.CallKind) {
-	h := o.hub(set)
-	args, ret := h.args, h.ret
 	switch {
 	case caller == nil:
 		// The JVM and native code call with what they hold, and keep what they get.
-		o.link(o.held, args, noFilter)
-		o.link(ret, o.held, noFilter)
+		o.link(o.held, o.hubArgs(set), noFilter)
+		o.link(o.hubRet(set), o.held, noFilter)
 	case o.flow == nil:
-		o.link(caller.ID, args, noFilter)
-		o.link(ret, caller.ID, noFilter)
+		o.link(caller.ID, o.hubArgs(set), noFilter)
+		o.link(o.hubRet(set), caller.ID, noFilter)
 	default:
 		o.valueCall(caller, pc, set, kind)
 	}
@@ -971,8 +1028,10 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	h := o.hub(set)
 	h.members = append(h.members, callee)
 	o.linkMember(set, callee)
-	if f, ok := o.returnFilter(callee); ok {
-		o.link(callee.ID, o.hubs[set].ret, f)
+	if ret := o.hubs[set].ret; ret != 0 {
+		if f, ok := o.returnFilter(callee); ok {
+			o.link(callee.ID, ret, f)
+		}
 	}
 	for _, cr := range o.hubs[set].creators {
 		o.create(cr, callee)
@@ -984,7 +1043,7 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 	h := &o.hubs[set]
 	if o.flow == nil {
-		if f, ok := o.paramFilter(callee); ok {
+		if f, ok := o.paramFilter(callee); ok && h.args != 0 {
 			o.link(h.args, callee.ID, f)
 		}
 		return
@@ -996,7 +1055,9 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 			continue
 		}
 		p, f := o.param(callee, i), f-3
-		o.link(args, p, f)
+		if args != 0 {
+			o.link(args, p, f)
+		}
 		switch {
 		case positional:
 			if i < len(pos) {
@@ -1041,7 +1102,7 @@ func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method
 	}
 	if c := o.callAt(from, pc); c != nil {
 		o.eachParam(to, func(p, f int32) {
-			eachRefOperand(c, func(n int32) { o.link(o.operand(from, pc, n, nil), p, f) })
+			eachRefOperand(c, func(n int32) { o.link(o.operand(from, pc, n), p, f) })
 		})
 	}
 	o.drain()

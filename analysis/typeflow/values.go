@@ -58,27 +58,24 @@ func (o *oracle) def(m *hierarchy.Method, pc int32) int32 {
 }
 
 // operand returns the node of operand n of the instruction at pc in m (facts.Flow's
-// numbering: the receiver of an instance call is 0). fl is m's flow when the caller
-// has it; nil makes it anew when needed.
-func (o *oracle) operand(m *hierarchy.Method, pc, n int32, fl *facts.Flow) int32 {
+// numbering: the receiver of an instance call is 0). Nodes are made as m is reached;
+// one asked for later comes from m's flow made anew.
+func (o *oracle) operand(m *hierarchy.Method, pc, n int32) int32 {
 	if o.opaque[m.ID] {
 		return o.any
 	}
 	if id, ok := o.lookup(m, pc, n); ok {
 		return id
 	}
+	fl := o.flowOf(m)
 	if fl == nil {
-		if fl = o.flowOf(m); fl == nil {
-			return o.any
-		}
+		return o.any
 	}
-	if o.opsM != m || o.opsPC != pc {
-		o.opsM, o.opsPC, o.ops = m, pc, fl.Operands(int(pc))
-	}
-	if int(n) >= len(o.ops) {
+	ops := fl.Operands(int(pc))
+	if int(n) >= len(ops) {
 		return o.any // not an instruction with that operand: nothing is known
 	}
-	id := o.defsNode(m, o.ops[n])
+	id := o.defsNode(m, ops[n])
 	o.store(m, pc, n, id)
 	return id
 }
@@ -168,63 +165,93 @@ func (o *oracle) flowOf(m *hierarchy.Method) *facts.Flow {
 	return fl
 }
 
-// values adds the edges of m's body under TFA.
+// values adds the edges of m's body under TFA, in one pass over its instructions
+// (the facts' lists are in code order too).
 func (o *oracle) values(m *hierarchy.Method, f *facts.Method) {
 	fl := o.flowOf(m)
 	if fl == nil {
 		o.opaqueMethod(m)
 		return
 	}
-	for i := range f.Fields {
-		fa := &f.Fields[i]
-		fd := o.refField(fa)
-		if fd == nil {
-			continue
-		}
-		fn := o.fieldNode(fd)
-		if !fa.Write {
-			o.link(fn, o.def(m, fa.PC), noFilter)
-			continue
-		}
-		n := int32(1) // putfield: the object, then the value
-		if fa.Static {
-			n = 0
-		}
-		t, _ := o.typeOf(fd.Desc)
-		if flt, ok := o.filter([]*hierarchy.Class{t}); ok {
-			o.link(o.operand(m, fa.PC, n, fl), fn, flt)
-		}
-	}
-	for i := range f.TypeChecks {
-		tc := &f.TypeChecks[i]
-		if tc.Instanceof || tc.Type == "" || tc.Type[0] == '[' {
-			continue // arrays hold no classes the sets track
-		}
-		flt, ok := o.filter([]*hierarchy.Class{o.h.Class(tc.Type)})
-		if !ok {
-			continue
-		}
-		o.link(o.operand(m, tc.PC, 0, fl), o.def(m, tc.PC), flt)
-	}
-	fl.Instrs(func(pc int, op bytecode.Opcode) {
+	var fi, ti, ci int
+	fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
 		p := int32(pc)
+		node := func(n int32) int32 {
+			if id, ok := o.lookup(m, p, n); ok {
+				return id
+			}
+			id := o.any
+			if defs := operand(int(n)); defs != nil {
+				id = o.defsNode(m, defs)
+			}
+			o.store(m, p, n, id)
+			return id
+		}
 		switch op {
 		case bytecode.Aaload:
 			o.link(o.elems, o.def(m, p), noFilter)
 		case bytecode.Aastore:
-			o.link(o.operand(m, p, 2, fl), o.elems, noFilter)
+			o.link(node(2), o.elems, noFilter)
 		case bytecode.Areturn:
 			if flt, ok := o.returnFilter(m); ok {
-				o.link(o.operand(m, p, 0, fl), m.ID, flt)
+				o.link(node(0), m.ID, flt)
+			}
+		case bytecode.Getfield, bytecode.Getstatic, bytecode.Putfield, bytecode.Putstatic:
+			for fi < len(f.Fields) && f.Fields[fi].PC < p {
+				fi++
+			}
+			if fi < len(f.Fields) && f.Fields[fi].PC == p {
+				o.fieldAccess(m, &f.Fields[fi], node)
+			}
+		case bytecode.Checkcast:
+			for ti < len(f.TypeChecks) && f.TypeChecks[ti].PC < p {
+				ti++
+			}
+			if ti < len(f.TypeChecks) && f.TypeChecks[ti].PC == p {
+				o.cast(m, &f.TypeChecks[ti], node)
+			}
+		case bytecode.Invokevirtual, bytecode.Invokespecial, bytecode.Invokestatic, bytecode.Invokeinterface, bytecode.Invokedynamic:
+			// The operands of calls, made now while the flow is at hand.
+			for ci < len(f.Calls) && f.Calls[ci].PC < p {
+				ci++
+			}
+			if ci < len(f.Calls) && f.Calls[ci].PC == p {
+				eachRefOperand(&f.Calls[ci], func(n int32) { node(n) })
 			}
 		}
 	})
-	// The operands of calls, made now while the flow is at hand.
-	for i := range f.Calls {
-		c := &f.Calls[i]
-		eachRefOperand(c, func(n int32) { o.operand(m, c.PC, n, fl) })
+}
+
+// fieldAccess links a field read to the value it pushes, and a write's value to the
+// field.
+func (o *oracle) fieldAccess(m *hierarchy.Method, fa *facts.FieldAccess, operand func(int32) int32) {
+	fd := o.refField(fa)
+	if fd == nil {
+		return
 	}
-	o.opsM, o.ops = nil, nil
+	fn := o.fieldNode(fd)
+	if !fa.Write {
+		o.link(fn, o.def(m, fa.PC), noFilter)
+		return
+	}
+	n := int32(1) // putfield: the object, then the value
+	if fa.Static {
+		n = 0
+	}
+	t, _ := o.typeOf(fd.Desc)
+	if flt, ok := o.filter([]*hierarchy.Class{t}); ok {
+		o.link(operand(n), fn, flt)
+	}
+}
+
+// cast lets the classes of a checkcast's type pass from its operand to its result.
+func (o *oracle) cast(m *hierarchy.Method, tc *facts.TypeCheck, operand func(int32) int32) {
+	if tc.Instanceof || tc.Type == "" || tc.Type[0] == '[' {
+		return // arrays hold no classes the sets track
+	}
+	if flt, ok := o.filter([]*hierarchy.Class{o.h.Class(tc.Type)}); ok {
+		o.link(operand(0), o.def(m, tc.PC), flt)
+	}
 }
 
 // opaqueMethod treats a method whose code cannot be analysed as native code: what it
@@ -287,13 +314,12 @@ func (o *oracle) callAt(m *hierarchy.Method, pc int32) *facts.Call {
 // (reflection, method handles, Thread.start, the JVM's own calls at allocations and
 // field accesses, natives calling back) hands all it has to every parameter.
 func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.CallKind) {
-	h := &o.hubs[set]
+	h := o.hub(set)
 	if pc < 0 {
 		// A native (level 6's model) or the NativeMethod node calls back with what
 		// the native was given, and the JVM keeps the results.
-		args := h.args
-		o.eachParam(caller, func(p, _ int32) { o.link(p, args, noFilter) })
-		o.link(h.ret, o.held, noFilter)
+		o.eachParam(caller, func(p, _ int32) { o.link(p, o.hubArgs(set), noFilter) })
+		o.link(o.hubRet(set), o.held, noFilter)
 		return
 	}
 	c := o.callAt(caller, pc)
@@ -309,20 +335,20 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 					o.hubs[set].pos = append(o.hubs[set].pos, id)
 					relink = true
 				}
-				o.link(o.operand(caller, pc, n, nil), o.hubs[set].pos[n], noFilter)
+				o.link(o.operand(caller, pc, n), o.hubs[set].pos[n], noFilter)
 			})
-			o.result(caller, c, o.hubs[set].ret)
+			o.result(caller, c, set)
 			if relink {
 				o.relink(set)
 			}
 			return
 		}
 	}
-	args := h.args
+	args := o.hubArgs(set)
 	if c != nil {
-		eachRefOperand(c, func(n int32) { o.link(o.operand(caller, pc, n, nil), args, noFilter) })
+		eachRefOperand(c, func(n int32) { o.link(o.operand(caller, pc, n), args, noFilter) })
 		if kind == algo.Direct {
-			o.result(caller, c, o.hubs[set].ret)
+			o.result(caller, c, set)
 		}
 		if passesElems(c) && !o.hubs[set].elems {
 			o.hubs[set].elems, relink = true, true
@@ -336,14 +362,15 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 	}
 }
 
-// result links a hub's results to the value call c pushes, when it pushes objects.
-func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, ret int32) {
+// result links the results of set's members to the value call c pushes, when it
+// pushes objects.
+func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
 	desc := c.Ref.Desc
 	if c.Op == bytecode.Invokedynamic && c.Indy != nil {
 		desc = c.Indy.Desc
 	}
 	if r := returnDesc(desc); len(r) > 0 && r[0] == 'L' {
-		o.link(ret, o.def(caller, c.PC), noFilter)
+		o.link(o.hubRet(set), o.def(caller, c.PC), noFilter)
 	}
 }
 

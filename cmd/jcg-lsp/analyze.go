@@ -137,6 +137,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var lf levelFlags
 	lf.register(fs, "all", "comma-separated levels to analyse (names or numbers), or all: "+levelChoices())
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole job to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile (allocations of the whole job) to this file at the end")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
@@ -163,6 +164,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		defer writeHeapProfile(*memProfile, stderr)
 	}
 	start := time.Now()
 	ix, err := af.load(ctx, fs.Args(), stderr)
@@ -400,4 +404,19 @@ func levelChoices() string {
 		names = append(names, l.String())
 	}
 	return strings.Join(names, ", ") + ", or 1-" + strconv.Itoa(int(callgraph.MaxLevel))
+}
+
+// writeHeapProfile writes the heap profile to path, reporting a failure on stderr:
+// the job's own result stands either way.
+func writeHeapProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "memprofile: %v\n", err)
+	}
 }

@@ -764,12 +764,42 @@ func (fl *Flow) Operands(pc int) [][]Def {
 	return out
 }
 
-// Instrs calls fn with the pc and opcode of every instruction, in code order, so a
-// client can find the instructions whose operands it needs (aastore, areturn, ...)
-// without decoding the code again.
-func (fl *Flow) Instrs(fn func(pc int, op bytecode.Opcode)) {
-	for i := range fl.instrs {
-		fn(int(fl.instrs[i].pc), fl.instrs[i].op)
+// EachInstr calls fn for every reachable instruction in code order with its pc, its
+// opcode and a function giving the reaching definitions of its operand n (numbered
+// as Operands numbers them; nil when there is no operand n). It replays each block
+// once, where calling Operands for each instruction would replay its block up to it.
+func (fl *Flow) EachInstr(fn func(pc int, op bytecode.Opcode, operand func(n int) []Def)) {
+	w := fl.nl + fl.ns
+	fr := frame{locals: make([]uint32, fl.nl), stack: make([]uint32, fl.ns)}
+	var words []uint32
+	operand := func(n int) []Def {
+		for _, v := range words {
+			if v == defHigh {
+				continue
+			}
+			if n == 0 {
+				return fl.defs(v, true)
+			}
+			n--
+		}
+		return nil
+	}
+	for b := range fl.blocks {
+		if fl.heights[b] < 0 {
+			continue
+		}
+		st := fl.entries[b*w : (b+1)*w]
+		copy(fr.locals, st[:fl.nl])
+		copy(fr.stack, st[fl.nl:])
+		fr.sp = int(fl.heights[b])
+		for k := fl.blocks[b].first; k < fl.blocks[b].end; k++ {
+			fi := &fl.instrs[k]
+			words = fr.stack[fr.sp-int(fi.pop) : fr.sp]
+			fn(int(fi.pc), fi.op, operand)
+			if fl.step(fi, &fr) != nil {
+				return // cannot happen: solve interpreted the same instructions
+			}
+		}
 	}
 }
 
