@@ -5,11 +5,12 @@ package analysis
 // static fields and an array; javac compiles them; the JVM runs them, each method
 // recording that it ran and which method called it; then at every level each
 // algorithm's graph must reach every method that ran and have every call that
-// happened as an edge, XTA's graph must be a subgraph of RTA's and RTA's of CHA's
-// (also with XTA widening its sets past 2 classes, which these small programs
-// otherwise never reach), and two XTA runs must give the same graph (XTA's answers depend on nothing but
-// the program: an order-dependent result is a lost update). Checked to fail when
-// XTA drops the flow of field reads, array loads or returns.
+// happened as an edge, TFA's graph must be a subgraph of XTA's, XTA's of RTA's and
+// RTA's of CHA's (also with XTA and TFA widening their sets past 2 classes, which
+// these small programs otherwise never reach), and two runs of XTA or TFA must give
+// the same graph (their answers depend on nothing but the program: an
+// order-dependent result is a lost update). Checked to fail when XTA drops the flow
+// of field reads, array loads or returns, and when TFA drops casts' results.
 
 import (
 	"bytes"
@@ -67,7 +68,9 @@ func TestAlgorithmsOnRandomPrograms(t *testing.T) {
 	// widens past 2 classes, so that widening (top sets) runs too.
 	wide := New(ix)
 	wide.xtaTopSize = 2
-	finer := 0 // programs where XTA has fewer edges between their methods than RTA
+	// Programs where XTA has fewer edges between their methods than RTA, and TFA
+	// fewer than XTA.
+	finer, finerTFA := 0, 0
 	for _, p := range progs {
 		t.Run(p.pkg, func(t *testing.T) {
 			out, err := exec.Command(java, "-cp", classes, p.pkg+".Main").Output()
@@ -80,17 +83,17 @@ func TestAlgorithmsOnRandomPrograms(t *testing.T) {
 			}
 			ids := p.methodIDs(t, h)
 			for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectString, callgraph.CorrectJDK} {
-				var gs []*callgraph.Graph
-				for _, name := range append(slices.Clone(Algorithms), "xta-wide") {
+				gs := map[string]*callgraph.Graph{}
+				for _, name := range append(slices.Clone(Algorithms), "xta-wide", "tfa-wide") {
 					an, algo := a, name
-					if name == "xta-wide" {
-						an, algo = wide, XTA
+					if w, ok := strings.CutSuffix(name, "-wide"); ok {
+						an, algo = wide, w
 					}
 					g, err := an.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{p.pkg + ".Main"}})
 					if err != nil {
 						t.Fatalf("%s level %d: %v", name, l, err)
 					}
-					gs = append(gs, g)
+					gs[name] = g
 					for _, m := range ran {
 						if !g.Reachable.Has(ids[m]) {
 							t.Errorf("%s level %d: %s ran but is not reachable\n%s", name, l, p.names[m], p.source)
@@ -102,18 +105,27 @@ func TestAlgorithmsOnRandomPrograms(t *testing.T) {
 						}
 					}
 				}
-				t.Logf("level %d: edges CHA %d RTA %d XTA %d", l, gs[0].NumEdges(), gs[1].NumEdges(), gs[2].NumEdges())
-				if l == callgraph.CorrectJDK && appEdges(gs[2], ids) < appEdges(gs[1], ids) {
-					finer++
+				t.Logf("level %d: edges CHA %d RTA %d XTA %d TFA %d", l, gs[CHA].NumEdges(), gs[RTA].NumEdges(), gs[XTA].NumEdges(), gs[TFA].NumEdges())
+				if l == callgraph.CorrectJDK {
+					if appEdges(gs[XTA], ids) < appEdges(gs[RTA], ids) {
+						finer++
+					}
+					if appEdges(gs[TFA], ids) < appEdges(gs[XTA], ids) {
+						finerTFA++
+					}
 				}
-				// CHA ⊇ RTA ⊇ XTA widened ⊇ XTA: widening only adds.
-				checkSubgraphNamed(t, []*callgraph.Graph{gs[0], gs[1], gs[3], gs[2]}, h)
-				again, err := a.Run(ctx, Options{Level: l, Algorithm: XTA, Mains: []string{p.pkg + ".Main"}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := graphtext.Compare(h, again, gs[2]); d != "" {
-					t.Errorf("level %d: two XTA runs differ:\n%s", l, d)
+				// CHA ⊇ RTA ⊇ XTA widened ⊇ XTA ⊇ TFA, and XTA widened ⊇ TFA widened ⊇
+				// TFA: widening only adds, and TFA's sets are XTA's split per value.
+				checkSubgraphNamed(t, []*callgraph.Graph{gs[CHA], gs[RTA], gs["xta-wide"], gs[XTA], gs[TFA]}, h)
+				checkSubgraphNamed(t, []*callgraph.Graph{gs["xta-wide"], gs["tfa-wide"], gs[TFA]}, h)
+				for _, algo := range []string{XTA, TFA} {
+					again, err := a.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{p.pkg + ".Main"}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := graphtext.Compare(h, again, gs[algo]); d != "" {
+						t.Errorf("level %d: two %s runs differ:\n%s", l, algo, d)
+					}
 				}
 			}
 		})
@@ -122,6 +134,10 @@ func TestAlgorithmsOnRandomPrograms(t *testing.T) {
 		// The parts of a program share nothing, so XTA must keep them apart
 		// somewhere; if it never does, the generator no longer tests XTA.
 		t.Errorf("XTA's graph is RTA's in all %d programs", len(progs))
+	}
+	if finerTFA == 0 && !t.Failed() {
+		// Objects of one part meet in methods but not always in one value.
+		t.Errorf("TFA's graph is XTA's in all %d programs", len(progs))
 	}
 }
 
@@ -287,9 +303,13 @@ func (p *genProgram) body(id, part int, instance bool) {
 			fmt.Fprintf(w, "            %s = C0_%d.g;\n            if (%s != null) {\n                %s = %s.m(%s);\n            }\n", a, r.IntN(genClasses), a, a, a, b)
 		case k < 14:
 			fmt.Fprintf(w, "            %s = %s.g;\n", a, c())
-		case k < 16:
+		case k < 15:
 			other := c()
 			fmt.Fprintf(w, "            if (%s instanceof %s) {\n                %s = ((%s) %s).f;\n            }\n", b, other, a, other, b)
+		case k < 16:
+			// A call on a cast's result: TFA's receiver set is what the cast lets pass.
+			other := c()
+			fmt.Fprintf(w, "            if (%s instanceof %s) {\n                %s = ((%s) %s).m(%s);\n            }\n", b, other, a, other, b, d)
 		case k < 18 && part == 0:
 			// One set holds the elements of every array: only part 0 stores into
 			// arrays, or the parts would share that set; part 1 loads from part

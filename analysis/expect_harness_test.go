@@ -44,7 +44,7 @@ func TestParseDirective(t *testing.T) {
 }
 
 func TestAddDirectiveErrors(t *testing.T) {
-	for _, bad := range []string{"@frobnicate", "@edge(p.A.m)", "@site(fine)", "@site(resolved, nope)", "@!callees(p.A.m)", "@levels(7)", "@algos(tfa)", "@library(x)", "@calls"} {
+	for _, bad := range []string{"@frobnicate", "@edge(p.A.m)", "@site(fine)", "@site(resolved, nope)", "@!callees(p.A.m)", "@levels(7)", "@algos(vta)", "@library(x)", "@calls"} {
 		d, _, err := parseDirective(bad)
 		if err != nil {
 			continue

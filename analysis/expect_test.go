@@ -466,7 +466,7 @@ func parseDirective(s string) (*expDirective, string, error) {
 
 func parseQual(q string) (expQual, error) {
 	switch strings.ToLower(q) {
-	case CHA, RTA, XTA:
+	case CHA, RTA, XTA, TFA:
 		return expQual{algo: strings.ToLower(q)}, nil
 	}
 	if rest, ok := strings.CutPrefix(q, "level"); ok {

@@ -1,0 +1,64 @@
+/*
+ * TFA (Zhuo and Zhang, "A relational static semantics for call graph construction"):
+ * a type set per value (a parameter, a call's result, a local's definition, a cast's
+ * result), where XTA has one per method. Where each Shape is created:
+ *   Circle and Square in locals, Triangle and Pentagon in main (the arguments of
+ *   pair), Hexagon and Octagon in lambdas, Star and Moon in pick.
+ * Every positive holds for every algorithm. Negatives are TFA's; the @calls[xta]
+ * beside them say what XTA's coarser sets still allow, which is what the program
+ * exists to show.
+ */
+// @levels(6) @algos(rta,xta,tfa)
+package tflow;
+
+public class Main {
+    public static void main(String[] args) {
+        locals();
+        pair(new Triangle(), new Pentagon());
+        lambdas();
+        casts();
+    }
+
+    // Two locals of one method: XTA's one set for the method holds both classes;
+    // TFA's set of each local holds the class of its one definition.
+    static void locals() {
+        Shape a = new Circle();
+        Shape b = new Square();
+        a.name(); // @calls(tflow.Circle.name) @calls[xta](tflow.Square.name) @!calls[tfa](tflow.Square.name, tflow.Triangle.name, tflow.Pentagon.name, tflow.Hexagon.name, tflow.Octagon.name, tflow.Star.name, tflow.Moon.name)
+        b.name(); // @calls(tflow.Square.name) @calls[xta](tflow.Circle.name) @!calls[tfa](tflow.Circle.name)
+    }
+
+    // Arguments reach parameters position by position: main passes a Triangle as x
+    // and a Pentagon as y. XTA passes the caller's whole set to every parameter.
+    static void pair(Shape x, Shape y) {
+        x.name(); // @calls(tflow.Triangle.name) @calls[xta](tflow.Pentagon.name) @!calls[tfa](tflow.Pentagon.name, tflow.Circle.name, tflow.Square.name)
+        y.name(); // @calls(tflow.Pentagon.name) @calls[xta](tflow.Triangle.name) @!calls[tfa](tflow.Triangle.name)
+    }
+
+    // A lambda's body sees what its creator captures (the Hexagon), not everything
+    // the creator holds (the Octagon too, under XTA).
+    static void lambdas() {
+        Shape h = new Hexagon();
+        Shape o = new Octagon();
+        o.name(); // @calls(tflow.Octagon.name) @!calls[tfa](tflow.Hexagon.name)
+        Act r = () -> h.name(); // @calls(tflow.Hexagon.name) @calls[xta](tflow.Octagon.name) @!calls[tfa](tflow.Octagon.name)
+        r.act();
+    }
+
+    // pick returns a Star or a Moon as an Object; the cast lets only Stars (and
+    // their subclasses, of which none is created) pass on to use. XTA's set of
+    // casts holds both, and passes both to use.
+    static void casts() {
+        Object x = pick();
+        Shape s = (Star) x;
+        use(s);
+    }
+
+    static Object pick() {
+        return Math.random() < 2 ? new Star() : new Moon();
+    }
+
+    static void use(Shape p) {
+        p.name(); // @calls(tflow.Star.name) @calls[xta](tflow.Moon.name) @!calls[tfa](tflow.Moon.name, tflow.BigStar.name)
+    }
+}

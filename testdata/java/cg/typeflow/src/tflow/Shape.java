@@ -1,0 +1,70 @@
+// The interface every call below dispatches on; each implementation is created in
+// one place only (Main says where), so which implementations reach a value is what
+// TFA's sets per value tell apart and XTA's sets per method do not. BigStar is
+// never created.
+package tflow;
+
+interface Shape {
+    String name();
+}
+
+class Circle implements Shape {
+    public String name() {
+        return "circle";
+    }
+}
+
+class Square implements Shape {
+    public String name() {
+        return "square";
+    }
+}
+
+class Triangle implements Shape {
+    public String name() {
+        return "triangle";
+    }
+}
+
+class Pentagon implements Shape {
+    public String name() {
+        return "pentagon";
+    }
+}
+
+class Hexagon implements Shape {
+    public String name() {
+        return "hexagon";
+    }
+}
+
+class Octagon implements Shape {
+    public String name() {
+        return "octagon";
+    }
+}
+
+class Star implements Shape {
+    public String name() {
+        return "star";
+    }
+}
+
+class Moon implements Shape {
+    public String name() {
+        return "moon";
+    }
+}
+
+class BigStar extends Star {
+    public String name() {
+        return "bigstar";
+    }
+}
+
+// Called only from Main.lambdas: no JDK code calls it, so the lambda's body gets
+// only what the program passes (Runnable.run, called all over the JDK, would pass
+// the JDK's sets too).
+interface Act {
+    void act();
+}
