@@ -95,6 +95,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		o.params = make([]int32, nm)
 		o.paramTypes = make([][]int32, nm)
 		o.opaque = make([]bool, nm)
+		o.scopes = map[scopeKey]algo.Value{}
 	}
 	if o.topSize <= 0 {
 		o.topSize = DefaultTopSize
@@ -168,6 +169,7 @@ type oracle struct {
 	params     []int32     // by method ID: its first parameter node, 0 until made
 	paramTypes [][]int32   // by method ID: 3 + each parameter's filter, 1 for none (cachedFilter)
 	opaque     []bool      // by method ID: its code could not be analysed
+	scopes     map[scopeKey]algo.Value
 }
 
 // node is kept small (TFA makes millions): what few nodes need is in a nodeExt.
@@ -839,7 +841,20 @@ func (o *oracle) Scope(v algo.Value) algo.Value {
 	if o.flow == nil && v.Kind != algo.Field {
 		return algo.Value{Kind: algo.Def, In: v.In, PC: -1, Type: v.Type}
 	}
+	// Questions on one node share their answers: the first value asked about it
+	// stands for the others (a local used as the receiver of several calls of one
+	// method, as StringBuilder.append's).
+	if first, ok := o.scopes[scopeKey{id, v.Type}]; ok {
+		return first
+	}
+	o.scopes[scopeKey{id, v.Type}] = v
 	return v
+}
+
+// scopeKey is a node and the declared type of a question about it.
+type scopeKey struct {
+	node int32
+	t    *hierarchy.Class
 }
 
 func (*oracle) Fixed() bool { return false }

@@ -37,7 +37,7 @@ type analysisFlags struct {
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
 	a.classPathFlags.register(fs)
-	fs.StringVar(&a.algo, "algo", analysis.CHA, "call-graph algorithm: cha, rta or xta (experimental: per-method and per-field type sets); analyze also takes all (one table each)")
+	fs.StringVar(&a.algo, "algo", analysis.CHA, "call-graph algorithm: cha, rta, xta or tfa (experimental: type sets per method and field, or per value); analyze also takes all (one table each)")
 	fs.Var(&a.mains, "main", "main class (repeatable; default: every application class with a main method)")
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
 	fs.BoolVar(&a.library, "library-mode", false, "analyse the application as a library for unknown clients: every method a client can call or override is an entry point, and calls reach what client subclasses may select")

@@ -73,7 +73,7 @@ func TestAnalyzeExample(t *testing.T) {
 
 // TestAnalyzeAllAlgorithms checks --algo all: one table per algorithm, from the
 // least precise, each with the precision column; without the JDK, so that XTA's
-// run takes milliseconds.
+// and TFA's runs take milliseconds.
 func TestAnalyzeAllAlgorithms(t *testing.T) {
 	var out, errb bytes.Buffer
 	if err := run(context.Background(), []string{"analyze", "--algo", "all", "--no-jdk", "--levels", "2,6", exampleJar}, &out, &errb); err != nil {
@@ -81,15 +81,15 @@ func TestAnalyzeAllAlgorithms(t *testing.T) {
 	}
 	text := out.String()
 	last := -1
-	for _, algo := range []string{"CHA call graph", "RTA call graph", "XTA call graph"} {
+	for _, algo := range []string{"CHA call graph", "RTA call graph", "XTA call graph", "TFA call graph"} {
 		i := strings.Index(text, algo)
 		if i <= last {
 			t.Fatalf("no %q after the previous table:\n%s", algo, text)
 		}
 		last = i
 	}
-	if n := strings.Count(text, "app calls <=1"); n != 6 { // header and legend of each table
-		t.Errorf("%d mentions of the precision column, want 6:\n%s", n, text)
+	if n := strings.Count(text, "app calls <=1"); n != 8 { // header and legend of each table
+		t.Errorf("%d mentions of the precision column, want 8:\n%s", n, text)
 	}
 }
 
