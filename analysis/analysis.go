@@ -231,6 +231,14 @@ func parallelFor(ctx context.Context, n int, fn func(i int)) error {
 	return ctx.Err()
 }
 
+// CHATargets returns the methods a virtual call of rm on a receiver of declared type
+// t may reach under CHA, whatever the algorithm of a run: what a finer algorithm's
+// answer leaves out is the price users weigh its assumptions by. The result is
+// shared: do not modify it.
+func (a *Analyzer) CHATargets(rm *hierarchy.Method, t *hierarchy.Class) []int32 {
+	return a.chaTargets(rm, t)
+}
+
 // chaTargets returns the CHA dispatch targets of rm on receivers of declared type t,
 // computed once per analyzer.
 func (a *Analyzer) chaTargets(rm *hierarchy.Method, t *hierarchy.Class) []int32 {

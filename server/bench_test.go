@@ -273,10 +273,19 @@ const jeditJar = "/usr/share/jedit/jedit.jar"
 // iteration, so that p99 is not just the slowest single answer.
 //
 //	go test ./server -run '^$' -bench HotMethods -benchtime 1x
+//
+// Under RTA (the sub-benchmark rta) the first page of incoming calls also counts the
+// callers CHA would add (chadelta.go), a pass over every reachable method's calls.
 func BenchmarkHotMethods(b *testing.B) {
+	for _, algo := range []string{"cha", "rta"} {
+		b.Run(algo, func(b *testing.B) { hotMethods(b, algo) })
+	}
+}
+
+func hotMethods(b *testing.B, algo string) {
 	dir := workspace(b, "hot")
 	classes := filepath.Join(dir, "target", "classes")
-	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}, "level": "correct-string"}
+	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}, "level": "correct-string", "algorithm": algo}
 	if _, err := os.Stat(jeditJar); err == nil {
 		config["classPath"] = []string{classes, jeditJar}
 		config["mainClasses"] = []string{"hot.Main", "org.gjt.sp.jedit.jEdit"}

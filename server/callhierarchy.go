@@ -30,11 +30,17 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, p *protocol.CallHiera
 }
 
 func (s *Server) incomingCalls(ctx context.Context, p *protocol.CallHierarchyIncomingCallsParams) (any, error) {
+	if isNote(&p.Item) {
+		return []protocol.CallHierarchyIncomingCall{}, nil
+	}
 	page := pageOf(&p.Item, "incoming")
 	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return incoming(ctx, s, snap, n, page) })
 }
 
 func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOutgoingCallsParams) (any, error) {
+	if isNote(&p.Item) {
+		return []protocol.CallHierarchyOutgoingCall{}, nil
+	}
 	page := pageOf(&p.Item, "outgoing")
 	return s.withItem(ctx, &p.Item, func(snap *Snapshot, n int32) any { return outgoing(ctx, s, snap, n, page) })
 }
@@ -341,6 +347,11 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 	if more != nil {
 		out = append(out, *more)
 	}
+	if page == nil {
+		if note := s.chaCallersItem(ctx, snap, n); note != nil {
+			out = append(out, *note)
+		}
+	}
 	return out
 }
 
@@ -470,6 +481,7 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 				r = s.bundleRange(snap, caller, b)
 			}
 			detail := edgeDetail(snap, caller, b)
+			cha := chaExtraDetail(snap, caller, b)
 			for _, t := range targets {
 				a := aggs[t]
 				if a == nil {
@@ -481,6 +493,7 @@ func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 					a.addRange(r)
 				}
 				a.addDetail(detail)
+				a.addDetail(cha)
 			}
 			if restTotal > 0 {
 				next := &callPage{Dir: "outgoing", After: last, Bundle: i, PC: b.PC}

@@ -82,6 +82,7 @@ type callPage struct {
 type moreData struct {
 	methodRef
 	More *callPage `json:"more,omitempty"`
+	Note bool      `json:"note,omitempty"` // an item that only says something (chaCallersItem)
 }
 
 // pageOf returns the paging state of an item sent back by the client: nil for an
