@@ -56,8 +56,13 @@ func (s *solver) invokedynamic(at site, c *facts.Call) {
 		if t := firstParamClass(in.Desc); t != "" {
 			s.initialize(at, s.h.Class(t))
 		}
+	case "java/lang/invoke/StringConcatFactory.makeConcat", "java/lang/invoke/StringConcatFactory.makeConcatWithConstants":
+		// The call site makes a String where the instruction runs.
+		if s.stringClass != nil {
+			s.oracle.Created(algo.DefOf(at.caller, at.pc, s.stringClass), s.stringClass)
+		}
 	}
-	// StringConcatFactory and the other JDK bootstraps call nothing of the program.
+	// The JDK's bootstraps call nothing of the program.
 }
 
 // lambdaSite registers the lambda created by a LambdaMetafactory call site.

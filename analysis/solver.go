@@ -54,6 +54,9 @@ type solver struct {
 	h      *hierarchy.Hierarchy
 	opts   Options
 	oracle algo.Oracle
+	// The classes of the objects the JVM makes for literals (nil when the class
+	// path lacks them).
+	stringClass, classClass *hierarchy.Class
 	// fl is the oracle when it follows values (algo.Follower), else nil; linked
 	// marks, by set, the sets it was told of (Calls), whose members it hears of.
 	fl     algo.Follower
@@ -130,6 +133,8 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		lib = newLibWorld(len(a.h.Classes()))
 	}
 	return &solver{
+		stringClass: concreteOrNil(a.h.Class("java/lang/String")),
+		classClass:  concreteOrNil(a.h.Class("java/lang/Class")),
 		lib:         lib,
 		jdk:         jdk,
 		jvmSetIdx:   -1,
@@ -432,6 +437,14 @@ func (s *solver) fillGroup(g *group) {
 	algo.SelectTypes(s.oracle, s.h, g.value, g.rm, add)
 }
 
+// concreteOrNil returns c when instances of it can exist, else nil.
+func concreteOrNil(c *hierarchy.Class) *hierarchy.Class {
+	if c == nil || !concrete(c) {
+		return nil
+	}
+	return c
+}
+
 // solve runs the worklist to its fixed point.
 func (s *solver) solve() error {
 	for {
@@ -505,6 +518,17 @@ func (s *solver) visit(m *hierarchy.Method) {
 		s.oracle.Created(algo.DefOf(m, al.PC, c), c)
 		s.initialize(at, c)
 		s.finalizer(at, c)
+	}
+	// String and class literals are objects the JVM makes where they are loaded.
+	if len(f.StringConsts) > 0 && s.stringClass != nil {
+		for i := range f.StringConsts {
+			s.oracle.Created(algo.DefOf(m, f.StringConsts[i].PC, s.stringClass), s.stringClass)
+		}
+	}
+	if len(f.ClassConsts) > 0 && s.classClass != nil {
+		for i := range f.ClassConsts {
+			s.oracle.Created(algo.DefOf(m, f.ClassConsts[i].PC, s.classClass), s.classClass)
+		}
 	}
 	for i := range f.Fields {
 		if c := p.statics[i]; c != nil {

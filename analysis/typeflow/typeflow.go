@@ -41,6 +41,7 @@ import (
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -107,6 +108,8 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 	o.nodes[o.escape].out = append(o.nodes[o.escape].out, edge{to: o.elems, filter: noFilter})
 	o.any = o.newNode()
 	o.nodes[o.any].top = true
+	o.none = o.newNode()
+	o.classNodes = map[int32]int32{}
 	return o
 }
 
@@ -122,13 +125,16 @@ type oracle struct {
 
 	// Nodes: methods by ID (XTA: the method's set; TFA: its return), then fields by
 	// ID, then elems, heap, escape and held, then any (TFA: a value nobody traced,
-	// top from the start), then the others as they are made: the argument and
-	// result nodes of the solver's target sets (hubs), and TFA's value nodes.
+	// top from the start) and none (TFA: values that hold no object the sets
+	// track; nothing links into it), then the others as they are made: the
+	// argument and result nodes of the solver's target sets (hubs), and TFA's value
+	// nodes.
 	nodes                     []node
 	exts                      []nodeExt
 	elems, heap, escape, held int32
-	any                       int32
-	hubs                      []hub // by set handle
+	any, none                 int32
+	classNodes                map[int32]int32 // TFA: by class ID, the node of values holding that class alone
+	hubs                      []hub           // by set handle
 	reached                   []bool
 	global, all               []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
 	globalOrder               []int32           // global classes in the order they came
@@ -205,10 +211,12 @@ type edge struct {
 // position (pos) for the sites that call as the instruction says, and args for what
 // other sites hand.
 type hub struct {
-	args, ret  int32 // node IDs; 0 until made
-	pos        []int32
-	name, desc string // what the sites feeding pos name; "" until one came
-	elems      bool   // a site passes an array or a list: its elements reach members called otherwise
+	args, ret  int32   // node IDs; 0 until made
+	retTo      int32   // the first node the members' results go to, until ret is made
+	sites      int32   // the sites feeding pos (TFA)
+	pos        []int32 // TFA: a node per position, or while one site feeds them its operands' (-1: none)
+	name, desc string  // what the sites feeding pos name; "" until one came
+	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
 	creators   []creator
 	members    []*hierarchy.Method
 }
@@ -997,19 +1005,33 @@ func (o *oracle) hubArgs(set int32) int32 {
 	return o.hubs[set].args
 }
 
-// hubRet returns the node of the results of set's members, making it on first use:
-// most calls under TFA push nothing, or nothing an object.
-func (o *oracle) hubRet(set int32) int32 {
-	if o.hub(set).ret == 0 {
+// results links the results of set's members to node to. The first such node gets
+// them directly: most sets have one call that uses their results (TFA's virtual
+// calls), or none. A second makes the hub a node of its own.
+func (o *oracle) results(set, to int32) {
+	h := o.hub(set)
+	switch {
+	case h.ret != 0:
+		o.link(h.ret, to, noFilter)
+		return
+	case h.retTo == to:
+		return
+	case h.retTo == 0:
+		h.retTo = to
+	default:
+		// The first node keeps its direct links and gets later members' results
+		// through the hub's node.
 		id := o.newNode()
 		o.hubs[set].ret = id
-		for _, m := range o.hubs[set].members {
-			if f, ok := o.returnFilter(m); ok {
-				o.link(m.ID, id, f)
-			}
+		o.link(id, o.hubs[set].retTo, noFilter)
+		o.link(id, to, noFilter)
+		to = id
+	}
+	for _, m := range o.hubs[set].members {
+		if f, ok := o.returnFilter(m); ok {
+			o.link(m.ID, to, f)
 		}
 	}
-	return o.hubs[set].ret
 }
 
 // Calls links what the caller hands to the target set's hub, and the members'
@@ -1020,10 +1042,10 @@ func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.
 	case caller == nil:
 		// The JVM and native code call with what they hold, and keep what they get.
 		o.link(o.held, o.hubArgs(set), noFilter)
-		o.link(o.hubRet(set), o.held, noFilter)
+		o.results(set, o.held)
 	case o.flow == nil:
 		o.link(caller.ID, o.hubArgs(set), noFilter)
-		o.link(o.hubRet(set), caller.ID, noFilter)
+		o.results(set, caller.ID)
 	default:
 		o.valueCall(caller, pc, set, kind)
 	}
@@ -1043,7 +1065,11 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	h := o.hub(set)
 	h.members = append(h.members, callee)
 	o.linkMember(set, callee)
-	if ret := o.hubs[set].ret; ret != 0 {
+	ret := o.hubs[set].ret
+	if ret == 0 {
+		ret = o.hubs[set].retTo
+	}
+	if ret != 0 {
 		if f, ok := o.returnFilter(callee); ok {
 			o.link(callee.ID, ret, f)
 		}
@@ -1075,12 +1101,14 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 		}
 		switch {
 		case positional:
-			if i < len(pos) {
+			if i < len(pos) && pos[i] >= 0 {
 				o.link(pos[i], p, f)
 			}
 		default:
 			for _, a := range pos {
-				o.link(a, p, f)
+				if a >= 0 {
+					o.link(a, p, f)
+				}
 			}
 			if elems {
 				o.link(o.elems, p, f)
@@ -1100,6 +1128,12 @@ func (o *oracle) create(cr creator, m *hierarchy.Method) {
 	}
 	if o.flow == nil || cr.pc < 0 {
 		o.add(cr.m.ID, m.Class.ID)
+		return
+	}
+	if c := o.callAt(cr.m, cr.pc); c == nil || c.Op == bytecode.Invokedynamic {
+		// Not a call's own result but a shared node (values.go, aliases): the
+		// object may be anywhere.
+		o.addGlobal(m.Class.ID)
 		return
 	}
 	o.add(o.def(cr.m, cr.pc), m.Class.ID)

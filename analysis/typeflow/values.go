@@ -96,7 +96,10 @@ func (o *oracle) defsNode(m *hierarchy.Method, defs []facts.Def) int32 {
 			return o.any
 		}
 	}
-	if len(ids) == 1 {
+	switch len(ids) {
+	case 0:
+		return o.none
+	case 1:
 		return ids[0]
 	}
 	u := o.newNode()
@@ -165,14 +168,16 @@ func (o *oracle) flowOf(m *hierarchy.Method) *facts.Flow {
 	return fl
 }
 
-// values adds the edges of m's body under TFA, in one pass over its instructions
-// (the facts' lists are in code order too).
+// values adds the edges of m's body under TFA, in two passes over its instructions
+// (the facts' lists are in code order too): the first names the nodes of the values
+// that need none of their own, the second links operands.
 func (o *oracle) values(m *hierarchy.Method, f *facts.Method) {
 	fl := o.flowOf(m)
 	if fl == nil {
 		o.opaqueMethod(m)
 		return
 	}
+	o.aliases(m, f, fl)
 	var fi, ti, ci int
 	fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
 		p := int32(pc)
@@ -220,6 +225,102 @@ func (o *oracle) values(m *hierarchy.Method, f *facts.Method) {
 			}
 		}
 	})
+}
+
+// aliases gives the instructions whose result is some other node's set that node:
+// a field read the field's, an array load the elements', an allocation its class's,
+// a constant its class's (String, Class; any class for method handles and dynamic
+// constants), null and new arrays the empty node (arrays hold no classes the sets
+// track; their elements are elems). Calls and casts get nodes of their own, when an
+// operand first names them. No edge ever goes into an alias: only calls, casts and
+// allocations receive classes at their own pc.
+func (o *oracle) aliases(m *hierarchy.Method, f *facts.Method, fl *facts.Flow) {
+	var fi, ai, si, ki, ci int
+	fl.Instrs(func(pc int, op bytecode.Opcode) {
+		p := int32(pc)
+		at := func(i *int, n int, pcOf func(int) int32) bool {
+			for *i < n && pcOf(*i) < p {
+				*i++
+			}
+			return *i < n && pcOf(*i) == p
+		}
+		alias := int32(-1)
+		switch op {
+		case bytecode.Getfield, bytecode.Getstatic:
+			if at(&fi, len(f.Fields), func(i int) int32 { return f.Fields[i].PC }) && !f.Fields[fi].Write {
+				if fd := o.refField(&f.Fields[fi]); fd != nil {
+					alias = o.fieldNode(fd)
+				}
+			}
+		case bytecode.Aaload:
+			alias = o.elems
+		case bytecode.New:
+			if at(&ai, len(f.Allocs), func(i int) int32 { return f.Allocs[i].PC }) {
+				if c := o.h.Class(f.Allocs[ai].Type); c != nil && algo.Concrete(c) {
+					alias = o.classNode(c.ID)
+				}
+			}
+		case bytecode.Ldc, bytecode.LdcW:
+			switch {
+			case at(&si, len(f.StringConsts), func(i int) int32 { return f.StringConsts[i].PC }):
+				alias = o.constant("java/lang/String")
+			case at(&ki, len(f.ClassConsts), func(i int) int32 { return f.ClassConsts[i].PC }):
+				alias = o.constant("java/lang/Class")
+			default:
+				alias = o.any // a method type or handle, or a dynamic constant (or a number: never an object operand)
+			}
+		case bytecode.AconstNull, bytecode.Anewarray, bytecode.Newarray, bytecode.Multianewarray:
+			alias = o.none
+		case bytecode.Invokedynamic:
+			if at(&ci, len(f.Calls), func(i int) int32 { return f.Calls[i].PC }) {
+				alias = o.indyResult(&f.Calls[ci])
+			}
+		}
+		if alias >= 0 {
+			o.store(m, p, defN, alias)
+		}
+	})
+}
+
+// classNode returns the node shared by the values that hold class c alone: the
+// allocations of c and the constants of class c, which the solver's Created at
+// each of them fills.
+func (o *oracle) classNode(c int32) int32 {
+	if id, ok := o.classNodes[c]; ok {
+		return id
+	}
+	id := o.newNode()
+	o.classNodes[c] = id
+	return id
+}
+
+// constant returns the node of constants of the named class (the JVM creates them).
+func (o *oracle) constant(name string) int32 {
+	c := o.h.Class(name)
+	if c == nil {
+		return o.any
+	}
+	return o.classNode(c.ID)
+}
+
+// indyResult returns the node of what an invokedynamic pushes: a String for string
+// concatenation; nothing the sets track for a lambda (lambda objects are matched to
+// interface calls by name, not through the sets); anything of its type otherwise
+// (records' and switches' bootstraps push no object; others are rare).
+func (o *oracle) indyResult(c *facts.Call) int32 {
+	if c.Indy == nil {
+		return o.none
+	}
+	ret := returnDesc(c.Indy.Desc)
+	switch {
+	case len(ret) == 0 || ret[0] != 'L':
+		return o.none
+	case ret == "Ljava/lang/String;":
+		return o.constant("java/lang/String")
+	case c.Indy.Bootstrap.Class == "java/lang/invoke/LambdaMetafactory":
+		return o.none
+	}
+	return o.any
 }
 
 // fieldAccess links a field read to the value it pushes, and a write's value to the
@@ -319,7 +420,7 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 		// A native (level 6's model) or the NativeMethod node calls back with what
 		// the native was given, and the JVM keeps the results.
 		o.eachParam(caller, func(p, _ int32) { o.link(p, o.hubArgs(set), noFilter) })
-		o.link(o.hubRet(set), o.held, noFilter)
+		o.results(set, o.held)
 		return
 	}
 	c := o.callAt(caller, pc)
@@ -329,10 +430,40 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 			h.name, h.desc, relink = c.Ref.Name, c.Ref.Desc, true
 		}
 		if c.Ref.Name == h.name && c.Ref.Desc == h.desc {
+			h.sites++
+			if h.sites == 1 {
+				// The first such site's operands stand for the positions: a set
+				// with one site (TFA's virtual calls: one set per receiver) makes
+				// no node of its own.
+				eachRefOperand(c, func(n int32) {
+					for int(n) >= len(h.pos) {
+						h.pos = append(h.pos, -1)
+					}
+					h.pos[n] = o.operand(caller, pc, n)
+				})
+				o.result(caller, c, set)
+				o.relink(set)
+				return
+			}
+			if h.sites == 2 {
+				// A second site: positions get nodes, fed by the first site's
+				// operands too.
+				for i, first := range h.pos {
+					if first >= 0 {
+						id := o.newNode()
+						o.hubs[set].pos[i] = id
+						o.link(first, id, noFilter)
+					}
+				}
+				relink = true
+			}
 			eachRefOperand(c, func(n int32) {
 				for int(n) >= len(o.hubs[set].pos) {
+					o.hubs[set].pos = append(o.hubs[set].pos, -1)
+				}
+				if o.hubs[set].pos[n] < 0 {
 					id := o.newNode()
-					o.hubs[set].pos = append(o.hubs[set].pos, id)
+					o.hubs[set].pos[n] = id
 					relink = true
 				}
 				o.link(o.operand(caller, pc, n), o.hubs[set].pos[n], noFilter)
@@ -363,14 +494,14 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 }
 
 // result links the results of set's members to the value call c pushes, when it
-// pushes objects.
+// pushes objects. An invokedynamic's members are its bootstrap methods, whose
+// result is the call site, not what the instruction pushes (aliases says that).
 func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
-	desc := c.Ref.Desc
-	if c.Op == bytecode.Invokedynamic && c.Indy != nil {
-		desc = c.Indy.Desc
+	if c.Op == bytecode.Invokedynamic {
+		return
 	}
-	if r := returnDesc(desc); len(r) > 0 && r[0] == 'L' {
-		o.link(o.hubRet(set), o.def(caller, c.PC), noFilter)
+	if r := returnDesc(c.Ref.Desc); len(r) > 0 && r[0] == 'L' {
+		o.results(set, o.def(caller, c.PC))
 	}
 }
 

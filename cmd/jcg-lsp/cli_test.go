@@ -74,7 +74,7 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"frobnicate"}, {"analyze", "--bogus"}, {"analyze"}, {"callgraph", "--levels", "1,2", "--out", "-", "x.jar"},
 		{"analyze", "--levels", "9", "x.jar"}, {"callgraph", "--format", "svg", "--out", "-", "x.jar"},
-		{"callgraph", "x.jar"}, {"analyze", "--algo", "tfa", "x.jar"}, {"analyze", ""}, {"spec"}, {"spec", "import-tamiflex"},
+		{"callgraph", "x.jar"}, {"analyze", "--algo", "vta", "x.jar"}, {"analyze", ""}, {"spec"}, {"spec", "import-tamiflex"},
 		{"index", "--nope"}, {"serve", "extra"},
 	} {
 		code, _, stderr, err := runCmd(args...)

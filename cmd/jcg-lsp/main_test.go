@@ -100,7 +100,7 @@ func TestCommandErrors(t *testing.T) {
 	}{
 		{[]string{"analyze"}, "empty class path"},
 		{[]string{"frobnicate"}, "unknown command"},
-		{[]string{"analyze", "--algo", "tfa", exampleJar}, "unknown algorithm"},
+		{[]string{"analyze", "--algo", "vta", exampleJar}, "unknown algorithm"},
 		{[]string{"analyze", "--main", "no.Such", exampleJar}, "not on the class path"},
 		{[]string{"callgraph", "--level", "9", "--out", "-", exampleJar}, "unknown assumption level"},
 		{[]string{"callgraph", "--format", "svg", "--out", "-", exampleJar}, "unknown format"},

@@ -764,6 +764,14 @@ func (fl *Flow) Operands(pc int) [][]Def {
 	return out
 }
 
+// Instrs calls fn with the pc and opcode of every instruction, in code order,
+// without replaying the blocks (EachInstr does, for operands).
+func (fl *Flow) Instrs(fn func(pc int, op bytecode.Opcode)) {
+	for i := range fl.instrs {
+		fn(int(fl.instrs[i].pc), fl.instrs[i].op)
+	}
+}
+
 // EachInstr calls fn for every reachable instruction in code order with its pc, its
 // opcode and a function giving the reaching definitions of its operand n (numbered
 // as Operands numbers them; nil when there is no operand n). It replays each block

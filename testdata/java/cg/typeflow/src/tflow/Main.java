@@ -17,6 +17,7 @@ public class Main {
         pair(new Triangle(), new Pentagon());
         lambdas();
         casts();
+        constants();
     }
 
     // Two locals of one method: XTA's one set for the method holds both classes;
@@ -56,6 +57,18 @@ public class Main {
 
     static Object pick() {
         return Math.random() < 2 ? new Star() : new Moon();
+    }
+
+    // Constants are objects the JVM makes: a String literal, a class literal, and a
+    // string concatenation's result (an invokedynamic) seed the sets of the values
+    // they are loaded into.
+    static void constants() {
+        Object lit = "text";
+        lit.hashCode(); // @calls(java.lang.String.hashCode)
+        Object cls = Main.class;
+        cls.toString(); // @calls(java.lang.Class.toString)
+        Object joined = "a" + System.nanoTime();
+        joined.hashCode(); // @calls(java.lang.String.hashCode)
     }
 
     static void use(Shape p) {
