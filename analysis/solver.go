@@ -40,11 +40,35 @@ type group struct {
 	declared  *hierarchy.Class
 	value     algo.Value // the oracle's scope of the receivers: their declared type under CHA and RTA
 	set       int32      // target set, grows with the oracle's answers
-	members   map[int32]bool
+	members   map[int32]bool // the set's members, once it is large (addMember)
 	sites     []site
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
 	keep      func(*hierarchy.Method) bool // nil, or the targets the group may have
 	defaults  map[int32]bool               // lambda interfaces already matched for inherited default methods
+}
+
+// addMember records id as a member of the group, whose set is set, and reports
+// whether it is new. A small group (most are: TFA has one per receiver) looks in
+// its set; a large one keeps a map.
+func (g *group) addMember(set []int32, id int32) bool {
+	if g.members != nil {
+		if g.members[id] {
+			return false
+		}
+		g.members[id] = true
+		return true
+	}
+	if slices.Contains(set, id) {
+		return false
+	}
+	if len(set) >= 16 {
+		g.members = make(map[int32]bool, 2*len(set))
+		for _, x := range set {
+			g.members[x] = true
+		}
+		g.members[id] = true
+	}
+	return true
 }
 
 // solver is the working state of one run.
@@ -363,7 +387,7 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 		g = s.groups[key]
 	}
 	if g == nil {
-		g = &group{key: key, rm: rm, declared: t, value: scope, members: map[int32]bool{}, lambdaSet: -1}
+		g = &group{key: key, rm: rm, declared: t, value: scope, lambdaSet: -1}
 		if from != nil {
 			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
 		}
@@ -410,8 +434,7 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 
 func (s *solver) fillGroup(g *group) {
 	add := func(_ *hierarchy.Class, t *hierarchy.Method) {
-		if t != nil && !g.members[t.ID] && (g.keep == nil || g.keep(t)) {
-			g.members[t.ID] = true
+		if t != nil && (g.keep == nil || g.keep(t)) && g.addMember(s.sets[g.set], t.ID) {
 			s.grow(g.set, t.ID)
 		}
 	}
