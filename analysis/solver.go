@@ -38,8 +38,8 @@ type group struct {
 	key       dispatchKey
 	rm        *hierarchy.Method
 	declared  *hierarchy.Class
-	value     algo.Value // the oracle's scope of the receivers: their declared type under CHA and RTA
-	set       int32      // target set, grows with the oracle's answers
+	value     algo.Value     // the oracle's scope of the receivers: their declared type under CHA and RTA
+	set       int32          // target set, grows with the oracle's answers
 	members   map[int32]bool // the set's members, once it is large (addMember)
 	sites     []site
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
