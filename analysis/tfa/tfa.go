@@ -17,24 +17,15 @@ package tfa
 import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/typeflow"
-	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// Config is what a run tells the analysis beyond the program.
-type Config struct {
-	// Encap says whether the run's assumption level has reflection and native
-	// code obey access rules (callgraph.EncapRespect and above).
-	Encap bool
-	// TopSize is the size past which a set widens to every class created anywhere;
-	// 0 means typeflow.DefaultTopSize.
-	TopSize int
-	// Flow gives the def-use facts of a method with code. A method whose flow it
-	// cannot give is treated as native code.
-	Flow func(*hierarchy.Method) (*facts.Flow, error)
-}
+// Config is what a run tells the analysis beyond the program; its Flow must give the
+// def-use facts of a method with code (a method whose flow it cannot give is
+// treated as native code).
+type Config = typeflow.Config
 
 // New returns a TFA oracle over h for one run.
 func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
-	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize, Flow: cfg.Flow})
+	return typeflow.New(h, cfg)
 }
