@@ -10,7 +10,7 @@ import (
 )
 
 // threadResolver: Thread.start makes the JVM call run() of the started thread on a
-// new thread, through native code.
+// new thread, through native code, and end the thread with Thread.exit.
 type threadResolver struct{}
 
 var threadReason = callgraph.Reason{Kind: callgraph.KindThread, Resolver: "thread", Evidence: "Thread.start runs run() on a new thread"}
@@ -27,7 +27,17 @@ func (threadResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.M
 	if run := thread.Method("run", "()V"); run != nil {
 		s.dispatch(at, algo.OperandOf(at.caller, at.pc, 0, recv), run, threadReason)
 	}
+	// The same thread then ends in the JVM's calls: Thread.exit after run returns,
+	// and first dispatchUncaughtException when run threw.
+	for _, m := range []*hierarchy.Method{thread.Method("exit", "()V"), thread.Method("dispatchUncaughtException", "(Ljava/lang/Throwable;)V")} {
+		if m != nil {
+			s.edge(at, m, threadEndReason)
+		}
+	}
 }
+
+var threadEndReason = callgraph.Reason{Kind: callgraph.KindThread, Resolver: "thread",
+	Evidence: "when run returns (or throws), the JVM calls Thread.exit (and first dispatchUncaughtException) on the thread (hotspot JavaThread::exit)"}
 
 // privilegedResolver: AccessController.doPrivileged runs the action's run().
 type privilegedResolver struct{}

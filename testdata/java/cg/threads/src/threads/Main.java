@@ -4,7 +4,8 @@
  * - Thread.start runs run() of the started thread on a new thread (through native
  *   code): for a Thread subclass that overrides run, the start call reaches it; for
  *   a plain Thread given a Runnable (a class or a lambda), Thread.run calls the
- *   Runnable's run.
+ *   Runnable's run. When run returns the JVM calls Thread.exit on the thread (and
+ *   dispatchUncaughtException first when run threw).
  * - AccessController.doPrivileged(action) calls action.run() (a PrivilegedAction
  *   or PrivilegedExceptionAction, a class or a lambda).
  * - Allocating an object of a class that overrides Object.finalize lets the
@@ -23,7 +24,7 @@ public class Main {
 
     public static void main(String[] args) throws Exception {
         Worker w = new Worker();
-        w.start(); // @calls(java.lang.Thread.start, threads.Worker.run) @!calls(threads.Task.run)
+        w.start(); // @calls(java.lang.Thread.start, threads.Worker.run, java.lang.Thread.exit, java.lang.Thread.dispatchUncaughtException) @!calls(threads.Task.run)
         Thread t = new Thread(new Task());
         t.start(); // @calls(java.lang.Thread.start, java.lang.Thread.run) @!calls(threads.Task.run)
         // @edge(java.lang.Thread.run, threads.Task.run)
