@@ -52,16 +52,11 @@ func (s *solver) addEntries() error {
 	default:
 		want := map[string]bool{}
 		for _, n := range s.opts.Mains {
-			want[strings.ReplaceAll(n, ".", "/")] = true
-		}
-		for _, n := range s.opts.Mains {
-			c := s.h.Class(strings.ReplaceAll(n, ".", "/"))
-			if c == nil || c.Phantom {
-				return fmt.Errorf("main class %s is not on the class path", n)
+			c, _, err := MainClass(s.h, n)
+			if err != nil {
+				return err
 			}
-			if mainMethod(c) == nil {
-				return fmt.Errorf("class %s has no public static void main(String[])", n)
-			}
+			want[c.Name] = true
 		}
 		for _, c := range s.h.Classes() {
 			if c.Origin != hierarchy.Application || (len(want) > 0 && !want[c.Name]) {
@@ -108,6 +103,33 @@ func (s *solver) entry(m *hierarchy.Method) {
 		// The JVM (or a client) calls it, with what it holds.
 		s.follow(site{pc: -1, line: -1, call: -1}, s.singleton(m.ID), false)
 	}
+}
+
+// MainClass finds the class whose main method the JVM runs for a main class named
+// name (binary or internal). Besides a Java class with a public static main, it
+// takes what users of other JVM languages name: a Scala object's module class
+// (Foo$, whose main is an instance method reached through MODULE$) means its
+// companion's static forwarder Foo.main, the JVM's actual entry; a Kotlin file
+// whose top-level main compiles to the file class FooKt may be named Foo. note
+// says what was taken instead of name, and is empty when name was taken as it is.
+func MainClass(h *hierarchy.Hierarchy, name string) (c *hierarchy.Class, note string, err error) {
+	internal := strings.ReplaceAll(name, ".", "/")
+	c = h.Class(internal)
+	if c != nil && !c.Phantom && mainMethod(c) != nil {
+		return c, "", nil
+	}
+	if module, ok := strings.CutSuffix(internal, "$"); ok && c != nil && !c.Phantom && c.Method("main", "([Ljava/lang/String;)V") != nil {
+		if fwd := h.Class(module); fwd != nil && !fwd.Phantom && mainMethod(fwd) != nil {
+			return fwd, fmt.Sprintf("%s is a Scala object's module class: its main runs through the static forwarder %s.main, the JVM's entry", name, strings.ReplaceAll(module, "/", ".")), nil
+		}
+	}
+	if kt := h.Class(internal + "Kt"); kt != nil && !kt.Phantom && mainMethod(kt) != nil {
+		return kt, fmt.Sprintf("%s: taking the Kotlin file class %sKt, whose static main is the top-level main of the file", name, name), nil
+	}
+	if c == nil || c.Phantom {
+		return nil, "", fmt.Errorf("main class %s is not on the class path", name)
+	}
+	return nil, "", fmt.Errorf("class %s has no public static void main(String[])", name)
 }
 
 func mainMethod(c *hierarchy.Class) *hierarchy.Method {

@@ -10,9 +10,12 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// configResolver resolves, at Correct-JDK, the JDK's reflective sites whose class
-// names come from the configuration the class path ships rather than from the
-// program: "the JDK behaves as its specification and configuration say".
+// configResolver resolves the JDK's reflective sites whose class names come from the
+// configuration the class path ships rather than from the program. Service files
+// and module descriptors are part of the closed world every level analyses (like
+// the class files beside them), so it works at every level: at Correct-JDK it is
+// "the JDK behaves as its specification and configuration say", below it that the
+// program's configuration is the one it ships.
 //
 // ServiceLoader is the one such API whose every source of names is configuration:
 // its specification says it finds providers in module descriptors (`provides S with
@@ -28,12 +31,12 @@ import (
 // values the program may set at run time (Security.setProperty,
 // LogManager.readConfiguration), so they keep the levels' treatment.
 //
-// The resolver runs after the value analyses: where they resolve a site (they
-// behave at level 6 as at level 5), their result stands, so level 6 stays a subgraph
-// of level 5 (whose fallback holds every public constructor, method and initialiser).
+// The resolver runs after the value analyses: where they resolve a site (levels 3 to
+// 6), their result stands, and every level otherwise gets the same providers, so
+// the levels stay nested.
 type configResolver struct{}
 
-func (configResolver) level() callgraph.Level { return callgraph.CorrectJDK }
+func (configResolver) level() callgraph.Level { return callgraph.BehavedCLs }
 
 // serviceLoaderClass is the JDK class whose reflective sites (its own and its nested
 // classes') take their class names from the service configuration.

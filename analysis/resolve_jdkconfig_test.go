@@ -16,11 +16,11 @@ import (
 
 // TestServiceLoaderFromConfiguration analyses testdata/java/services, whose
 // META-INF/services file declares ZipCodec as the one provider of Codec. From the
-// program and ServiceLoader's specification: at level 6 the instantiation sites in
-// ServiceLoader are resolved from the configuration, reach ZipCodec.<init>() and do
-// not reach Unlisted.<init>() (public, but named by no configuration); at level 5 the
-// same sites fall back to every public constructor, both included; and level 6 is a
-// subgraph of level 5.
+// program and ServiceLoader's specification, at every level (service files are part
+// of the closed world each level analyses): the instantiation sites in ServiceLoader
+// are resolved from the configuration, reach ZipCodec.<init>() and do not reach
+// Unlisted.<init>() (public, but named by no configuration, where level 2's fallback
+// would reach every public constructor); and the levels nest.
 func TestServiceLoaderFromConfiguration(t *testing.T) {
 	prog := javatest.Program(t, "services")
 	dir := t.TempDir()
@@ -36,7 +36,7 @@ func TestServiceLoaderFromConfiguration(t *testing.T) {
 	unlisted := h.Class("services/Unlisted").Method("<init>", "()V")
 	a := New(ix)
 	var gs []*callgraph.Graph
-	for _, lv := range []callgraph.Level{callgraph.CorrectEnv, callgraph.CorrectJDK} {
+	for _, lv := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectEnv, callgraph.CorrectJDK} {
 		g, err := a.Run(context.Background(), Options{Level: lv, Algorithm: RTA})
 		if err != nil {
 			t.Fatal(err)
@@ -61,17 +61,9 @@ func TestServiceLoaderFromConfiguration(t *testing.T) {
 			}
 			hasZip, hasUnlisted := slices.Contains(targets, zip.ID), slices.Contains(targets, unlisted.ID)
 			where := methodName(h, g, s.Caller) + " line " + strconv.Itoa(int(s.Line))
-			switch lv {
-			case callgraph.CorrectJDK:
-				if s.Status != callgraph.Resolved || !hasZip || hasUnlisted {
-					t.Errorf("level 6, %s: status %v (%s), reaches ZipCodec.<init> %v, Unlisted.<init> %v; want resolved, true, false",
-						where, s.Status, s.Evidence, hasZip, hasUnlisted)
-				}
-			default:
-				if s.Status == callgraph.Resolved || !hasZip || !hasUnlisted {
-					t.Errorf("level 5, %s: status %v, reaches ZipCodec.<init> %v, Unlisted.<init> %v; want a fallback reaching both",
-						where, s.Status, hasZip, hasUnlisted)
-				}
+			if s.Status != callgraph.Resolved || !hasZip || hasUnlisted || !strings.Contains(s.Evidence, "META-INF/services") {
+				t.Errorf("level %d, %s: status %v (%s), reaches ZipCodec.<init> %v, Unlisted.<init> %v; want resolved from the service files, true, false",
+					lv, where, s.Status, s.Evidence, hasZip, hasUnlisted)
 			}
 		}
 		if sites == 0 {

@@ -92,10 +92,10 @@ type siteResolver interface {
 }
 
 // siteResolvers lists the precise resolvers of reflective sites, most specific first.
-// Levels 1 and 2 have none: their reflective sites are fully conservative. Cast
-// resolution (level 3), the string analysis (level 4), the environment (level 5) and
-// user specifications (every level) add theirs here; the configuration the class path
-// ships (level 6) comes after the value analyses, whose results it must not widen.
+// User specifications (every level), cast resolution (level 3), the string analysis
+// (level 4) and the environment (level 5) add theirs here; the service configuration
+// the class path ships (every level: ServiceLoader's own sites) comes after the value
+// analyses, whose results it must not widen.
 func siteResolvers() []siteResolver {
 	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}}
 }

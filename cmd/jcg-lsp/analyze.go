@@ -80,6 +80,12 @@ func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Write
 		return nil, err
 	}
 	reportWarnings(stderr, ix.Warnings, a.verbose)
+	for _, n := range a.mains {
+		// Main classes of other JVM languages are taken as the JVM's entry: say so.
+		if _, note, err := analysis.MainClass(ix.Hierarchy(), n); err == nil && note != "" {
+			fmt.Fprintf(stderr, "jcg-lsp: note: %s\n", note)
+		}
+	}
 	return ix, nil
 }
 
