@@ -380,6 +380,21 @@ func Program(t testing.TB, name string) string {
 	return src
 }
 
+// JDK25Home returns the JDK 25 that tests compile and analyse Java 21-25 programs
+// with: $JCG_JDK25_HOME, then the Temurin 25 package's home; "" when neither has a
+// javac.
+func JDK25Home() string {
+	for _, home := range []string{os.Getenv("JCG_JDK25_HOME"), "/usr/lib/jvm/temurin-25-jdk-amd64"} {
+		if home == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(home, "bin", "javac")); err == nil && !st.IsDir() {
+			return home
+		}
+	}
+	return ""
+}
+
 // jarTime is the modification time of every jar entry, so jars are reproducible.
 var jarTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 

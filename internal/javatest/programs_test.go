@@ -38,23 +38,12 @@ func TestTestdataPrograms(t *testing.T) {
 	}
 }
 
-// jdk25Javac is where the JDK 25 used for testdata/java/java25 is looked for:
-// $JCG_JDK25_HOME, then the Temurin 25 package's home.
+// jdk25Javac is the javac of JDK25Home, "" without one.
 func jdk25Javac() string {
-	for _, home := range []string{os.Getenv("JCG_JDK25_HOME"), "/usr/lib/jvm/temurin-25-jdk-amd64"} {
-		if home == "" {
-			continue
-		}
-		if p := filepath.Join(home, "bin", "javac"); fileExists(p) {
-			return p
-		}
+	if home := JDK25Home(); home != "" {
+		return filepath.Join(home, "bin", "javac")
 	}
 	return ""
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
 }
 
 func TestJava25Programs(t *testing.T) {
