@@ -94,6 +94,9 @@ func TestAlgorithmsOnRandomPrograms(t *testing.T) {
 						t.Fatalf("%s level %d: %v", name, l, err)
 					}
 					gs[name] = g
+					if g.Algorithm != strings.ToUpper(algo) {
+						t.Errorf("%s level %d: the graph says it is %q's", name, l, g.Algorithm)
+					}
 					for _, m := range ran {
 						if !g.Reachable.Has(ids[m]) {
 							t.Errorf("%s level %d: %s ran but is not reachable\n%s", name, l, p.names[m], p.source)

@@ -716,7 +716,7 @@ func (s *solver) graph() *callgraph.Graph {
 // algorithmName is the graph's name of the run's algorithm.
 func (s *solver) algorithmName() string {
 	switch s.opts.Algorithm {
-	case RTA, XTA:
+	case RTA, XTA, TFA:
 		return strings.ToUpper(s.opts.Algorithm)
 	}
 	return "CHA"

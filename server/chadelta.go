@@ -25,7 +25,7 @@ import (
 // finer reports whether the snapshot's graph is of an algorithm finer than CHA.
 func finer(snap *Snapshot) bool {
 	a := snap.Graph.Algorithm
-	return a != "" && a != analysis.CHA
+	return a != "" && !strings.EqualFold(a, analysis.CHA)
 }
 
 // virtualCall returns the method a virtual or interface call resolves to and the

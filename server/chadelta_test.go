@@ -7,16 +7,17 @@ import (
 )
 
 // TestCHAWouldAdd checks, through the JSON-RPC connection, what the call hierarchy
-// says CHA would add (testdata/lsp/chadelta). Only Base and Leaf are created, so
-// under RTA main's b.run() reaches Base.run and Leaf.run, and CHA would add
-// Middle.run, which runs only through Leaf.run's super call: main's outgoing calls
-// say "CHA would add 1 more target", and Middle.run's incoming calls (Leaf.run) end
-// with a note that CHA would add 1 caller (main), which expands to nothing. Under
-// CHA the graph has all three targets and neither remark appears.
+// says CHA would add (testdata/lsp/chadelta). Only Base and Leaf are created, both
+// in main, so under RTA and TFA main's b.run() reaches Base.run and Leaf.run, and
+// CHA would add Middle.run, which runs only through Leaf.run's super call: main's
+// outgoing calls say "CHA would add 1 more target", and Middle.run's incoming calls
+// (Leaf.run) end with a note that CHA would add 1 caller (main), which expands to
+// nothing. Under CHA the graph has all three targets and neither remark appears.
+// The TFA case is also the server serving TFA graphs.
 func TestCHAWouldAdd(t *testing.T) {
 	dir := workspace(t, "chadelta")
 	main := src("chad/Main.java")
-	for _, algo := range []string{"rta", "cha"} {
+	for _, algo := range []string{"rta", "tfa", "cha"} {
 		t.Run(algo, func(t *testing.T) {
 			e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string", "algorithm": algo, "mainClasses": []string{"chad.Main"}}})
 			defer e.close()
@@ -33,8 +34,8 @@ func TestCHAWouldAdd(t *testing.T) {
 				}
 				cls, _, _ := strings.Cut(detail(c.To), " ")
 				runs = append(runs, cls)
-				said := strings.Contains(detail(c.To), "RTA; CHA would add 1 more target at this call")
-				if said != (algo == "rta") {
+				said := strings.Contains(detail(c.To), strings.ToUpper(algo)+"; CHA would add 1 more target at this call")
+				if said != (algo != "cha") {
 					t.Errorf("%s: outgoing %s.run() detail %q", algo, cls, detail(c.To))
 				}
 			}
@@ -56,15 +57,15 @@ func TestCHAWouldAdd(t *testing.T) {
 				names = append(names, c.From.Name)
 			}
 			switch algo {
-			case "rta":
+			case "rta", "tfa":
 				if len(in) != 2 || in[0].From.Name != "run()" || in[1].From.Name != "… CHA would add 1 caller" {
-					t.Fatalf("rta: incoming calls of Middle.run: %q", names)
+					t.Fatalf("%s: incoming calls of Middle.run: %q", algo, names)
 				}
 				if more := e.incoming(in[1].From); len(more) != 0 {
-					t.Errorf("rta: the note expands to %+v, want nothing", more)
+					t.Errorf("%s: the note expands to %+v, want nothing", algo, more)
 				}
 				if out := e.outgoing(in[1].From); len(out) != 0 {
-					t.Errorf("rta: the note has outgoing calls %+v, want none", out)
+					t.Errorf("%s: the note has outgoing calls %+v, want none", algo, out)
 				}
 			case "cha":
 				if len(in) != 2 || strings.HasPrefix(in[0].From.Name, "…") || strings.HasPrefix(in[1].From.Name, "…") {
