@@ -31,7 +31,7 @@ type Program = values.Program
 // Options select the level, the algorithm and the entry points of a run.
 type Options struct {
 	Level     callgraph.Level // default: Correct-String (Correct-Env needs configured values)
-	Algorithm string          // CHA, RTA or XTA; default CHA
+	Algorithm string          // CHA, RTA, XTA or TFA; default CHA
 	// Mains restricts the main classes (binary or internal names); empty means every
 	// application class with a main method.
 	Mains []string
@@ -81,7 +81,7 @@ type Analyzer struct {
 	apiCache    map[int32][]CallResolver
 	plans       []atomic.Pointer[methodPlan] // by method ID
 	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
-	xtaTopSize  int                          // XTA's widening size; 0 for its default (tests set it)
+	xtaTopSize  int                          // XTA's and TFA's widening size; 0 for their default (tests set it)
 	valuesOnce  sync.Once
 	vindex      *values.Index
 	jdk         jdkModel
