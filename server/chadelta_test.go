@@ -17,7 +17,7 @@ import (
 func TestCHAWouldAdd(t *testing.T) {
 	dir := workspace(t, "chadelta")
 	main := src("chad/Main.java")
-	for _, algo := range []string{"rta", "tfa", "cha"} {
+	for _, algo := range []string{"cha", "rta", "tfa"} {
 		t.Run(algo, func(t *testing.T) {
 			e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string", "algorithm": algo, "mainClasses": []string{"chad.Main"}}})
 			defer e.close()
@@ -45,6 +45,11 @@ func TestCHAWouldAdd(t *testing.T) {
 			}
 			if got := strings.Join(slices.Sorted(slices.Values(runs)), " "); got != want {
 				t.Errorf("%s: main calls run() of %s, want %s", algo, got, want)
+			}
+
+			hover := e.hover(main, e.pos(main, `b\.(run)\(\);`))
+			if said := strings.Contains(hover, "CHA would add 1 more target"); said != (algo != "cha") || !strings.Contains(hover, "run") {
+				t.Errorf("%s: hover on b.run():\n%s", algo, hover)
 			}
 
 			mid := e.prepare(main, e.pos(main, `class Middle extends Base \{\s+@Override\s+void (run)\(`))

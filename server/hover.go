@@ -84,7 +84,7 @@ func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 		siteHover(&b, snap, site, limit)
 	}
 	if len(sites) == 0 {
-		b.WriteString(edgesHover(snap, bundles, limit))
+		b.WriteString(edgesHover(snap, m, bundles, limit))
 	}
 	b.WriteString("\n")
 	b.WriteString(graphLine(snap))
@@ -168,8 +168,9 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 	}
 }
 
-// edgesHover lists the targets of an ordinary call, by reason.
-func edgesHover(snap *Snapshot, bundles []callgraph.Bundle, limit int) string {
+// edgesHover lists the targets of an ordinary call in caller, by reason, and under
+// an algorithm finer than CHA how many more a virtual call would have under CHA.
+func edgesHover(snap *Snapshot, caller *hierarchy.Method, bundles []callgraph.Bundle, limit int) string {
 	g := snap.Graph
 	var b strings.Builder
 	for _, bd := range bundles {
@@ -188,6 +189,9 @@ func edgesHover(snap *Snapshot, bundles []callgraph.Bundle, limit int) string {
 		}
 		if len(set) > limit {
 			fmt.Fprintf(&b, "- … %d more\n", len(set)-limit)
+		}
+		if n, ok := chaExtraTargets(snap, caller, &bd); ok && n > 0 {
+			fmt.Fprintf(&b, "\nCHA would add %d more target%s: the class hierarchy allows them, %s's reasoning about the receiver rules them out.\n", n, plural(n), strings.ToUpper(snap.Graph.Algorithm))
 		}
 		b.WriteString("\n")
 	}
