@@ -25,17 +25,18 @@ const (
 // Algorithms lists the algorithms from the least to the most precise.
 var Algorithms = []string{CHA, RTA, XTA, TFA}
 
-// newOracle returns the oracle of a run of algorithm name at level l.
-func (a *Analyzer) newOracle(name string, l callgraph.Level) (algo.Oracle, error) {
+// newOracle returns the oracle of a run of algorithm name at level l; members gives
+// the members of the run's target sets to the algorithms that follow values.
+func (a *Analyzer) newOracle(name string, l callgraph.Level, members func(set int32) []int32) (algo.Oracle, error) {
 	switch name {
 	case CHA:
 		return cha.New(a.h), nil
 	case RTA:
 		return rta.New(a.h), nil
 	case XTA:
-		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize}), nil
+		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Members: members}), nil
 	case TFA:
-		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached}), nil
+		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }

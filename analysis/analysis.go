@@ -134,7 +134,7 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
-	if s.oracle, err = a.newOracle(opts.Algorithm, opts.Level); err != nil {
+	if s.oracle, err = a.newOracle(opts.Algorithm, opts.Level, func(set int32) []int32 { return s.sets[set] }); err != nil {
 		return nil, nil, err
 	}
 	s.fl, _ = s.oracle.(algo.Follower)

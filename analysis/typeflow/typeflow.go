@@ -59,6 +59,10 @@ type Config struct {
 	// Flow, when not nil, gives the def-use facts of a method with code and makes
 	// the sets per value (TFA); nil keeps one set per method (XTA).
 	Flow func(*hierarchy.Method) (*facts.Flow, error)
+	// Members gives the current members of one of the solver's target sets, as
+	// method IDs (an ID past the last method is not a method: the solver's
+	// NativeMethod node), so that the oracle need not keep a copy of each set.
+	Members func(set int32) []int32
 }
 
 // DefaultTopSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two more
@@ -89,6 +93,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		returnF:   make([]int32, nm),
 		topSize:   cfg.TopSize,
 		facts:     make([]*facts.Method, nm),
+		members:   cfg.Members,
 	}
 	if cfg.Flow != nil {
 		o.flow = cfg.Flow
@@ -168,7 +173,8 @@ type oracle struct {
 	topByType  map[int32][]int32 // class ID -> indices of the top filters naming it
 	topSeen    map[[2]int32]bool
 
-	facts []*facts.Method // by method ID, once reached
+	facts   []*facts.Method // by method ID, once reached
+	members func(set int32) []int32
 	// TFA only (flow not nil); see values.go.
 	flow       func(*hierarchy.Method) (*facts.Flow, error)
 	vals       [][]valNode // by method ID: its value nodes, sorted by pc and operand
@@ -218,7 +224,6 @@ type hub struct {
 	name, desc string  // what the sites feeding pos name; "" until one came
 	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
 	creators   []creator
-	members    []*hierarchy.Method
 }
 
 // creator is a creating call: the instruction at pc in m (nil: the JVM).
@@ -1027,11 +1032,11 @@ func (o *oracle) results(set, to int32) {
 		o.link(id, to, noFilter)
 		to = id
 	}
-	for _, m := range o.hubs[set].members {
+	o.eachMember(set, func(m *hierarchy.Method) {
 		if f, ok := o.returnFilter(m); ok {
 			o.link(m.ID, to, f)
 		}
-	}
+	})
 }
 
 // Calls links what the caller hands to the target set's hub, and the members'
@@ -1053,17 +1058,26 @@ func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.
 		cr := creator{m: caller, pc: pc}
 		o.hubs[set].creators = append(o.hubs[set].creators, cr)
 		// create only queues answers: the hub does not change meanwhile.
-		for _, m := range o.hubs[set].members {
-			o.create(cr, m)
-		}
+		o.eachMember(set, func(m *hierarchy.Method) { o.create(cr, m) })
 	}
 	o.drain()
 }
 
+// eachMember calls fn with each method of the solver's target set (Config.Members).
+// They may include members not yet told (Member): linking them early is harmless,
+// as links and classes are never doubled.
+func (o *oracle) eachMember(set int32, fn func(*hierarchy.Method)) {
+	all := o.h.Methods()
+	for _, id := range o.members(set) {
+		if id < o.nm {
+			fn(all[id])
+		}
+	}
+}
+
 // Member links a member of a target set to the set's hub.
 func (o *oracle) Member(set int32, callee *hierarchy.Method) {
-	h := o.hub(set)
-	h.members = append(h.members, callee)
+	o.hub(set)
 	o.linkMember(set, callee)
 	ret := o.hubs[set].ret
 	if ret == 0 {

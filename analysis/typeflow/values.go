@@ -507,9 +507,7 @@ func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
 
 // relink links the hub's arguments to every member again after they changed.
 func (o *oracle) relink(set int32) {
-	for i := 0; i < len(o.hubs[set].members); i++ {
-		o.linkMember(set, o.hubs[set].members[i])
-	}
+	o.eachMember(set, func(m *hierarchy.Method) { o.linkMember(set, m) })
 }
 
 func standard(op bytecode.Opcode) bool {

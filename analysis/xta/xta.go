@@ -26,9 +26,12 @@ type Config struct {
 	// TopSize is the size past which a set widens to every class created anywhere;
 	// 0 means typeflow.DefaultTopSize.
 	TopSize int
+	// Members gives the current members of the solver's target sets (see
+	// typeflow.Config).
+	Members func(set int32) []int32
 }
 
 // New returns an XTA oracle over h for one run.
 func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
-	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize})
+	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize, Members: cfg.Members})
 }
