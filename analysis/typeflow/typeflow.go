@@ -755,7 +755,7 @@ func (o *oracle) nodeOf(v algo.Value) int32 {
 	return -1
 }
 
-// Types answers from the value's method or field set and the global classes; a
+// Types answers from the value's node (its method's under XTA) and the global classes; a
 // value at no particular place has every class created anywhere.
 func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 	t := v.Type
