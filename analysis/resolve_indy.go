@@ -108,6 +108,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	if err != nil || m == nil {
 		return
 	}
+	dispatched := false
 	switch impl.RefKind {
 	case classfile.RefNewInvokeSpecial:
 		// Calling the lambda creates an instance (new), which initialises the class:
@@ -125,6 +126,7 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 		}
 		// An unbound method reference (String::length) dispatches on its first
 		// argument: the lambda's targets are the dispatch's targets.
+		dispatched = true
 		if s.oracle.Fixed() {
 			// CHA's answer never grows: the shared dispatch result serves every site.
 			for _, id := range s.a.chaTargets(m, ic) {
@@ -142,8 +144,8 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	default:
 		l.targets = []int32{m.ID}
 	}
-	for _, id := range l.targets {
-		s.captured(l, id)
+	if !dispatched {
+		s.captured(l, m.ID) // addLambdaTarget tells the oracle of dispatched targets
 	}
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {
