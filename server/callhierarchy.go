@@ -94,18 +94,28 @@ func calledMethods(snap *Snapshot, m *hierarchy.Method, k int) []*hierarchy.Meth
 		}
 		return nil
 	}
-	owner := h.Class(c.Ref.Class)
+	rm, _, ok := resolveCall(h, c)
+	if !ok {
+		return nil
+	}
+	return []*hierarchy.Method{rm}
+}
+
+// resolveCall returns the method an invoke instruction resolves to and the class it
+// names (Object for a call on an array); ok is false when it does not resolve.
+func resolveCall(h *hierarchy.Hierarchy, c *facts.Call) (rm *hierarchy.Method, owner *hierarchy.Class, ok bool) {
+	owner = h.Class(c.Ref.Class)
 	if strings.HasPrefix(c.Ref.Class, "[") {
 		owner = h.Object()
 	}
 	if owner == nil {
-		return nil
+		return nil, nil, false
 	}
 	rm, err := h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
 	if err != nil || rm == nil {
-		return nil
+		return nil, nil, false
 	}
-	return []*hierarchy.Method{rm}
+	return rm, owner, true
 }
 
 // lambdaImpl returns the implementation method of a LambdaMetafactory call site.

@@ -34,18 +34,7 @@ func virtualCall(h *hierarchy.Hierarchy, c *facts.Call) (rm *hierarchy.Method, o
 	if c.Op != bytecode.Invokevirtual && c.Op != bytecode.Invokeinterface {
 		return nil, nil, false
 	}
-	owner = h.Class(c.Ref.Class)
-	if strings.HasPrefix(c.Ref.Class, "[") {
-		owner = h.Object()
-	}
-	if owner == nil {
-		return nil, nil, false
-	}
-	rm, err := h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
-	if err != nil || rm == nil {
-		return nil, nil, false
-	}
-	return rm, owner, true
+	return resolveCall(h, c)
 }
 
 // chaExtraTargets returns how many targets CHA gives the call of bundle b beyond
