@@ -53,6 +53,7 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		return siteResult{}
 	}
 	va := s.values()
+	s.reads.reader = m.ID
 	switch d.feature {
 	case callgraph.FeatLoading:
 		var cls values.Classes

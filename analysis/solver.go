@@ -187,7 +187,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 		condFrom:        -1,
 		cond:            map[int32]map[int32]int32{},
 		ifaceCreator:    map[int32]int32{},
-		reads:           newValueReads(n),
+		reads:           newValueReads(),
 	}
 }
 

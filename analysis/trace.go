@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -39,36 +41,115 @@ type Trace struct {
 	appNative bool
 }
 
-// valueReads records what the value analyses of a run read (values.Observer).
+// valueReads records what the value analyses of a run read (values.Observer), by
+// reader: the method whose dynamic site a value analysis was answering for. When
+// some of those reads change, Update visits the readers again.
 type valueReads struct {
-	facts   callgraph.Bitset
-	callers map[callKey]bool // methods whose callers were looked up, by name and descriptor
+	reader  int32                // the method whose site is being resolved
+	facts   map[int32][]int32    // method whose facts were read -> readers
+	callers map[callKey][]int32  // method whose callers were looked up -> readers
+	reusers map[int32][]int32    // reader -> readers that reused results computed for it
+	seen    map[readKey]struct{} // (what, reader) pairs recorded, against duplicates
 }
 
 // callKey is a method's name and descriptor: looking up the callers of a method
 // depends on every call instruction naming them.
 type callKey struct{ name, desc string }
 
-func newValueReads(n int) *valueReads {
-	return &valueReads{facts: callgraph.NewBitset(n), callers: map[callKey]bool{}}
+// readKey is one recorded read: of a method's facts (id), of callers (call), or
+// the reuse of a reader's results (id, reuse).
+type readKey struct {
+	id     int32
+	call   callKey
+	reuse  bool
+	reader int32
 }
 
-func (r *valueReads) ReadFacts(m *hierarchy.Method)   { r.facts.Add(m.ID) }
-func (r *valueReads) ReadCallers(m *hierarchy.Method) { r.callers[callKey{m.Name, m.Desc}] = true }
+func newValueReads() *valueReads {
+	return &valueReads{reader: -1, facts: map[int32][]int32{}, callers: map[callKey][]int32{},
+		reusers: map[int32][]int32{}, seen: map[readKey]struct{}{}}
+}
 
-// union returns the reads of r and o together, sharing r when o adds nothing.
-func (r *valueReads) union(o *valueReads) *valueReads {
-	adds := false
-	o.facts.ForEach(func(id int32) { adds = adds || !r.facts.Has(id) })
-	for k := range o.callers {
-		adds = adds || !r.callers[k]
+// first reports whether k is recorded for the first time.
+func (r *valueReads) first(k readKey) bool {
+	if _, ok := r.seen[k]; ok {
+		return false
 	}
-	if !adds {
+	r.seen[k] = struct{}{}
+	return true
+}
+
+func (r *valueReads) ReadFacts(m *hierarchy.Method) {
+	if r.first(readKey{id: m.ID, reader: r.reader}) {
+		r.facts[m.ID] = append(r.facts[m.ID], r.reader)
+	}
+}
+
+func (r *valueReads) ReadCallers(m *hierarchy.Method) {
+	k := callKey{m.Name, m.Desc}
+	if r.first(readKey{id: -1, call: k, reader: r.reader}) {
+		r.callers[k] = append(r.callers[k], r.reader)
+	}
+}
+
+func (r *valueReads) Question() int32 { return r.reader }
+
+func (r *valueReads) Reused(q int32) {
+	if q != r.reader && r.first(readKey{id: q, reuse: true, reader: r.reader}) {
+		r.reusers[q] = append(r.reusers[q], r.reader)
+	}
+}
+
+// readers returns the readers whose answers may depend on the facts of the methods
+// in ms (before or after a change) or on the callers of the methods they name,
+// following reuse from reader to reader; n bounds the method IDs.
+func (r *valueReads) readers(n int, ms []*facts.Method, ids []int32) callgraph.Bitset {
+	out := callgraph.NewBitset(n)
+	var queue []int32
+	add := func(rs []int32) {
+		for _, x := range rs {
+			if x >= 0 && out.Add(x) {
+				queue = append(queue, x)
+			}
+		}
+	}
+	for _, id := range ids {
+		add(r.facts[id])
+	}
+	for _, f := range ms {
+		for _, k := range namedMethods(f) {
+			add(r.callers[k])
+		}
+	}
+	for len(queue) > 0 {
+		x := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		add(r.reusers[x])
+	}
+	return out
+}
+
+// union returns the reads of r and o together (those of an update's probe added to
+// its run's), sharing r when o read nothing.
+func (r *valueReads) union(o *valueReads) *valueReads {
+	if len(o.seen) == 0 {
 		return r
 	}
-	u := &valueReads{facts: append(callgraph.Bitset(nil), r.facts...), callers: maps.Clone(r.callers)}
-	o.facts.ForEach(func(id int32) { u.facts.Add(id) })
-	maps.Copy(u.callers, o.callers)
+	u := &valueReads{reader: -1, facts: maps.Clone(r.facts), callers: maps.Clone(r.callers),
+		reusers: maps.Clone(r.reusers), seen: maps.Clone(r.seen)}
+	for k := range o.seen {
+		if !u.first(k) {
+			continue
+		}
+		switch {
+		case k.reuse:
+			u.reusers[k.id] = append(slices.Clip(u.reusers[k.id]), k.reader)
+		case k.id < 0:
+			u.callers[k.call] = append(slices.Clip(u.callers[k.call]), k.reader)
+		default:
+			u.facts[k.id] = append(slices.Clip(u.facts[k.id]), k.reader)
+		}
+	}
 	return u
 }
 

@@ -48,9 +48,10 @@ func notUpdatable(format string, args ...any) error {
 //     create none, neither adds to the method-handle set, and both dispatch on
 //     interfaces only as some method did before (their targets through lambdas are
 //     then the previous run's);
-//   - every method is still reachable from the entry points over the new edges,
-//     where a member of a conditional set counts only once the method justifying it
-//     is reachable (see Trace);
+//   - the methods no longer reachable from the entry points over the new edges
+//     (where a member of a conditional set counts only once the method justifying it
+//     is reachable: see Trace) justify no member of a conditional set; they are
+//     dropped with their edges and sites;
 //   - no value analysis read a changed method's facts or looked up the callers of a
 //     method that a changed method calls, before or after the change.
 //
@@ -129,10 +130,17 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	t := *prev.Trace
 	t.parent, t.condOf = s.parent, s.condOf
 	if !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
-		var ok bool
-		if t.parent, t.condOf, ok = grounded(g, prev.Trace); !ok {
-			return nil, nil, notUpdatable("a method may no longer be reachable")
+		parent, condOf, reached, ok := grounded(g, prev.Trace)
+		if !ok {
+			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
 		}
+		if reached.Count() != g.Reachable.Count() {
+			if why := unprunable(g, reached, prev.Trace, s.appNative, a.h); why != "" {
+				return nil, nil, notUpdatable("%s", why)
+			}
+			g = prune(g, reached)
+		}
+		t.parent, t.condOf = parent, condOf
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
@@ -168,28 +176,24 @@ func sameShape(oh, nh *hierarchy.Hierarchy, changed []string) string {
 	return ""
 }
 
-// changedMethods returns the reachable methods of the changed classes (to visit
-// again), all their methods as a set, or why the change is not one Update handles:
-// a changed method whose facts a value analysis read, that names a method whose
-// callers one looked up, or whose lambdas differ.
+// changedMethods returns the methods to visit again and all of them as a set (inD),
+// or why the change is not one Update handles (a changed method creates other
+// lambdas). They are the reachable methods of the changed classes and the readers
+// (valueReads) whose dynamic sites a value analysis resolved from something the
+// change touched: a changed method's facts, or the callers of a method that a
+// changed method names before or after the change. The readers' code is the same,
+// but their sites may resolve to other targets now.
 func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hierarchy.Method, inD callgraph.Bitset, why string) {
-	tr := prev.Trace
-	inD = callgraph.NewBitset(len(a.h.Methods()) + 1)
-	for _, n := range changed {
-		c, o := a.h.Class(n), prev.Analyzer.h.Class(n)
+	n := len(a.h.Methods()) + 1
+	inD = callgraph.NewBitset(n)
+	var touched []*facts.Method
+	var ids []int32
+	for _, name := range changed {
+		c, o := a.h.Class(name), prev.Analyzer.h.Class(name)
 		for i, m := range c.Methods {
 			inD.Add(m.ID)
-			if tr.reads.facts.Has(m.ID) {
-				return nil, nil, "a value analysis read the facts of " + m.String()
-			}
 			nf, of := a.prog.Facts(m), prev.Analyzer.prog.Facts(o.Methods[i])
-			for _, f := range []*facts.Method{nf, of} {
-				for _, k := range namedMethods(f) {
-					if tr.reads.callers[k] {
-						return nil, nil, "a value analysis looked up the callers of " + k.name + ", which " + m.String() + " may call"
-					}
-				}
-			}
+			touched, ids = append(touched, nf, of), append(ids, m.ID)
 			if !prev.Graph.Reachable.Has(m.ID) {
 				continue
 			}
@@ -199,6 +203,12 @@ func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hie
 			visit = append(visit, m)
 		}
 	}
+	ms := a.h.Methods()
+	prev.Trace.reads.readers(n, touched, ids).ForEach(func(id int32) {
+		if int(id) < len(ms) && prev.Graph.Reachable.Has(id) && inD.Add(id) {
+			visit = append(visit, ms[id])
+		}
+	})
 	return visit, inD, ""
 }
 
@@ -422,9 +432,10 @@ func derivationsKept(g, old, pg *callgraph.Graph, inherited map[int32]int32, inD
 
 // grounded searches the derivations of every reachable node of g from its entry
 // points over its bundles, where a member of a conditional set (t.cond) counts only
-// once the method justifying it is reached. It returns them (as in Trace) and whether
-// every reachable node has one.
-func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, ok bool) {
+// once the method justifying it is reached. It returns them (as in Trace), the nodes
+// that have one, and whether every member of a conditional set met had a
+// justification in t.
+func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached callgraph.Bitset, ok bool) {
 	first := make([]int32, g.NumNodes+1)
 	for _, b := range g.Bundles {
 		first[b.Caller+1]++
@@ -433,7 +444,7 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, ok bool) {
 		first[i] += first[i-1]
 	}
 	parent, condOf = make([]int32, g.NumNodes), make([]int32, g.NumNodes)
-	reached := callgraph.NewBitset(g.NumNodes)
+	reached = callgraph.NewBitset(g.NumNodes)
 	setDone := callgraph.NewBitset(len(g.Sets))
 	conditional := callgraph.NewBitset(len(g.Sets))
 	for set := range t.cond {
@@ -490,7 +501,55 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, ok bool) {
 			}
 		}
 	}
-	return parent, condOf, !missing && reached.Count() == g.Reachable.Count() && reached.SubsetOf(g.Reachable)
+	return parent, condOf, reached, !missing && reached.SubsetOf(g.Reachable)
+}
+
+// unprunable reports why g cannot simply lose the nodes outside reached ("" when it
+// can). A conditional set records one justifying method per member, the first a run
+// met: once that method is gone, a new run might still have the member through
+// another one, or not, and the set's contents would differ; so every justification
+// must survive. At level 6 a native outside the JDK model opened the JVM node's
+// public fallback, which a new run would not open if no such native remained.
+func unprunable(g *callgraph.Graph, reached callgraph.Bitset, t *Trace, appNative bool, h *hierarchy.Hierarchy) string {
+	for _, members := range t.cond {
+		for _, from := range members {
+			if from >= 0 && !reached.Has(from) {
+				return "a method that justifies a lambda or method-handle target is no longer reachable"
+			}
+		}
+	}
+	if appNative {
+		ms := h.Methods()
+		gone := false
+		g.Reachable.ForEach(func(id int32) {
+			gone = gone || (!reached.Has(id) && int(id) < len(ms) && ms[id].IsNative())
+		})
+		if gone {
+			return "a native method, which may have opened the JVM node's fallback, is no longer reachable"
+		}
+	}
+	return ""
+}
+
+// prune returns g without the nodes outside reached: their bundles and sites go,
+// and the sets stay (unreferenced ones are harmless, and the trace's set numbers stay
+// valid).
+func prune(g *callgraph.Graph, reached callgraph.Bitset) *callgraph.Graph {
+	p := &callgraph.Graph{Level: g.Level, Algorithm: g.Algorithm, NumNodes: g.NumNodes, Native: g.Native,
+		Reachable: reached, Entries: g.Entries, Sets: g.Sets, Reasons: g.Reasons, Problems: g.Problems,
+		Bundles: make([]callgraph.Bundle, 0, len(g.Bundles))}
+	for _, b := range g.Bundles {
+		if reached.Has(b.Caller) {
+			p.Bundles = append(p.Bundles, b)
+		}
+	}
+	p.Sites = nil
+	for _, st := range g.Sites {
+		if reached.Has(st.Caller) {
+			p.Sites = append(p.Sites, st)
+		}
+	}
+	return p
 }
 
 // normalize fills in the defaults of opts and checks them.

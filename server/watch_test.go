@@ -323,17 +323,8 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 
 	snap, release := e.srv.current()
 	defer release()
-	if !snap.InPlace {
-		t.Fatal("the graph was analysed anew, not updated in place")
-	}
-	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkInPlace(t, snap)
 	h := snap.Hierarchy()
-	if d := graphtext.Compare(h, snap.Graph, want); d != "" {
-		t.Fatalf("updated graph differs from a new analysis:\n%s", d)
-	}
 	run := h.Class("app/Worker").Method("run", "()V")
 	record := h.Class("app/Main").Method("record", "(Ljava/lang/String;)V")
 	line := e.pos(src("app/Worker.java"), `Main\.(record)\("ran"\)`).Line + 1
@@ -345,6 +336,61 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no edge Worker.run -> Main.record at line %d", line)
+	}
+}
+
+// checkInPlace checks that snap's graph was updated in place and equals a new
+// analysis of the same class files.
+func checkInPlace(t *testing.T, snap *Snapshot) {
+	t.Helper()
+	if !snap.InPlace {
+		t.Fatal("the graph was analysed anew, not updated in place")
+	}
+	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(snap.Hierarchy(), snap.Graph, want); d != "" {
+		t.Fatalf("updated graph differs from a new analysis:\n%s", d)
+	}
+}
+
+// TestWatchUpdatesReflectiveSiteInPlace: the edit this product prompts, at Correct-String.
+// Factory.create's forName takes its name from a public parameter (unresolved: a
+// diagnostic); giving it a constant resolves it, and a system property unresolves it
+// again. The value analysis read create's code, so each update visits create's sites
+// again (their reader) and drops what only the fallback reached; both are updates in
+// place equal to a new analysis, and the diagnostic goes and comes back.
+func TestWatchUpdatesReflectiveSiteInPlace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	dir := workspace(t, "plugins")
+	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	e.waitReady(0)
+	factory := src("app/Factory.java")
+	site := e.pos(factory, `Class\.(forName)\(name\)`)
+	findDiag(t, e, factory, e.diagnostics(factory), site)
+
+	steps := []struct {
+		old, new   string
+		diagnostic bool // whether the site is unresolved after the edit
+	}{
+		{"Class.forName(name)", `Class.forName("app.plugins.Hello")`, false},
+		{`Class.forName("app.plugins.Hello")`, `Class.forName(System.getProperty("app.plugin"))`, true},
+	}
+	for _, st := range steps {
+		n := e.numStatuses()
+		editAndCompile(t, e, factory, st.old, st.new)
+		if got := e.waitReady(n); got.Reason != string(ReasonClassFiles) {
+			t.Fatalf("%s: rebuild status %+v, want reason %q", st.new, got, ReasonClassFiles)
+		}
+		snap, release := e.srv.current()
+		checkInPlace(t, snap)
+		release()
+		if d := diagAt(e.diagnostics(factory), site); (d != nil) != st.diagnostic {
+			t.Errorf("after %s: diagnostic at the forName site: %v, want %v", st.new, d != nil, st.diagnostic)
+		}
 	}
 }
 

@@ -435,10 +435,11 @@ func (a *Analyzer) Subtypes(cs []*hierarchy.Class, concreteOnly bool) []*hierarc
 // from Correct-String on, the names reaching it; both intersect.
 func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	k := loadKey{m.ID, c.PC}
-	if v, ok := a.loaded[k]; ok {
-		return v
+	if c, ok := a.loaded[k]; ok {
+		a.reuse(c.q)
+		return c.v
 	}
-	a.loaded[k] = Classes{} // recursion through returns: unknown meanwhile
+	a.loaded[k] = cached[Classes]{q: a.origin()} // recursion through returns: unknown meanwhile
 	cuts := a.cuts
 	var cast Classes
 	if a.level >= callgraph.CorrectCast {
@@ -484,7 +485,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 		out = names
 	}
 	if a.cuts == cuts {
-		a.loaded[k] = out
+		a.loaded[k] = cached[Classes]{out, a.origin()}
 	} else {
 		delete(a.loaded, k)
 	}

@@ -44,8 +44,9 @@ func (a *Analyzer) resolveField(fa *facts.FieldAccess) *hierarchy.Field {
 // fieldWrites returns every store into fd found in the methods of its class's nest
 // (the only code that can store into a followable field).
 func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
-	if ws, ok := a.writes[fd.ID]; ok {
-		return ws
+	if c, ok := a.writes[fd.ID]; ok {
+		a.reuse(c.q)
+		return c.v
 	}
 	var out []fieldWrite
 	for _, w := range a.h.NestClasses(fd.Class) {
@@ -70,7 +71,7 @@ func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 			}
 		}
 	}
-	a.writes[fd.ID] = out
+	a.writes[fd.ID] = cached[[]fieldWrite]{out, a.origin()}
 	return out
 }
 

@@ -172,11 +172,11 @@ type Analyzer struct {
 	level   callgraph.Level
 	env     map[string]string
 	methods map[int32]*method
-	memo    map[defKey]Str
+	memo    map[defKey]cached[Str]
 	busy    map[defKey]bool
-	loaded  map[loadKey]Classes
-	frame   *frame                 // the call whose callee is being evaluated; see frames.go
-	writes  map[int32][]fieldWrite // by field ID
+	loaded  map[loadKey]cached[Classes]
+	frame   *frame                         // the call whose callee is being evaluated; see frames.go
+	writes  map[int32]cached[[]fieldWrite] // by field ID
 	// fieldBusy holds the fields whose Class or Method values are being
 	// evaluated; cuts counts the recursive reads cut short (see enterField).
 	fieldBusy map[int32]bool
@@ -192,7 +192,7 @@ type defKey struct {
 // New returns an analyzer for one run.
 func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) *Analyzer {
 	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
-		methods: map[int32]*method{}, memo: map[defKey]Str{}, busy: map[defKey]bool{}, loaded: map[loadKey]Classes{}, writes: map[int32][]fieldWrite{}, fieldBusy: map[int32]bool{}}
+		methods: map[int32]*method{}, memo: map[defKey]cached[Str]{}, busy: map[defKey]bool{}, loaded: map[loadKey]cached[Classes]{}, writes: map[int32]cached[[]fieldWrite]{}, fieldBusy: map[int32]bool{}}
 }
 
 // StringOperand evaluates operand k of the instruction at pc in m.
@@ -226,8 +226,9 @@ func (a *Analyzer) defsStr(mi *method, defs []facts.Def, depth int) Str {
 // loop, recursion) is unknown.
 func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 	k := defKey{mi.m.ID, d, a.frame}
-	if v, ok := a.memo[k]; ok {
-		return v
+	if c, ok := a.memo[k]; ok {
+		a.reuse(c.q)
+		return c.v
 	}
 	if a.busy[k] || depth > maxDepth {
 		return hole(Point{Method: mi.m, PC: int32(d.N), Line: mi.line(int32(d.N)), Kind: "value computed in a loop or deep call chain"})
@@ -237,7 +238,7 @@ func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 	v := a.evalStr(mi, d, depth)
 	delete(a.busy, k)
 	if a.cuts == cuts {
-		a.memo[k] = v
+		a.memo[k] = cached[Str]{v, a.origin()}
 	}
 	return v
 }

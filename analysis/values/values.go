@@ -296,6 +296,9 @@ type method struct {
 // methodInfo gathers the facts of m by offset; nil when m has no analysable code.
 func (a *Analyzer) methodInfo(m *hierarchy.Method) *method {
 	if mi, ok := a.methods[m.ID]; ok {
+		if a.obs != nil {
+			a.obs.ReadFacts(m)
+		}
 		return mi
 	}
 	var mi *method
@@ -437,11 +440,40 @@ func itoa(i int32) string { return strconv.Itoa(int(i)) }
 
 // Observer is told what an analyzer's answers depend on besides the hierarchy: the
 // methods whose facts it read and the methods whose callers it looked up (which
-// depend on the facts of every method calling them). Updating a call graph in place
-// after some method bodies changed is sound only if no answer depended on them.
+// depend on the facts of every method calling them). An update of a call graph in
+// place after some method bodies changed must answer again every question whose
+// answer depended on them.
+//
+// The analyzer reuses results between questions without reading again what they
+// were computed from: it then tells Reused which question computed them, as Question
+// named it at the time, and the observer counts that question's reads as the
+// current one's.
 type Observer interface {
 	ReadFacts(m *hierarchy.Method)
 	ReadCallers(m *hierarchy.Method)
+	Question() int32
+	Reused(question int32)
+}
+
+// origin is the question a reused result was computed for (see Observer).
+func (a *Analyzer) origin() int32 {
+	if a.obs == nil {
+		return 0
+	}
+	return a.obs.Question()
+}
+
+// reuse tells the observer that the current answer reuses a result of question q.
+func (a *Analyzer) reuse(q int32) {
+	if a.obs != nil {
+		a.obs.Reused(q)
+	}
+}
+
+// cached is a result kept for reuse with the question it was computed for.
+type cached[V any] struct {
+	v V
+	q int32
 }
 
 // Observe makes o observe every later read of a.

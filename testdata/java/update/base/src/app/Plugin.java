@@ -1,5 +1,7 @@
 package app;
 
 public class Plugin {
-    public Plugin() {}
+    // Package-private: only Lib.load's resolved site reaches it, not the JDK's
+    // unresolved ones (their fallback is public or accessible constructors).
+    Plugin() {}
 }

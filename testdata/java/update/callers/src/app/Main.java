@@ -1,8 +1,9 @@
 package app;
 
 // Passes another name to Lib.load, whose forName the value analysis resolved from the
-// arguments of load's callers: not updatable in place (the site in Lib.load, which did
-// not change, now resolves to app.Other).
+// arguments of load's callers: the site in Lib.load, which did not change, now
+// resolves to app.Other, and app.Plugin is no longer created. The update visits
+// Lib.load again (the reader of Main's facts) and drops Plugin's constructor.
 public class Main {
     static Runnable hold;
 
