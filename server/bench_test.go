@@ -217,23 +217,56 @@ func isIdentByte(c byte) bool {
 
 // BenchmarkClassChange measures what a developer waits for after recompiling one
 // class: from the class file's rewrite on disk to the new snapshot's jcg/status
-// (watcher debounce, re-index, analysis and republished diagnostics included), on
-// javacc and the full JDK at Correct-String. Each iteration alternates between two
-// versions of the class (one adds a call).
+// (watcher debounce, re-index, analysis and republished diagnostics included), at
+// Correct-String. Each iteration alternates between two versions of the class:
+//   - javacc-body: an application class over javacc and the full JDK; one version
+//     adds a call;
+//   - javacc-reflective: the same class runs javacc's main through Class.forName of a
+//     constant or of a system property (the site resolves and unresolves);
+//   - plugins-reflective: the plugins program with the full JDK; Factory.create's
+//     forName takes a constant or its parameter (the quick fix's edit, and back).
+//
+// The debounce (settings.go) is part of every figure.
 func BenchmarkClassChange(b *testing.B) {
+	b.Run("javacc-body", func(b *testing.B) {
+		benchJavaccChange(b, "", "System.out.println(a.length);")
+	})
+	b.Run("javacc-reflective", func(b *testing.B) {
+		const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
+		benchJavaccChange(b, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
+	})
+	b.Run("plugins-reflective", func(b *testing.B) {
+		dir := workspace(b, "plugins")
+		var versions [2][]byte
+		for i, name := range []string{"name", `"app.plugins.Hello"`} {
+			srcDir := b.TempDir()
+			javatest.CopyTree(b, filepath.Join(dir, "src", "main", "java"), srcDir)
+			file := filepath.Join(srcDir, "app", "Factory.java")
+			text, err := os.ReadFile(file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
+			versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
+		}
+		e, ready := benchEnv(b, dir, map[string]any{"level": "correct-string"})
+		b.Logf("ready after %v", ready)
+		benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions)
+	})
+}
+
+// benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
+// javacc and the full JDK.
+func benchJavaccChange(b *testing.B, body0, body1 string) {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skipf("%s not found: install javacc", javaccJar)
 	}
-	versions := [2][]byte{}
-	for i, body := range []string{"", "System.out.println(a.length);"} {
+	var versions [2][]byte
+	for i, body := range []string{body0, body1} {
 		srcDir := b.TempDir()
 		os.MkdirAll(filepath.Join(srcDir, "app"), 0o755)
-		os.WriteFile(filepath.Join(srcDir, "app", "App.java"), []byte("package app;\npublic class App { public static void main(String[] a) { "+body+" } }\n"), 0o644)
-		data, err := os.ReadFile(filepath.Join(javatest.Compile(b, srcDir), "app", "App.class"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		versions[i] = data
+		os.WriteFile(filepath.Join(srcDir, "app", "App.java"), []byte("package app;\npublic class App { public static void main(String[] a) throws Exception { "+body+" } }\n"), 0o644)
+		versions[i] = classFile(b, javatest.Compile(b, srcDir), "app/App.class")
 	}
 	dir := b.TempDir()
 	classes := filepath.Join(dir, "target", "classes")
@@ -243,7 +276,23 @@ func BenchmarkClassChange(b *testing.B) {
 	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes, javaccJar},
 		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string"})
 	b.Logf("ready after %v", ready)
+	benchChange(b, e, target, versions)
+}
+
+func classFile(b *testing.B, classes, rel string) []byte {
+	data, err := os.ReadFile(filepath.Join(classes, filepath.FromSlash(rel)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// benchChange writes the two versions of a class file in turn and times each from
+// the write to the server's next jcg/status ready; it reports how many of the
+// updates were in place.
+func benchChange(b *testing.B, e *env, target string, versions [2][]byte) {
 	var ds []time.Duration
+	inPlace := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n := e.numStatuses()
@@ -255,10 +304,16 @@ func BenchmarkClassChange(b *testing.B) {
 			b.Fatalf("status %+v", st)
 		}
 		ds = append(ds, time.Since(t0))
+		snap, release := e.srv.current()
+		if snap.InPlace {
+			inPlace++
+		}
+		release()
 	}
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
 	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
+	b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
 }
 
 const jeditJar = "/usr/share/jedit/jedit.jar"
