@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,14 +62,26 @@ func latencies[T any](b *testing.B, name string, inputs []T, fn func(T)) {
 	b.ReportMetric(float64(ds[len(ds)-1])/1e6, name+"-max-ms")
 }
 
-// BenchmarkJavacc measures hover and call-hierarchy requests on javacc's class
-// listings: every method declaration and call site of a sample of javacc classes.
-func BenchmarkJavacc(b *testing.B) {
-	if _, err := os.Stat(javaccJar); err != nil {
-		b.Skipf("%s not found: install javacc", javaccJar)
+// BenchmarkJars measures hover and call-hierarchy requests on the class listings of
+// a jar (javacc, jEdit: no sources, so positions are in listings) with the full JDK
+// at Correct-String: 200 declarations and 200 call sites drawn at random (seeded) from
+// all of the jar's methods. It also reports the largest call-hierarchy answer in
+// bytes.
+func BenchmarkJars(b *testing.B) {
+	b.Run("javacc", func(b *testing.B) { benchJar(b, javaccJar, nil) })
+	b.Run("jedit", func(b *testing.B) { benchJar(b, jeditJar, []string{"org.gjt.sp.jedit.jEdit"}) })
+}
+
+func benchJar(b *testing.B, jar string, mains []string) {
+	if _, err := os.Stat(jar); err != nil {
+		b.Skipf("%s not found: install its Debian package", jar)
 	}
 	dir := b.TempDir()
-	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{javaccJar}, "level": "correct-string"})
+	config := map[string]any{"classPath": []string{jar}, "level": "correct-string"}
+	if mains != nil {
+		config["mainClasses"] = mains
+	}
+	e, ready := benchEnv(b, dir, config)
 	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
 	type pos struct {
 		u uri.URI
@@ -83,17 +96,14 @@ func BenchmarkJavacc(b *testing.B) {
 		}
 	}
 	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
-	for i, c := range classes {
-		if i%4 != 0 { // a quarter of the classes: enough samples, bounded time
-			continue
-		}
+	for _, c := range classes {
 		l := snap.w.listingOf(c)
 		for _, m := range c.Methods {
 			line, col, _ := l.methodRange(m)
 			decls = append(decls, pos{classURI(c.Name), protocol.Position{Line: uint32(line), Character: uint32(col)}})
 			if f := snap.w.ix.Facts(m); f != nil {
 				for k := range f.Calls {
-					if ln, col, _, ok := l.callRange(m, k); ok && k%3 == 0 {
+					if ln, col, _, ok := l.callRange(m, k); ok {
 						calls = append(calls, pos{classURI(c.Name), protocol.Position{Line: uint32(ln), Character: uint32(col)}})
 					}
 				}
@@ -101,7 +111,13 @@ func BenchmarkJavacc(b *testing.B) {
 		}
 	}
 	release()
-	b.Logf("javacc: %d classes, %d declarations, %d call sites sampled; ready after %v", len(classes), len(decls), len(calls), ready)
+	rng := rand.New(rand.NewPCG(1, 2))
+	sample := func(ps []pos) []pos {
+		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+		return ps[:min(200, len(ps))]
+	}
+	b.Logf("%s: %d classes, %d declarations, %d call sites; ready after %v", filepath.Base(jar), len(classes), len(decls), len(calls), ready)
+	decls, calls = sample(decls), sample(calls)
 	tdp := func(p pos) protocol.TextDocumentPositionParams {
 		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: p.u}, Position: p.p}
 	}
@@ -116,13 +132,15 @@ func BenchmarkJavacc(b *testing.B) {
 	latencies(b, "prepare", decls, func(p pos) {
 		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, nil)
 	})
-	for _, p := range decls {
+	for _, p := range append(decls, calls...) {
 		var its []protocol.CallHierarchyItem
 		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, &its)
 		items = append(items, its...)
 	}
-	latencies(b, "incoming", items, func(it protocol.CallHierarchyItem) { e.incomingRaw(it) })
-	latencies(b, "outgoing", items, func(it protocol.CallHierarchyItem) { e.outgoingRaw(it) })
+	largest := 0
+	latencies(b, "incoming", items, func(it protocol.CallHierarchyItem) { largest = max(largest, e.incomingRaw(it)) })
+	latencies(b, "outgoing", items, func(it protocol.CallHierarchyItem) { largest = max(largest, e.outgoingRaw(it)) })
+	b.ReportMetric(float64(largest), "largest-answer-bytes")
 }
 
 // BenchmarkPlugins measures requests on source positions of the plugins program.

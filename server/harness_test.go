@@ -423,15 +423,20 @@ func (e *env) outgoing(it protocol.CallHierarchyItem) []protocol.CallHierarchyOu
 	return out
 }
 
-// incomingRaw and outgoingRaw ask for calls without decoding the answer.
-func (e *env) incomingRaw(it protocol.CallHierarchyItem) {
+// incomingRaw and outgoingRaw ask for calls without decoding the answer; they return
+// its size in bytes.
+func (e *env) incomingRaw(it protocol.CallHierarchyItem) int {
 	e.t.Helper()
-	e.call(protocol.MethodCallHierarchyIncomingCalls, &protocol.CallHierarchyIncomingCallsParams{Item: it}, nil)
+	var raw json.RawMessage
+	e.call(protocol.MethodCallHierarchyIncomingCalls, &protocol.CallHierarchyIncomingCallsParams{Item: it}, &raw)
+	return len(raw)
 }
 
-func (e *env) outgoingRaw(it protocol.CallHierarchyItem) {
+func (e *env) outgoingRaw(it protocol.CallHierarchyItem) int {
 	e.t.Helper()
-	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: it}, nil)
+	var raw json.RawMessage
+	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: it}, &raw)
+	return len(raw)
 }
 
 // command runs workspace/executeCommand and decodes its result into result.
