@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,70 @@ func TestRequestsWaitForFirstBuild(t *testing.T) {
 			t.Errorf("a hover that waited past its bound: %v (code %d), want RequestFailed saying the analysis still runs", err, rpcCode(err))
 		}
 	})
+}
+
+// TestAnswersRightAfterFirstDiagnostics: the user sees the first squiggle, published
+// while the first build still runs, and acts on it at once. A hover on it, its quick
+// fixes, and the call hierarchy of Main.record (called from a lambda's body, which only
+// Registry.fire's Consumer.accept reaches) and of Worker.run (Thread.start) must answer
+// byte for byte as the same requests do once the build has ended. The server has no
+// graph cache here, so the first build analyses.
+func TestAnswersRightAfterFirstDiagnostics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	factory, main, worker := src("app/Factory.java"), src("app/Main.java"), src("app/Worker.java")
+	e := newEnv(t, workspace(t, "plugins"), envOptions{config: map[string]any{"level": "correct-string"}})
+	site := e.pos(factory, `Class\.(forName)\(name\)`)
+	var diag protocol.Diagnostic
+	e.waitFor("the forName site's diagnostic", func() bool {
+		d := diagAt(e.diags[e.uri(factory)], site)
+		if d != nil {
+			diag = *d
+		}
+		return d != nil
+	})
+	during := e.numStatuses() == 0
+	raw := func(method string, params any) string {
+		var r json.RawMessage
+		e.call(method, params, &r)
+		return string(r)
+	}
+	ask := func() []string {
+		out := []string{
+			raw(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)}, Position: site}}),
+			raw(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)}, Range: diag.Range,
+				Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{diag}}}),
+		}
+		for _, p := range []struct{ rel, re string }{{main, `static void (record)\(String s\)`}, {worker, `void (run)\(`}} {
+			items := e.prepare(p.rel, e.pos(p.rel, p.re))
+			if len(items) != 1 {
+				t.Fatalf("prepare at %s in %s: %d items", p.re, p.rel, len(items))
+			}
+			out = append(out, string(mustJSON(items)),
+				raw(protocol.MethodCallHierarchyIncomingCalls, &protocol.CallHierarchyIncomingCallsParams{Item: items[0]}),
+				raw(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: items[0]}))
+		}
+		return out
+	}
+	early := ask()
+	if !during {
+		t.Log("the first build ended before the requests were sent: comparing answers only")
+	}
+	e.waitReady(0)
+	final := ask()
+	names := []string{"hover", "codeAction", "prepare record", "incoming record", "outgoing record", "prepare run", "incoming run", "outgoing run"}
+	for i := range final {
+		if early[i] != final[i] {
+			t.Errorf("%s right after the first diagnostic:\n%s\nafter the build:\n%s", names[i], early[i], final[i])
+		}
+	}
+	if !strings.Contains(final[3], "lambda$main$") || !strings.Contains(final[6], `"main`) {
+		t.Errorf("incoming calls of record lack the lambda's body, or those of run lack main:\n%s\n%s", final[3], final[6])
+	}
+	if !strings.Contains(final[1], "Add specification") {
+		t.Errorf("no quick fix for the forName site: %s", final[1])
+	}
 }
