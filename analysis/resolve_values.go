@@ -38,7 +38,7 @@ func specPoints(ps []values.Point) []callgraph.SpecPoint {
 		if p.Method == nil {
 			continue
 		}
-		sp := callgraph.SpecPoint{Method: p.Method.ID, PC: p.PC, Line: p.Line, Kind: p.Kind}
+		sp := callgraph.SpecPoint{Method: p.Method.ID, PC: p.PC, Line: p.Line, Kind: p.Kind, Beyond: p.Beyond}
 		if !seen[sp] {
 			seen[sp] = true
 			out = append(out, sp)
@@ -102,6 +102,22 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	return siteResult{}
 }
 
+// constructorSource is the specification point of a Constructor object that does not
+// come from getConstructor or getDeclaredConstructor in the method itself. Only a
+// parameter of a method others cannot call is a source the level licenses (and
+// the analysis does not follow); a method's result, an array element or a field are
+// not followed.
+func constructorSource(m *hierarchy.Method, pc int32, def facts.Def, g *facts.Call) values.Point {
+	switch {
+	case def.Kind == facts.DefParam:
+		return values.Point{Method: m, PC: pc, Line: -1, Kind: "Constructor object in a parameter of " + m.Name,
+			Beyond: m.IsPublic() || m.Access&0x0004 != 0}
+	case g != nil:
+		return values.Point{Method: m, PC: g.PC, Line: -1, Kind: "Constructor object returned by " + g.Ref.Name, Beyond: true}
+	}
+	return values.Point{Method: m, PC: pc, Line: -1, Kind: "Constructor object computed here", Beyond: true}
+}
+
 func envNote(ev string, env bool) string {
 	if env {
 		return ev + " — sound only for the configured environment (Correct-Env)"
@@ -130,6 +146,7 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 				}
 				if g == nil || g.Ref.Class != "java/lang/Class" || !strings.Contains(g.Ref.Name, "Constructor") {
 					cls.Complete = false
+					cls.Points = append(cls.Points, constructorSource(m, c.PC, def, g))
 					break
 				}
 				v := va.ClassOperand(m, g.PC, 0)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -20,6 +19,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/export"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/leveltable"
 )
 
 // Commands of workspace/executeCommand.
@@ -111,16 +111,10 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 	return snap.Settings.Level.Title() + ": " + summary(snap), nil
 }
 
-// statistics renders the per-level table of `jcg-lsp analyze` for the snapshot's
+// statistics renders the per-level tables of `jcg-lsp analyze` for the snapshot's
 // program, computing (and caching) the graph of every level.
 func statistics(ctx context.Context, snap *Snapshot) (string, error) {
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "level\tmethods\tedges\t"
-	for _, f := range callgraph.Features {
-		header += f.String() + " t/r/u\t"
-	}
-	fmt.Fprintln(tw, header+"time\t")
+	var rows []leveltable.Row
 	for _, l := range callgraph.Levels {
 		st := snap.Settings
 		st.Level = l
@@ -129,16 +123,15 @@ func statistics(ctx context.Context, snap *Snapshot) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		stats := callgraph.SiteStats(g)
-		row := fmt.Sprintf("%s\t%d\t%d\t", l.Title(), g.NumReachable(), g.NumEdges())
-		for _, f := range callgraph.Features {
-			s := stats[f]
-			row += fmt.Sprintf("%d/%d/%d\t", s.Total, s.Resolved, s.Unresolved)
-		}
-		fmt.Fprintln(tw, row+time.Since(t0).Round(time.Millisecond).String()+"\t")
+		rows = append(rows, leveltable.Row{Graph: g, Time: time.Since(t0)})
 	}
-	tw.Flush()
-	fmt.Fprintf(&b, "%s call graphs; t/r/u: dynamic sites in reachable methods: total / resolved (incl. specified) / unresolved (incl. partially resolved); time 0s: cached.\n", strings.ToUpper(snap.Settings.Algorithm))
+	ms := snap.Hierarchy().Methods()
+	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", strings.ToUpper(snap.Settings.Algorithm))
+	if err := leveltable.Write(&b, rows, own); err != nil {
+		return "", err
+	}
 	if len(snap.Settings.Env) > 0 {
 		fmt.Fprintln(&b, "Correct-Env is sound only for the environment configured in jcg.env.")
 	}

@@ -157,7 +157,11 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 			if p.Line > 0 {
 				where += fmt.Sprintf(", line %d", p.Line)
 			}
-			fmt.Fprintf(b, "- %s: `%s`\n", p.Kind, where)
+			why := "a source the level licenses: the analysis stopped here"
+			if p.Beyond {
+				why = "a source " + snap.Settings.Level.Title() + " does not license"
+			}
+			fmt.Fprintf(b, "- %s: `%s` (%s)\n", p.Kind, where, why)
 		}
 		b.WriteString("\n")
 	}

@@ -80,6 +80,35 @@ func TestSiteStats(t *testing.T) {
 	if i := st[FeatInvocation]; i.Total != 1 || i.Unresolved != 1 {
 		t.Errorf("invoke stats = %+v", *i)
 	}
+	// Below Correct-String only resolved sites are resolvable.
+	if l := st[FeatLoading]; l.Resolvable != 2 {
+		t.Errorf("loading resolvable = %d, want its 2 resolved sites", l.Resolvable)
+	}
+}
+
+// TestSiteStatsResolvable: at Correct-String an unresolved site is resolvable unless
+// some unknown value comes from a source the level does not license.
+func TestSiteStatsResolvable(t *testing.T) {
+	limit, outside := SpecPoint{Kind: "value computed in a loop"}, SpecPoint{Kind: "public parameter 0", Beyond: true}
+	g := &Graph{Level: CorrectString, Sites: []Site{
+		{Feature: FeatLoading, Status: Resolved},
+		{Feature: FeatLoading, Status: Unresolved, Points: []SpecPoint{limit}},          // resolvable
+		{Feature: FeatLoading, Status: Unresolved},                                      // no evidence: resolvable
+		{Feature: FeatLoading, Status: Unresolved, Points: []SpecPoint{limit, outside}}, // beyond the level
+		{Feature: FeatLoading, Status: Partial, Points: []SpecPoint{outside}},           // beyond the level
+		{Feature: FeatInvocation, Status: Specified, Points: []SpecPoint{outside}},      // resolved all the same
+		{Feature: FeatNative, Status: Unresolved},                                       // no value analysis: not resolvable
+	}}
+	st := SiteStats(g)
+	if l := st[FeatLoading]; l.Total != 5 || l.Resolved != 1 || l.Resolvable != 3 {
+		t.Errorf("loading stats = %+v, want 5 sites, 1 resolved, 3 resolvable", *l)
+	}
+	if i := st[FeatInvocation]; i.Resolvable != 1 {
+		t.Errorf("invoke stats = %+v, want the specified site resolvable", *i)
+	}
+	if n := st[FeatNative]; n.Resolvable != 0 {
+		t.Errorf("native stats = %+v, want nothing resolvable", *n)
+	}
 }
 
 // TestDispatchStats: of the kept callers' virtual and interface sites, those with at

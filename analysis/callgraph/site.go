@@ -71,4 +71,7 @@ type SpecPoint struct {
 	PC     int32
 	Line   int32
 	Kind   string // "public parameter 0", "System.getProperty", "field written from outside", ...
+	// Beyond says the value comes from a source the run's level does not license
+	// (values.Point.Beyond): a site with such a point is not resolvable at the level.
+	Beyond bool
 }

@@ -3,6 +3,13 @@ package callgraph
 // FeatureStats counts the dynamic sites of one feature.
 type FeatureStats struct {
 	Total, Resolved, Partial, Unresolved, Specified int
+	// Resolvable counts the sites the level's assumptions let an analysis resolve:
+	// those resolved, and from Correct-String on, the loading, instantiation and
+	// invocation sites (those the value analyses answer) unresolved with no unknown
+	// value from a source the level does not license (SpecPoint.Beyond). Only such
+	// evidence excludes a site: one without points counts as resolvable, a failure
+	// of the analysis rather than of the level.
+	Resolvable int
 }
 
 // SiteStats counts the dynamic sites of g by feature. Resolved includes specified
@@ -36,8 +43,23 @@ func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 		default:
 			st.Unresolved++
 		}
+		valued := s.Feature == FeatLoading || s.Feature == FeatInstantiation || s.Feature == FeatInvocation
+		if s.Status == Resolved || s.Status == Specified || (g.Level >= CorrectString && valued && !s.beyond()) {
+			st.Resolvable++
+		}
 	}
 	return out
+}
+
+// beyond reports whether some unknown value of s comes from a source the level does
+// not license.
+func (s *Site) beyond() bool {
+	for _, p := range s.Points {
+		if p.Beyond {
+			return true
+		}
+	}
+	return false
 }
 
 // DispatchStats counts the virtual and interface call sites of the callers keep

@@ -136,6 +136,9 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 	unknown := func(kind string) Classes {
 		return Classes{Points: []Point{a.point(mi, int32(d.N), kind)}}
 	}
+	outside := func(kind string) Classes {
+		return Classes{Points: []Point{beyond(a.point(mi, int32(d.N), kind))}}
+	}
 	if depth > maxDepth {
 		return unknown("Class object from a deep call chain")
 	}
@@ -170,7 +173,7 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 			return withFrame(a, nil, func() Classes { return a.Loaded(mi.m, c) })
 		}
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
-			return unknown("Object.getClass")
+			return outside("Object.getClass")
 		}
 		if callees, ok := a.callTargets(mi, c); ok {
 			out := Classes{Complete: true}
@@ -178,14 +181,14 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 			if callee := calleeReturns(a, mi, c, callees,
 				func(cmi *method, defs []facts.Def) Classes { return a.classDefs(cmi, defs, depth+1) },
 				func(v Classes) { out.join(v, set) }); callee != nil {
-				return unknown("Class object returned by " + callee.Name)
+				return outside("Class object returned by " + callee.Name)
 			}
 			out.Set = sortedClasses(set)
 			return out
 		}
-		return unknown("Class object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
+		return outside("Class object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
 	}
-	return unknown("Class object computed here")
+	return outside("Class object computed here")
 }
 
 // classField reads a Class object from a field: under Correct-String, a followable
@@ -193,11 +196,11 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Classes {
 	fd := a.resolveField(fa)
 	if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
-		return Classes{Points: []Point{a.point(mi, fa.PC, "Class object in field "+fa.Ref.Class+"."+fa.Ref.Name)}}
+		return Classes{Points: []Point{beyond(a.point(mi, fa.PC, "Class object in field "+fa.Ref.Class+"."+fa.Ref.Name))}}
 	}
 	ws := a.fieldWrites(fd)
 	if len(ws) == 0 {
-		return Classes{Points: []Point{a.point(mi, fa.PC, "Class object in field "+fd.Class.Name+"."+fd.Name+", never written")}}
+		return Classes{Points: []Point{beyond(a.point(mi, fa.PC, "Class object in field "+fd.Class.Name+"."+fd.Name+", never written"))}}
 	}
 	leave, ok := a.enterField(fd)
 	if !ok {
@@ -218,10 +221,10 @@ func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Clas
 func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	m := mi.m
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
-		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name}}}
+		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name})}}
 	}
 	if a.hiddenCallers(m) || len(a.callers(m)) == 0 {
-		return Classes{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
+		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"})}}
 	}
 	out := Classes{Complete: true}
 	set := map[*hierarchy.Class]bool{}

@@ -69,6 +69,9 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	unknown := func(kind string) Methods {
 		return Methods{Points: []Point{a.point(mi, int32(d.N), kind)}}
 	}
+	outside := func(kind string) Methods {
+		return Methods{Points: []Point{beyond(a.point(mi, int32(d.N), kind))}}
+	}
 	if depth > maxDepth {
 		return unknown("Method object from a deep call chain")
 	}
@@ -92,11 +95,11 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	if fa, ok := mi.fields[pc]; ok && !fa.Write {
 		fd := a.resolveField(fa)
 		if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
-			return unknown("Method object in field " + fa.Ref.Class + "." + fa.Ref.Name)
+			return outside("Method object in field " + fa.Ref.Class + "." + fa.Ref.Name)
 		}
 		ws := a.fieldWrites(fd)
 		if len(ws) == 0 {
-			return unknown("Method object in field " + fd.Class.Name + "." + fd.Name + ", never written")
+			return outside("Method object in field " + fd.Class.Name + "." + fd.Name + ", never written")
 		}
 		leave, ok := a.enterField(fd)
 		if !ok {
@@ -111,20 +114,20 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	}
 	c, ok := mi.calls[pc]
 	if !ok {
-		return unknown("Method object computed here")
+		return outside("Method object computed here")
 	}
 	if c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getMethod" || c.Ref.Name == "getDeclaredMethod") {
 		return Methods{Shapes: []MethodShape{a.getMethodShape(mi, c, depth)}, Known: true}
 	}
 	callees, ok := a.callTargets(mi, c)
 	if !ok {
-		return unknown("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
+		return outside("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)
 	}
 	out := Methods{Known: true}
 	if callee := calleeReturns(a, mi, c, callees,
 		func(cmi *method, defs []facts.Def) Methods { return a.methodDefs(cmi, defs, depth+1) },
 		out.join); callee != nil {
-		return unknown("Method object returned by " + callee.Name)
+		return outside("Method object returned by " + callee.Name)
 	}
 	return out
 }
@@ -141,11 +144,11 @@ func (m *Methods) join(v Methods) {
 func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	m := mi.m
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
-		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name}}}
+		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name})}}
 	}
 	callers := a.callers(m)
 	if a.hiddenCallers(m) || len(callers) == 0 {
-		return Methods{Points: []Point{{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"}}}
+		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"})}}
 	}
 	out := Methods{Known: true}
 	for _, cr := range callers {

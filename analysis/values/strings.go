@@ -199,7 +199,7 @@ func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) 
 func (a *Analyzer) StringOperand(m *hierarchy.Method, pc int32, k int) Str {
 	mi := a.methodInfo(m)
 	if mi == nil {
-		return top(Point{Method: m, PC: pc, Line: -1, Kind: "method without analysable code"})
+		return top(beyond(Point{Method: m, PC: pc, Line: -1, Kind: "method without analysable code"}))
 	}
 	return a.defsStr(mi, mi.operand(pc, k), 0)
 }
@@ -273,7 +273,7 @@ func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
 	if in, ok := mi.opAt(int(pc)); ok && in.Op == bytecode.AconstNull {
 		return Str{} // null: no string reaches the site along this definition
 	}
-	return hole(a.point(mi, pc, "computed value"))
+	return hole(beyond(a.point(mi, pc, "computed value")))
 }
 
 // paramStr follows a parameter back to the callers, which Correct-String licenses
@@ -292,11 +292,11 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 		if m.Access&0x0004 != 0 {
 			kind = "protected"
 		}
-		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name})
+		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name}))
 	}
 	callers := a.callers(m)
 	if len(callers) == 0 || a.hiddenCallers(m) {
-		return hole(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: what + " of " + m.Name + ", which is also called through a method handle or by the JVM"})
+		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: what + " of " + m.Name + ", which is also called through a method handle or by the JVM"}))
 	}
 	var out Str
 	for i, cr := range callers {
@@ -326,7 +326,7 @@ func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
 		return hole(a.point(mi, fa.PC, "unresolved field"))
 	}
 	if !followable(fd) {
-		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" written from outside"))
+		return hole(beyond(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" written from outside")))
 	}
 	var out Str
 	first := true
@@ -346,7 +346,7 @@ func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
 		add(withFrame(a, nil, func() Str { return a.defsStr(w.mi, w.defs, depth+1) }))
 	}
 	if first {
-		return hole(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" never written"))
+		return hole(beyond(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" never written")))
 	}
 	return out
 }
@@ -357,7 +357,7 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 		if c.Indy.Bootstrap.Class == "java/lang/invoke/StringConcatFactory" {
 			return a.concatStr(mi, c, depth)
 		}
-		return hole(a.point(mi, c.PC, "invokedynamic result"))
+		return hole(beyond(a.point(mi, c.PC, "invokedynamic result")))
 	}
 	owner, name := c.Ref.Class, c.Ref.Name
 	arg := func(k int) Str { return a.defsStr(mi, mi.operand(c.PC, k), depth) }
@@ -401,12 +401,12 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 		kind = "collection or map (" + shortName(owner) + "." + name + ")"
 	}
 	if kind != "" {
-		return hole(a.point(mi, c.PC, kind))
+		return hole(beyond(a.point(mi, c.PC, kind)))
 	}
 	if v, ok := a.returnStr(mi, c, depth); ok {
 		return v
 	}
-	return hole(a.point(mi, c.PC, "result of "+shortName(owner)+"."+name))
+	return hole(beyond(a.point(mi, c.PC, "result of "+shortName(owner)+"."+name)))
 }
 
 func shortName(internal string) string {
@@ -423,7 +423,8 @@ func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
 		return hole(a.point(mi, c.PC, api+" with a non-constant key"))
 	}
 	k := ks[0]
-	pt := a.point(mi, c.PC, api+`("`+k+`")`)
+	// The environment is a source only Correct-Env licenses, and only with its value.
+	pt := beyond(a.point(mi, c.PC, api+`("`+k+`")`))
 	if a.level < callgraph.CorrectEnv {
 		return hole(pt)
 	}

@@ -38,6 +38,18 @@ type Point struct {
 	PC     int32
 	Line   int32
 	Kind   string
+	// Beyond says the value comes from a source the level does not license
+	// (assumption-levels.md): a public parameter, a field others may write, the
+	// environment (without its value), a collection, a file, a method the analysis
+	// may not follow. Without it the level licenses the source and the analysis
+	// stopped short (a loop, a deep call chain, a builder it does not model).
+	Beyond bool
+}
+
+// beyond marks p as a source the level does not license.
+func beyond(p Point) Point {
+	p.Beyond = true
+	return p
 }
 
 // Index holds what every run over one program shares: the call instructions of every

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
@@ -21,6 +20,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/export"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/leveltable"
 )
 
 // analysisFlags are the flags shared by analyze and callgraph.
@@ -254,46 +254,16 @@ func (af *analysisFlags) analyzeTable(ctx context.Context, a *analysis.Analyzer,
 	fmt.Fprintf(stdout, "%s call graph of %s (%s); index %v\n", strings.ToUpper(algo), strings.Join(args, " "), jdk, indexTime.Round(time.Millisecond))
 	ms := ix.Hierarchy().Methods()
 	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "level\tmethods\tedges\tapp calls <=1\t"
-	for _, f := range callgraph.Features {
-		header += f.String() + " t/r/u\t"
+	rows := make([]leveltable.Row, len(results))
+	for i, r := range results {
+		rows[i] = leveltable.Row{Graph: r.g, Time: r.dur, Edges: r.edges}
 	}
-	fmt.Fprintln(tw, header+"time\t")
-	for _, r := range results {
-		stats := callgraph.SiteStats(r.g)
-		calls, single := callgraph.DispatchStats(r.g, own)
-		row := fmt.Sprintf("%s\t%d\t%d\t%d/%d\t", r.g.Level.Title(), r.g.NumReachable(), r.edges, single, calls)
-		for _, f := range callgraph.Features {
-			s := stats[f]
-			row += fmt.Sprintf("%d/%d/%d\t", s.Total, s.Resolved, s.Unresolved)
-		}
-		fmt.Fprintln(tw, row+r.dur.Round(time.Millisecond).String()+"\t")
+	if err := leveltable.Write(stdout, rows, own); err != nil {
+		return err
 	}
-	tw.Flush()
-	fmt.Fprintln(stdout, "app calls <=1: virtual and interface call sites of application and library code with at most one target / all of them.")
-	fmt.Fprintln(stdout, "t/r/u: dynamic sites in reachable methods: total / resolved (incl. specified) / unresolved (incl. partially resolved).")
 	// A row's time is not what the level costs alone: the runs share the cores and
 	// the analyzer's caches, which the first runs fill.
 	fmt.Fprintf(stdout, "time: each run's wall time, %d at a time; all levels took %v.\n", cap(sem), levelsTime.Round(time.Millisecond))
-	// The JDK's own sites dominate the totals; users act on those of their code.
-	fmt.Fprintln(stdout, "\nDynamic sites in application and library code:")
-	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header = "level\t"
-	for _, f := range callgraph.Features {
-		header += f.String() + " t/r/u\t"
-	}
-	fmt.Fprintln(tw, header)
-	for _, r := range results {
-		stats := callgraph.SiteStatsWhere(r.g, func(s *callgraph.Site) bool { return ms[s.Caller].Class.Origin != hierarchy.JDK })
-		row := r.g.Level.Title() + "\t"
-		for _, f := range callgraph.Features {
-			s := stats[f]
-			row += fmt.Sprintf("%d/%d/%d\t", s.Total, s.Resolved, s.Unresolved)
-		}
-		fmt.Fprintln(tw, row)
-	}
-	tw.Flush()
 	if len(af.env) > 0 {
 		fmt.Fprintln(stdout, "Correct-Env is sound only for the environment given with --env.")
 	}
