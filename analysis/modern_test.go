@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -15,7 +17,8 @@ import (
 // the JDK 25 image at levels 2 and 6 under RTA. Expected from the program
 // and JDK 25's sources (the file's header): the tasks of virtual threads (body,
 // pooled) run from Thread.runWith, which the virtual thread's continuation calls;
-// the pattern switch's cases call the records' accessors; main reaches area.
+// the pattern switch's cases call the records' accessors; main reaches area; the
+// upcall stub's creation in sortNative calls compare, the handle's target.
 func TestModernJavaOnJDK25(t *testing.T) {
 	home := javatest.JDK25Home()
 	if home == "" {
@@ -49,6 +52,7 @@ func TestModernJavaOnJDK25(t *testing.T) {
 		{method("modern/Main", "area"), method("modern/Main$Circle", "r")},
 		{method("modern/Main", "area"), method("modern/Main$Square", "side")},
 	}
+	sortNative, compare := method("modern/Main", "sortNative"), method("modern/Main", "compare")
 	a := New(ix)
 	for _, l := range []callgraph.Level{callgraph.EncapRespect, callgraph.CorrectJDK} {
 		g, err := a.Run(context.Background(), Options{Level: l, Algorithm: RTA, Mains: []string{"modern.Main"}})
@@ -59,6 +63,20 @@ func TestModernJavaOnJDK25(t *testing.T) {
 			if !g.HasEdge(e[0].ID, e[1].ID) {
 				t.Errorf("level %d: no edge %s -> %s", l, e[0], e[1])
 			}
+		}
+		// The upcall stub's site itself resolves to compare (the downcall's invokeExact
+		// reaches it too, through its fallback to every lookup's targets).
+		upcall := false
+		for _, st := range g.SitesOf(sortNative.ID) {
+			if strings.HasPrefix(st.API, "Linker.upcallStub") {
+				upcall = true
+				if st.Status != callgraph.Resolved || st.Targets < 0 || !slices.Contains(g.Sets[st.Targets], compare.ID) {
+					t.Errorf("level %d: upcallStub site %+v, want it resolved to %s", l, st, compare)
+				}
+			}
+		}
+		if !upcall {
+			t.Errorf("level %d: no upcallStub site in %s", l, sortNative)
 		}
 	}
 }

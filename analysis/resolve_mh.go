@@ -23,6 +23,11 @@ import (
 //     cast), the targets are those of the lookups; otherwise the site falls back to
 //     the level's conservative set.
 //
+// A third kind calls a handle later, from native code: Linker.upcallStub (Java 22's
+// Foreign Function & Memory API) makes a function pointer that calls its handle
+// argument whenever native code calls the pointer. jcg-lsp takes the stub's creation
+// for the calls: the site is resolved as an invocation of that argument.
+//
 // Literal arguments name their class and member whatever the level assumes, so this
 // resolution is valid at every level. ldc of MethodHandle constants and invokedynamic
 // are resolved in resolve_indy.go.
@@ -62,6 +67,7 @@ var mhAdapters = map[string]bool{
 const (
 	lookupClass = "java/lang/invoke/MethodHandles$Lookup"
 	handleClass = "java/lang/invoke/MethodHandle"
+	linkerClass = "java/lang/foreign/Linker"
 )
 
 func (mhResolver) Name() string { return "methodhandle" }
@@ -74,13 +80,16 @@ func (mhResolver) APIs() []string {
 	for _, n := range mhInvokes {
 		out = append(out, handleClass+"."+n)
 	}
-	return out
+	return append(out, linkerClass+".upcallStub")
 }
 
 func (mhResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Method) {
 	switch {
 	case rm.Class.Name == handleClass:
-		s.handleInvoke(at, c, rm)
+		s.handleInvoke(at, c, rm, "MethodHandle."+rm.Name, 0)
+	case rm.Class.Name == linkerClass && rm.Name == "upcallStub" && strings.HasPrefix(rm.Desc, "(Ljava/lang/invoke/MethodHandle;"):
+		// Operand 0 is the linker, 1 the handle native code will call.
+		s.handleInvoke(at, c, rm, "Linker.upcallStub (native code calls the handle)", 1)
 	case rm.Class.Name == lookupClass && mhLookups[rm.Name] && !rm.IsPrivate():
 		s.handleLookup(at, c, rm)
 	}
@@ -89,12 +98,12 @@ func (mhResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Metho
 var handleSetReason = callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle",
 	Evidence: "a method handle created elsewhere may be invoked here: targets of the reachable lookups (Lookup.find*, unreflect*)"}
 
-// handleInvoke resolves an invocation of a method handle.
-func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method) {
+// handleInvoke resolves a call of a method handle, the call's operand handle.
+func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name string, handle int) {
 	lv := s.fallbackLevel()
-	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: "MethodHandle." + rm.Name,
+	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: name,
 		reason: callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle"},
-		own:    []siteResolver{handleResolver{}}}
+		own:    []siteResolver{handleResolver{handle}}}
 	if lv == callgraph.BehavedCLs {
 		d.reason.Evidence = d.name + ": the handle is not known here: any concrete method or constructor may be called (and any <clinit>)"
 	} else {
@@ -177,21 +186,23 @@ func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
 
 // handleResolver resolves an invocation whose receiver handles all come from lookups
 // with literal arguments in the same method.
-type handleResolver struct{}
+// handleResolver resolves a handle operand of a call (0: the receiver of invoke) from
+// the lookups that define it in the same method.
+type handleResolver struct{ operand int }
 
 func (handleResolver) level() callgraph.Level { return callgraph.BehavedCLs }
 
-func (handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+func (r handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	lf := s.localFlow(d.at.caller)
 	if lf == nil {
 		return siteResult{}
 	}
 	ops := lf.operands(d.at.pc)
-	if len(ops) == 0 {
+	if len(ops) <= r.operand {
 		return siteResult{}
 	}
 	var t handleTrace
-	s.traceHandle(lf, ops[0], &t, 0)
+	s.traceHandle(lf, ops[r.operand], &t, 0)
 	if len(t.evidence) == 0 {
 		return siteResult{}
 	}
