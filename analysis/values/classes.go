@@ -1,6 +1,8 @@
 package values
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -275,9 +277,10 @@ func loadingNameOperand(c *facts.Call) int {
 }
 
 // Cast finds the cast that an object created at pc (a newInstance call) meets under
-// Correct-Cast: a checkcast that post-dominates the creation with the creation as the
-// only reaching definition of its operand, in the method or, when the object is
-// returned, in every caller. It returns the cast types.
+// Correct-Cast: a checkcast, or a Class.cast whose Class object is known, that
+// post-dominates the creation with the creation as the only reaching definition of
+// its operand, in the method or, when the object is returned, in every caller. It
+// returns the cast types.
 func (a *Analyzer) Cast(m *hierarchy.Method, pc int32) (types []*hierarchy.Class, evidence string, ok bool) {
 	if a.level < callgraph.CorrectCast {
 		return nil, "", false
@@ -301,7 +304,10 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 	only := func(defs []facts.Def) bool {
 		return len(defs) == 1 && defs[0].Kind == facts.DefInstr && int32(defs[0].N) == pc
 	}
-	for cpc, t := range mi.casts {
+	// In code order: when several casts post-dominate, each holds, and the first
+	// one found must not depend on a map's order.
+	for _, cpc := range slices.Sorted(maps.Keys(mi.casts)) {
+		t := mi.casts[cpc]
 		if only(mi.operand(cpc, 0)) && mi.postDominatesNormal(int(cpc), int(pc)) {
 			c := a.h.Class(t)
 			if c == nil {
@@ -311,6 +317,25 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 			*ev = append(*ev, "cast to "+strings.ReplaceAll(t, "/", ".")+" in "+shortName(mi.m.Class.Name)+"."+mi.m.Name+" line "+itoa(mi.line(cpc)))
 			return true
 		}
+	}
+	// type.cast(o) is the same cast to type's classes, when they are known.
+	for i := range mi.f.Calls {
+		c := &mi.f.Calls[i]
+		cpc := c.PC
+		if c.Ref.Class != "java/lang/Class" || c.Ref.Name != "cast" || !only(mi.operand(cpc, 1)) || !mi.postDominatesNormal(int(cpc), int(pc)) {
+			continue
+		}
+		types := a.classDefs(mi, mi.operand(cpc, 0), depth)
+		if !types.Complete || len(types.Set) == 0 {
+			continue
+		}
+		var names []string
+		for _, t := range types.Set {
+			set[t] = true
+			names = append(names, strings.ReplaceAll(t.Name, "/", "."))
+		}
+		*ev = append(*ev, "Class.cast to "+strings.Join(names, ", ")+" in "+shortName(mi.m.Class.Name)+"."+mi.m.Name+" line "+itoa(mi.line(cpc)))
+		return true
 	}
 	// Returned: every caller must cast the call's result.
 	for _, r := range mi.returns() {

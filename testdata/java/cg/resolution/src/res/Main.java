@@ -22,6 +22,8 @@ public class Main {
     public static void main(String[] args) throws Exception {
         constantName();
         castOnly(args[0]);
+        castByClass(args[0]);
+        System.out.println(created(Shape.class, args[0]).area());
         castInBranch(args[0], args.length > 1);
         Shape w = (Shape) make("res.Circle");
         System.out.println(w.area());
@@ -56,6 +58,21 @@ public class Main {
         Class<?> c = Class.forName(name); // @calls(res.Hidden.<clinit>) @!calls[level>=3](res.plugins.AlphaPlugin.<clinit>) @site[level>=3](resolved)
         Object o = c.getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
         return (Shape) o;
+    }
+
+    // Class.cast is a cast too: Shape.class.cast post-dominates the creation, so
+    // Correct-Cast resolves as for castOnly.
+    public static Shape castByClass(String name) throws Exception {
+        Class<?> c = Class.forName(name); // @calls(res.Hidden.<clinit>) @!calls[level>=3](res.plugins.AlphaPlugin.<clinit>) @site[level>=3](resolved)
+        Object o = c.getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
+        return Shape.class.cast(o);
+    }
+
+    // A generic factory: the Class object of type.cast is a parameter of a private
+    // method, which Correct-String follows to the only caller (Shape.class); at
+    // Correct-Cast the cast's class is unknown and the site stays unresolved.
+    private static <T> T created(Class<T> type, String name) throws Exception {
+        return type.cast(Class.forName(name).getDeclaredConstructor().newInstance()); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=4](res.plugins.AlphaPlugin.<init>) @site[level=3](unresolved) @site[level>=4](resolved)
     }
 
     // The cast is in one branch only: it does not post-dominate the creation, so the
