@@ -101,7 +101,96 @@ func (a *Analyzer) ClassOperand(m *hierarchy.Method, pc int32, k int) Classes {
 	if mi == nil {
 		return Classes{}
 	}
-	return a.classDefs(mi, mi.operand(pc, k), 0)
+	v := a.classDefs(mi, mi.operand(pc, k), 0)
+	if bound, ev, ok := a.guard(mi, pc, k); ok {
+		v = v.within(a.Subtypes(bound.Set, false), ev)
+	}
+	return v
+}
+
+// within narrows v to the classes of in, which the evidence ev says v's classes are
+// among: all of in when v is not complete.
+func (v Classes) within(in []*hierarchy.Class, ev string) Classes {
+	if !v.Complete {
+		return Classes{Set: in, Complete: true, Evidence: ev, Env: v.Env}
+	}
+	keep := map[*hierarchy.Class]bool{}
+	for _, x := range in {
+		keep[x] = true
+	}
+	out := Classes{Complete: true, Evidence: v.Evidence + ", within " + ev, Env: v.Env}
+	for _, x := range v.Set {
+		if keep[x] {
+			out.Set = append(out.Set, x)
+		}
+	}
+	return out
+}
+
+// guard finds a test T.isAssignableFrom(c) on the Class object of operand k at pc
+// (the same reaching definitions) whose true edge every path to pc takes after the
+// object's last definition: the use runs only for subtypes of T, whatever the level
+// assumes. It returns T's classes (complete) and the evidence.
+func (a *Analyzer) guard(mi *method, pc int32, k int) (Classes, string, bool) {
+	want := mi.operand(pc, k)
+	if len(want) == 0 {
+		return Classes{}, "", false
+	}
+	var restarts []int
+	for _, d := range want {
+		switch d.Kind {
+		case facts.DefInstr, facts.DefCaught:
+			restarts = append(restarts, d.N)
+		case facts.DefParam: // the entry
+		default:
+			return Classes{}, "", false
+		}
+	}
+	for i := range mi.f.Calls {
+		c := &mi.f.Calls[i]
+		if c.Ref.Class != "java/lang/Class" || c.Ref.Name != "isAssignableFrom" || !sameDefs(mi.operand(c.PC, 1), want) {
+			continue
+		}
+		br, ok := mi.opAt(int(c.PC) + 3) // after the 3-byte invokevirtual
+		if !ok || (br.Op != bytecode.Ifeq && br.Op != bytecode.Ifne) || !sameDefs(mi.operand(int32(br.PC), 0), []facts.Def{{Kind: facts.DefInstr, N: int(c.PC)}}) {
+			continue
+		}
+		taken := br.Target // ifne jumps when the test holds, ifeq when it fails
+		if br.Op == bytecode.Ifeq {
+			taken = br.PC + br.Len
+		}
+		if !mi.flow.OnlyAfter(br.PC, taken, int(pc), restarts...) {
+			continue
+		}
+		bound := a.classDefs(mi, mi.operand(c.PC, 0), 0)
+		if !bound.Complete || len(bound.Set) == 0 {
+			continue
+		}
+		return bound, "guarded by " + classNames(bound.Set) + ".isAssignableFrom in " + shortName(mi.m.Class.Name) + "." + mi.m.Name + " line " + itoa(mi.line(c.PC)), true
+	}
+	return Classes{}, "", false
+}
+
+// classNames lists classes by binary name.
+func classNames(cs []*hierarchy.Class) string {
+	var names []string
+	for _, t := range cs {
+		names = append(names, strings.ReplaceAll(t.Name, "/", "."))
+	}
+	return strings.Join(names, ", ")
+}
+
+// sameDefs reports whether two lists hold the same definitions.
+func sameDefs(a, b []facts.Def) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, d := range a {
+		if !slices.Contains(b, d) {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *Analyzer) classDefs(mi *method, defs []facts.Def, depth int) Classes {
@@ -176,6 +265,15 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		}
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
 			return outside("Object.getClass")
+		}
+		if c.Ref.Class == "java/lang/Class" && c.Ref.Name == "asSubclass" {
+			// c.asSubclass(T) returns c or throws: c's classes within T's subtypes.
+			bound := a.classDefs(mi, mi.operand(pc, 1), depth+1)
+			recv := a.classDefs(mi, mi.operand(pc, 0), depth+1)
+			if !bound.Complete || len(bound.Set) == 0 {
+				return recv
+			}
+			return recv.within(a.Subtypes(bound.Set, false), "asSubclass("+classNames(bound.Set)+")")
 		}
 		if callees, ok := a.callTargets(mi, c); ok {
 			out := Classes{Complete: true}
@@ -329,12 +427,10 @@ func (a *Analyzer) castOf(mi *method, pc int32, depth int, set map[*hierarchy.Cl
 		if !types.Complete || len(types.Set) == 0 {
 			continue
 		}
-		var names []string
 		for _, t := range types.Set {
 			set[t] = true
-			names = append(names, strings.ReplaceAll(t.Name, "/", "."))
 		}
-		*ev = append(*ev, "Class.cast to "+strings.Join(names, ", ")+" in "+shortName(mi.m.Class.Name)+"."+mi.m.Name+" line "+itoa(mi.line(cpc)))
+		*ev = append(*ev, "Class.cast to "+classNames(types.Set)+" in "+shortName(mi.m.Class.Name)+"."+mi.m.Name+" line "+itoa(mi.line(cpc)))
 		return true
 	}
 	// Returned: every caller must cast the call's result.

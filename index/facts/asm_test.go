@@ -314,3 +314,87 @@ func TestAsmMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestAsmOnlyAfter: a branch's edge guards what only it leads to; a handler reached
+// from the other side, a merge, or a branch whose two edges meet undo that.
+func TestAsmOnlyAfter(t *testing.T) {
+	code := []byte{
+		0: op(bytecode.Iload0),
+		1: op(bytecode.Ifne), 0, 7, // -> 8 when the parameter is not zero
+		4: op(bytecode.Invokestatic), 0, cpMethodref,
+		7: op(bytecode.Return),
+		8: op(bytecode.Invokestatic), 0, cpMethodref,
+		11: op(bytecode.Return),
+	}
+	_, fl, err := analyzeAsm(t, assemble(52, "(I)V", 1, 1, code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		from, to, pc int
+		want         bool
+	}{
+		{1, 8, 8, true},   // the taken edge guards its target
+		{1, 8, 11, true},  // and what follows it
+		{1, 4, 4, true},   // the fall-through edge guards its side
+		{1, 8, 4, false},  // not the other side
+		{1, 8, 0, false},  // nor what runs before the branch
+		{1, 7, 7, false},  // 7 does not start a successor of the branch
+		{4, 7, 7, false},  // 4 is no branch ending a block
+		{1, 8, 99, false}, // no instruction
+	} {
+		if got := fl.OnlyAfter(c.from, c.to, c.pc); got != c.want {
+			t.Errorf("OnlyAfter(%d, %d, %d) = %v, want %v", c.from, c.to, c.pc, got, c.want)
+		}
+	}
+
+	// A redefinition after the guard: from the call at 8 (a restart), 11 is reached
+	// without passing the edge again; from 4 it is not reached at all.
+	if fl.OnlyAfter(1, 8, 11, 8) {
+		t.Error("11 guarded although a restart at 8, after the edge, reaches it")
+	}
+	if !fl.OnlyAfter(1, 8, 11, 4) {
+		t.Error("11 not guarded, although the restart at 4 does not reach it")
+	}
+
+	// The call at 4 may throw to a handler at 12, which goes on at 8: 8 is reached
+	// without the edge.
+	withHandler := append(append([]byte(nil), code...), op(bytecode.Pop), op(bytecode.Goto), 0xff, 0xfb) // 12, 13 -> 8
+	_, fl, err = analyzeAsm(t, assemble(52, "(I)V", 1, 1, withHandler, handler{4, 7, 12, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl.OnlyAfter(1, 8, 8) {
+		t.Error("a handler reached from the unguarded side is guarded")
+	}
+
+	// Both sides meet at 8.
+	merge := []byte{
+		0: op(bytecode.Iload0),
+		1: op(bytecode.Ifne), 0, 7,
+		4: op(bytecode.Invokestatic), 0, cpMethodref,
+		7: op(bytecode.Nop),
+		8: op(bytecode.Return),
+	}
+	_, fl, err = analyzeAsm(t, assemble(52, "(I)V", 1, 1, merge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl.OnlyAfter(1, 8, 8) {
+		t.Error("a merge point is guarded by one of the edges into it")
+	}
+
+	// A branch to its own fall-through is no choice.
+	same := []byte{
+		0: op(bytecode.Iload0),
+		1: op(bytecode.Ifne), 0, 3,
+		4: op(bytecode.Return),
+	}
+	_, fl, err = analyzeAsm(t, assemble(52, "(I)V", 1, 1, same))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl.OnlyAfter(1, 4, 4) {
+		t.Error("a branch whose edges meet guards its target")
+	}
+}

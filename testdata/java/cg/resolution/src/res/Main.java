@@ -23,6 +23,9 @@ public class Main {
         constantName();
         castOnly(args[0]);
         castByClass(args[0]);
+        guarded(args[0]);
+        halfGuarded(args[0], args.length > 3);
+        System.out.println(narrowed(args[0]));
         System.out.println(created(Shape.class, args[0]).area());
         castInBranch(args[0], args.length > 1);
         Shape w = (Shape) make("res.Circle");
@@ -66,6 +69,33 @@ public class Main {
         Class<?> c = Class.forName(name); // @calls(res.Hidden.<clinit>) @!calls[level>=3](res.plugins.AlphaPlugin.<clinit>) @site[level>=3](resolved)
         Object o = c.getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
         return Shape.class.cast(o);
+    }
+
+    // A guard: the name is a public parameter, but newInstance runs only where
+    // Shape.class.isAssignableFrom(c) held (a failed test throws first), so it
+    // creates Shape's classes only. The guard is no assumption: it holds from
+    // Correct-Cast on, where the value analyses run. forName still loads anything.
+    public static Object guarded(String name) throws Exception {
+        Class<?> c = Class.forName(name); // @calls(res.plugins.AlphaPlugin.<clinit>)
+        if (!Shape.class.isAssignableFrom(c)) {
+            throw new IllegalArgumentException(name);
+        }
+        return c.getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>) @site[level>=3](resolved)
+    }
+
+    // The guard on one path only: newInstance also runs when the test was skipped.
+    public static Object halfGuarded(String name, boolean check) throws Exception {
+        Class<?> c = Class.forName(name);
+        if (check && !Shape.class.isAssignableFrom(c)) {
+            return null;
+        }
+        return c.getDeclaredConstructor().newInstance(); // @site(unresolved) @calls(res.plugins.AlphaPlugin.<init>)
+    }
+
+    // asSubclass checks the Class object before newInstance (it throws otherwise);
+    // no cast follows (returned as an Object, the Shape needs none).
+    public static Object narrowed(String name) throws Exception {
+        return Class.forName(name).asSubclass(Shape.class).getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
     }
 
     // A generic factory: the Class object of type.cast is a parameter of a private
