@@ -202,6 +202,7 @@ func (s *Server) runBuild(ctx context.Context, reason Reason) (snap *Snapshot, e
 			g.Callers(0)
 			p.pathTree()
 			status.Unresolved += unresolvedSites(g, p.w.h.Methods())
+			status.UnresolvedBeyond += beyondSites(g, p.w.h.Methods())
 		}
 		for l, n := range p.w.unresolvedByLevel(st, p.Spec) {
 			status.UnresolvedByLevel[l] += n
@@ -324,12 +325,31 @@ func unresolvedSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
 		if st := site.Status; st != callgraph.Unresolved && st != callgraph.Partial {
 			continue
 		}
-		if ms != nil && (site.Caller < 0 || int(site.Caller) >= len(ms) || ms[site.Caller].Class.Origin == hierarchy.JDK) {
+		if ms != nil && !own(site.Caller, ms) {
 			continue
 		}
 		n++
 	}
 	return n
+}
+
+// beyondSites counts the unresolved or partially resolved sites of application and
+// library code whose unknown values include one from a source the level does not
+// license.
+func beyondSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
+	n := 0
+	for i := range g.Sites {
+		site := &g.Sites[i]
+		if st := site.Status; (st == callgraph.Unresolved || st == callgraph.Partial) && own(site.Caller, ms) && site.BeyondLevel() {
+			n++
+		}
+	}
+	return n
+}
+
+// own reports whether node n is a method of application or library code.
+func own(n callgraph.NodeID, ms []*hierarchy.Method) bool {
+	return n >= 0 && int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK
 }
 
 // specProblems lists the problems of a specification: bad lines, and entries the
@@ -352,7 +372,11 @@ type statusParams struct {
 	// Unresolved counts the graph's unresolved or partially resolved dynamic sites in
 	// application and library code; UnresolvedByLevel does for every level computed
 	// so far under the same other settings (the statistics command computes them all).
-	Unresolved        int            `json:"unresolved"`
+	Unresolved int `json:"unresolved"`
+	// UnresolvedBeyond counts those of them that take a value from a source the
+	// level does not license (a public parameter, the environment, ...): a
+	// specification entry, not a better analysis, resolves them.
+	UnresolvedBeyond  int            `json:"unresolvedBeyond"`
 	UnresolvedByLevel map[string]int `json:"unresolvedByLevel,omitempty"`
 	SpecFile          string         `json:"specFile,omitempty"`
 	SpecEntries       int            `json:"specEntries"`

@@ -298,6 +298,10 @@ func TestSession(t *testing.T) {
 		if st.Level != "correct-string" || st.UnresolvedByLevel["correct-string"] != st.Unresolved || st.Unresolved == 0 || st.Unresolved > 20 {
 			t.Errorf("status after the switch back: level %s, unresolved %d, by level %v", st.Level, st.Unresolved, st.UnresolvedByLevel)
 		}
+		// Factory.create's forName takes a public parameter: beyond Correct-String.
+		if st.UnresolvedBeyond == 0 || st.UnresolvedBeyond > st.Unresolved {
+			t.Errorf("status: %d of %d unresolved sites beyond the level, want at least create's forName", st.UnresolvedBeyond, st.Unresolved)
+		}
 		if bcl, ok := st.UnresolvedByLevel["behaved-cls"]; !ok || bcl <= st.Unresolved {
 			t.Errorf("Behaved-CLs unresolved %d (known: %v), want more than Correct-String's %d", bcl, ok, st.Unresolved)
 		}

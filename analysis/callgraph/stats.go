@@ -44,16 +44,16 @@ func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 			st.Unresolved++
 		}
 		valued := s.Feature == FeatLoading || s.Feature == FeatInstantiation || s.Feature == FeatInvocation
-		if s.Status == Resolved || s.Status == Specified || (g.Level >= CorrectString && valued && !s.beyond()) {
+		if s.Status == Resolved || s.Status == Specified || (g.Level >= CorrectString && valued && !s.BeyondLevel()) {
 			st.Resolvable++
 		}
 	}
 	return out
 }
 
-// beyond reports whether some unknown value of s comes from a source the level does
-// not license.
-func (s *Site) beyond() bool {
+// BeyondLevel reports whether some unknown value of s comes from a source the level
+// does not license (SpecPoint.Beyond).
+func (s *Site) BeyondLevel() bool {
 	for _, p := range s.Points {
 		if p.Beyond {
 			return true

@@ -13,6 +13,8 @@ export interface ServerStatus {
   level?: string;
   message?: string;
   unresolved?: number;
+  /** Of the unresolved sites, those with a value from a source the level does not license. */
+  unresolvedBeyond?: number;
   unresolvedByLevel?: Record<string, number>;
   specFile?: string;
   specEntries?: number;
@@ -43,9 +45,13 @@ export function statusBarView(st: ServerStatus | undefined, busy: boolean): Stat
   const title = level?.title ?? st.level ?? '?';
   const n = st.unresolved ?? 0;
   const sites = n === 1 ? '1 unresolved site' : `${n} unresolved sites`;
+  const beyond = st.unresolvedBeyond ?? 0;
   const lines = [
     `Assumption level ${level ? `${level.n} ${level.title}` : title}: ${level?.description ?? ''}`.trim(),
     st.message ?? '',
+    beyond > 0
+      ? `${beyond} of the ${sites} take a value from a source ${title} does not license (a public parameter, the environment, a collection, …): a specification entry resolves them (quick fix on the diagnostic).`
+      : '',
     st.specFile ? `Specification: ${st.specEntries ?? 0} entries in ${st.specFile}` : '',
     ...(st.specProblems ?? []).slice(0, 5).map((p) => `Specification problem: ${p}`),
     'Click to select the assumption level.',

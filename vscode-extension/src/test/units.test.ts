@@ -80,6 +80,9 @@ describe('status', () => {
     const v = statusBarView(ready, false);
     assert.equal(v.text, '$(type-hierarchy) Correct-String · 2 unresolved sites');
     assert.ok(v.tooltip.includes('Assumption level 4 Correct-String') && v.tooltip.includes('0 entries'));
+    assert.ok(!v.tooltip.includes('does not license'));
+    const beyond = statusBarView({ ...ready, unresolvedBeyond: 1 }, false);
+    assert.ok(beyond.tooltip.includes('1 of the 2 unresolved sites take a value from a source Correct-String does not license'), beyond.tooltip);
     assert.equal(statusBarView({ ...ready, unresolved: 1 }, true).text, '$(sync~spin) $(type-hierarchy) Correct-String · 1 unresolved site');
     assert.ok(statusBarView(undefined, false).text.includes('analysing'));
     const failed = statusBarView({ state: 'failed', reason: 'initial', message: 'indexing: no JDK' }, false);
