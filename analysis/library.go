@@ -380,11 +380,11 @@ func (s *solver) indexSigs() {
 // the object, or pass it, to a client, whose calls of the functional method are not
 // in the graph.
 func (s *solver) libraryLambda(at site, c *facts.Call) {
-	in := c.Indy
-	if in == nil || in.Bootstrap.Class != "java/lang/invoke/LambdaMetafactory" || len(in.Args) < 2 || in.Args[1].Kind != facts.ConstMethodHandle {
+	h, ok := c.Indy.LambdaImpl()
+	if !ok {
 		return
 	}
-	impl := in.Args[1].Ref
+	impl := h.Ref
 	ic := s.h.Class(impl.Class)
 	if ic == nil || ic.Origin == hierarchy.JDK {
 		return

@@ -102,11 +102,13 @@ func (p proxyHandlerResolver) resolveSite(s *solver, d *dynamicSite) siteResult 
 			continue
 		}
 		c := lf.callAt(def.N)
-		if c == nil || c.Indy == nil || len(c.Indy.Args) < 2 || c.Indy.Args[1].Kind != facts.ConstMethodHandle ||
-			c.Indy.Bootstrap.Class != "java/lang/invoke/LambdaMetafactory" || returnClass(c.Indy.Desc) != handlerClass {
+		if c == nil {
 			return siteResult{}
 		}
-		impl := c.Indy.Args[1]
+		impl, ok := c.Indy.LambdaImpl()
+		if !ok || returnClass(c.Indy.Desc) != handlerClass {
+			return siteResult{}
+		}
 		r, ok := s.constantHandle(impl.RefKind, impl.Ref)
 		if !ok {
 			return siteResult{}

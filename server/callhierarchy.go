@@ -120,11 +120,11 @@ func resolveCall(h *hierarchy.Hierarchy, c *facts.Call) (rm *hierarchy.Method, o
 
 // lambdaImpl returns the implementation method of a LambdaMetafactory call site.
 func lambdaImpl(h *hierarchy.Hierarchy, c *facts.Call) *hierarchy.Method {
-	in := c.Indy
-	if in == nil || in.Bootstrap.Class != "java/lang/invoke/LambdaMetafactory" || len(in.Args) < 2 || in.Args[1].Kind != facts.ConstMethodHandle {
+	impl, ok := c.Indy.LambdaImpl()
+	if !ok {
 		return nil
 	}
-	ref := in.Args[1].Ref
+	ref := impl.Ref
 	ic := h.Class(ref.Class)
 	if ic == nil {
 		return nil

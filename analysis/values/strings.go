@@ -375,6 +375,10 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 	case owner == "java/lang/System" && name == "getProperty", owner == "java/lang/System" && name == "getenv" && c.Ref.Desc == "(Ljava/lang/String;)Ljava/lang/String;",
 		owner == "java/security/Security" && name == "getProperty":
 		return a.envStr(mi, c, depth)
+	case owner == "java/security/AccessController" && strings.HasPrefix(name, "doPrivileged"):
+		if v, ok := a.privilegedStr(mi, c, depth); ok {
+			return v
+		}
 	}
 	if owner == "java/lang/Class" && name == "getName" && c.Ref.Desc == "()Ljava/lang/String;" {
 		return a.classNameStr(mi, c, depth)
@@ -473,6 +477,58 @@ func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
 		return Str{}, false
 	}
 	return out, true // no return at all: the call never completes normally, no value
+}
+
+// privilegedStr evaluates doPrivileged(action) as action.run() when every definition
+// of the action is a lambda or method reference created in mi: the value each
+// implementation returns, with its parameters bound to the captured arguments (the
+// operands of the creating invokedynamic). ok is false otherwise.
+func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, bool) {
+	defs := mi.operand(c.PC, 0)
+	if len(defs) == 0 {
+		return Str{}, false
+	}
+	var out Str
+	for i, d := range defs {
+		if d.Kind != facts.DefInstr {
+			return Str{}, false
+		}
+		mk, ok := mi.calls[int32(d.N)]
+		if !ok {
+			return Str{}, false
+		}
+		impl, ok := mk.Indy.LambdaImpl()
+		if !ok {
+			return Str{}, false
+		}
+		ic := a.h.Class(impl.Ref.Class)
+		if ic == nil {
+			return Str{}, false
+		}
+		callee, err := a.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+		if err != nil || callee == nil || !strings.HasSuffix(callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(callee.Desc, ")Ljava/lang/Object;") {
+			return Str{}, false
+		}
+		var v Str
+		first := true
+		if calleeReturns(a, mi, mk, []*hierarchy.Method{callee},
+			func(cmi *method, defs []facts.Def) Str { return a.defsStr(cmi, defs, depth+1) },
+			func(r Str) {
+				if first {
+					v, first = r, false
+				} else {
+					v = union(v, r)
+				}
+			}) != nil {
+			return Str{}, false
+		}
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	return out, true
 }
 
 // boundTarget returns the one method a call can reach without dispatch: static,

@@ -57,6 +57,16 @@ type Indy struct {
 	Args          []Constant // shared by every site using the same bootstrap entry
 }
 
+// LambdaImpl returns the method handle constant naming the implementation of a
+// lambda or method reference: the second bootstrap argument of a LambdaMetafactory
+// site (metafactory and altMetafactory alike). ok is false for other sites.
+func (in *Indy) LambdaImpl() (impl Constant, ok bool) {
+	if in == nil || in.Bootstrap.Class != "java/lang/invoke/LambdaMetafactory" || len(in.Args) < 2 || in.Args[1].Kind != ConstMethodHandle {
+		return Constant{}, false
+	}
+	return in.Args[1], true
+}
+
 // ConstKind tells which field of a Constant holds its value.
 type ConstKind uint8
 

@@ -26,6 +26,7 @@ public class Main {
         guarded(args[0]);
         halfGuarded(args[0], args.length > 3);
         System.out.println(narrowed(args[0]));
+        privileged(args.length > 4);
         System.out.println(created(Shape.class, args[0]).area());
         castInBranch(args[0], args.length > 1);
         Shape w = (Shape) make("res.Circle");
@@ -96,6 +97,15 @@ public class Main {
     // no cast follows (returned as an Object, the Shape needs none).
     public static Object narrowed(String name) throws Exception {
         return Class.forName(name).asSubclass(Shape.class).getDeclaredConstructor().newInstance(); // @calls(res.Circle.<init>, res.Hidden.<init>) @!calls[level>=3](res.plugins.AlphaPlugin.<init>)
+    }
+
+    // doPrivileged runs the action and returns what run() returns: the name comes from
+    // the lambda's body, with the captured suffix. Correct-String resolves it.
+    @SuppressWarnings("removal")
+    static void privileged(boolean b) throws Exception {
+        String suffix = b ? "Circle" : "Square";
+        String name = java.security.AccessController.doPrivileged((java.security.PrivilegedAction<String>) () -> "res." + suffix);
+        Class.forName(name); // @calls(res.Circle.<clinit>, res.Square.<clinit>) @!calls[level>=4](res.Hidden.<clinit>) @site[level>=4](resolved)
     }
 
     // A generic factory: the Class object of type.cast is a parameter of a private
