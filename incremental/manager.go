@@ -13,12 +13,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cespare/xxhash/v2"
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
@@ -390,21 +388,9 @@ func (m *Manager) unchanged(old *Snapshot, paths []string) (same bool, deferred 
 			return false, nil
 		}
 		h, known := byEntry[[2]string{container, entry}]
-		data, err := os.ReadFile(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if known {
-				same = false
-			}
-			continue
-		case err != nil:
-			return false, nil
-		}
-		if known && xxhash.Sum64(data) == h {
-			continue
-		}
-		same = false
-		if _, err := classfile.Parse(data); err != nil {
+		changed, unparsed := ClassFileChanged(p, h, known)
+		same = same && !changed
+		if unparsed {
 			deferred = append(deferred, p)
 		}
 	}

@@ -14,21 +14,16 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/cespare/xxhash/v2"
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
-	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
@@ -237,22 +232,11 @@ func (s *Server) changed(snaps []*Snapshot, paths []string) (classes bool, specs
 			classes = true // a jar or a directory
 			continue
 		}
-		data, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			if _, ok := entryHash(snaps, known, p); ok || len(snaps) == 0 {
-				classes = true
-			}
-			continue
-		}
-		if err != nil {
-			classes = true
-			continue
-		}
-		if h, ok := entryHash(snaps, known, p); ok && h == xxhash.Sum64(data) {
-			continue
-		}
-		classes = true
-		if _, err := classfile.Parse(data); err != nil {
+		// Before the first snapshot every class file is news.
+		h, ok := entryHash(snaps, known, p)
+		changed, unparsed := incremental.ClassFileChanged(p, h, ok || len(snaps) == 0)
+		classes = classes || changed
+		if unparsed {
 			deferred = append(deferred, p)
 		}
 	}
