@@ -18,7 +18,7 @@ import (
 
 const (
 	graphMagic  = "jcg-lsp graph\n"
-	graphFormat = 1
+	graphFormat = 2 // 2: specification points say whether the level licenses them
 )
 
 // MarshalBinary encodes the graph (everything but the lazily built callers index).
@@ -78,6 +78,11 @@ func (g *Graph) MarshalBinary() ([]byte, error) {
 			e.i32(p.PC)
 			e.i32(p.Line)
 			e.str(p.Kind)
+			beyond := uint32(0)
+			if p.Beyond {
+				beyond = 1
+			}
+			e.u32(beyond)
 		}
 	}
 	e.u32(uint32(len(g.Problems)))
@@ -174,11 +179,12 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 				d.fail("site %d: target set %d out of range", i, s.Targets)
 			}
 			s.Fallback = Level(d.small(int(MaxLevel)))
-			if np := d.count(16); d.err == nil && np > 0 {
+			if np := d.count(20); d.err == nil && np > 0 {
 				s.Points = make([]SpecPoint, np)
 				for j := range s.Points {
 					p := &s.Points[j]
 					p.Method, p.PC, p.Line, p.Kind = d.node(nodes), d.i32(), d.i32(), d.str()
+					p.Beyond = d.small(1) == 1
 				}
 			}
 		}

@@ -19,7 +19,7 @@ func sampleGraph() *Graph {
 		Sets:    [][]int32{{1, 65}, {69}},
 		Reasons: []Reason{{Kind: KindVirtual}, {Kind: KindReflection, Resolver: "reflection", Evidence: `string constant "p.A"`, Fallback: EncapRespect}},
 		Sites: []Site{{Caller: 0, PC: 9, Line: 11, Call: 1, Feature: FeatLoading, API: "Class.forName", Status: Partial,
-			Evidence: "prefix", Targets: 1, Fallback: EncapRespect, Points: []SpecPoint{{Method: 1, PC: 0, Line: 4, Kind: "public parameter 0"}}},
+			Evidence: "prefix", Targets: 1, Fallback: EncapRespect, Points: []SpecPoint{{Method: 1, PC: 0, Line: 4, Kind: "public parameter 0", Beyond: true}, {Method: 1, PC: 2, Line: 5, Kind: "loop"}}},
 			{Caller: 65, PC: 2, Line: 7, Call: 0, Feature: FeatNative, API: "native", Targets: -1}},
 		Problems: []string{"spec.txt:3:1: unknown class p.Q"},
 	}
