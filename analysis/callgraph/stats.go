@@ -43,12 +43,18 @@ func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 		default:
 			st.Unresolved++
 		}
-		valued := s.Feature == FeatLoading || s.Feature == FeatInstantiation || s.Feature == FeatInvocation
-		if s.Status == Resolved || s.Status == Specified || (g.Level >= CorrectString && valued && !s.BeyondLevel()) {
+		if s.Resolvable(g.Level) {
 			st.Resolvable++
 		}
 	}
 	return out
+}
+
+// Resolvable reports whether the assumptions of level let an analysis resolve s
+// (FeatureStats.Resolvable).
+func (s *Site) Resolvable(level Level) bool {
+	valued := s.Feature == FeatLoading || s.Feature == FeatInstantiation || s.Feature == FeatInvocation
+	return s.Status == Resolved || s.Status == Specified || (level >= CorrectString && valued && !s.BeyondLevel())
 }
 
 // BeyondLevel reports whether some unknown value of s comes from a source the level

@@ -270,8 +270,12 @@ type jsonSite struct {
 	Status   string `json:"status"`
 	Evidence string `json:"evidence,omitempty"`
 	Fallback int    `json:"fallbackLevel,omitempty"`
-	// Points are the specification points: "method line: kind".
+	// Points are the specification points: "method line: kind", with " (beyond the
+	// level)" when the level does not license the value's source.
 	Points []string `json:"specificationPoints,omitempty"`
+	// Resolvable says whether the level's assumptions let an analysis resolve the
+	// site (callgraph.FeatureStats.Resolvable).
+	Resolvable bool `json:"resolvable"`
 }
 
 // WriteJSON writes g with every edge's reason and every dynamic site's status, one
@@ -297,8 +301,13 @@ func WriteJSON(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options
 		for _, s := range g.SitesOf(m.ID) {
 			js := jsonSite{Caller: name(m.ID), PC: s.PC, Line: s.Line, Feature: s.Feature.String(), API: s.API, Status: s.Status.String(), Evidence: s.Evidence, Fallback: int(s.Fallback)}
 			for _, p := range s.Points {
-				js.Points = append(js.Points, fmt.Sprintf("%s line %d: %s", name(p.Method), p.Line, p.Kind))
+				pt := fmt.Sprintf("%s line %d: %s", name(p.Method), p.Line, p.Kind)
+				if p.Beyond {
+					pt += " (beyond the level)"
+				}
+				js.Points = append(js.Points, pt)
 			}
+			js.Resolvable = s.Resolvable(g.Level)
 			if err := enc.Encode(map[string]jsonSite{"site": js}); err != nil {
 				return err
 			}

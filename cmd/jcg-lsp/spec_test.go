@@ -241,3 +241,47 @@ func TestSpecImportTamiFlexInputs(t *testing.T) {
 		t.Errorf("a failed import wrote %s", out)
 	}
 }
+
+// TestCallgraphJSONResolvable: the JSON export says of each site whether the level
+// lets an analysis resolve it and marks the points beyond the level (program
+// resolvable, Correct-String: fromParameter's name is a public parameter, fromLoop's
+// comes from constants through a loop).
+func TestCallgraphJSONResolvable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full-JDK analysis")
+	}
+	classes := javatest.Compile(t, javatest.Program(t, "resolvable"), javatest.Release(17))
+	code, stdout, stderr, err := runCmd("callgraph", "--level", "correct-string", "--format", "json", "--app-only", "--out", "-", classes)
+	if code != 0 {
+		t.Fatalf("callgraph: exit %d, %v\n%s", code, err, stderr)
+	}
+	want := map[string]bool{"res/Main.fromParameter": false, "res/Main.fromLoop": true}
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var rec struct {
+			Site *struct {
+				Caller, Feature string
+				Points          []string `json:"specificationPoints"`
+				Resolvable      bool
+			}
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.Site == nil || rec.Site.Feature != "loading" {
+			continue
+		}
+		s := rec.Site
+		for caller, resolvable := range want {
+			if !strings.HasPrefix(s.Caller, caller+"(") {
+				continue
+			}
+			delete(want, caller)
+			beyond := strings.Contains(strings.Join(s.Points, "\n"), "(beyond the level)")
+			if s.Resolvable != resolvable || beyond == resolvable || len(s.Points) == 0 {
+				t.Errorf("%s: resolvable %v, points %q; want resolvable %v", caller, s.Resolvable, s.Points, resolvable)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no loading sites of %v in the export", want)
+	}
+}
