@@ -31,6 +31,21 @@ func (a *Analyzer) valuesIndex() *values.Index {
 	return a.vindex
 }
 
+// inheritValuesIndex gives a, whose program has prev's classes and differs in the
+// code of the changed ones only, what prev's value index already knows of the
+// other classes (values.NewIndexAfter), unless a's index exists already.
+func (a *Analyzer) inheritValuesIndex(prev *Analyzer, changed []string) {
+	a.valuesOnce.Do(func() {
+		var ids []int32
+		for _, n := range changed {
+			if c := a.h.Class(n); c != nil {
+				ids = append(ids, c.ID)
+			}
+		}
+		a.vindex = values.NewIndexAfter(a.prog, prev.valuesIndex(), ids)
+	})
+}
+
 func specPoints(ps []values.Point) []callgraph.SpecPoint {
 	var out []callgraph.SpecPoint
 	seen := map[callgraph.SpecPoint]bool{}

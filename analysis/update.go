@@ -77,6 +77,7 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	if why := sameShape(oh, a.h, changed); why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
+	a.inheritValuesIndex(prev.Analyzer, changed)
 	visit, inD, why := a.changedMethods(prev, changed)
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)

@@ -269,7 +269,7 @@ func BenchmarkClassChange(b *testing.B) {
 		}
 		e, ready := benchEnv(b, dir, map[string]any{"level": "correct-string"})
 		b.Logf("ready after %v", ready)
-		benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions)
+		benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
 	})
 }
 
@@ -294,7 +294,7 @@ func benchJavaccChange(b *testing.B, body0, body1 string) {
 	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes, javaccJar},
 		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string"})
 	b.Logf("ready after %v", ready)
-	benchChange(b, e, target, versions)
+	benchChange(b, e, target, versions, "")
 }
 
 func classFile(b *testing.B, classes, rel string) []byte {
@@ -306,17 +306,27 @@ func classFile(b *testing.B, classes, rel string) []byte {
 }
 
 // benchChange writes the two versions of a class file in turn and times each from
-// the write to the server's next jcg/status ready; it reports how many of the
-// updates were in place.
-func benchChange(b *testing.B, e *env, target string, versions [2][]byte) {
-	var ds []time.Duration
+// the write to the server's next jcg/status ready and, when diags names a document
+// whose diagnostics each change alters, to their publication; it reports how many of
+// the updates were in place.
+func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags uri.URI) {
+	var ds, pubs []time.Duration
 	inPlace := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n := e.numStatuses()
+		e.mu.Lock()
+		np := len(e.pubs)
+		e.mu.Unlock()
 		t0 := time.Now()
 		if err := os.WriteFile(target, versions[(i+1)%2], 0o644); err != nil {
 			b.Fatal(err)
+		}
+		if diags != "" {
+			e.waitFor("the changed diagnostics", func() bool {
+				return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == diags })
+			})
+			pubs = append(pubs, time.Since(t0))
 		}
 		if st := e.waitReady(n); st.Reason != string(ReasonClassFiles) {
 			b.Fatalf("status %+v", st)
@@ -331,6 +341,11 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte) {
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
 	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
+	if len(pubs) > 0 {
+		slices.Sort(pubs)
+		b.ReportMetric(float64(pubs[len(pubs)/2])/1e6, "change-to-diagnostics-p50-ms")
+		b.ReportMetric(float64(pubs[len(pubs)-1])/1e6, "change-to-diagnostics-max-ms")
+	}
 	b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
 }
 

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
@@ -58,7 +59,11 @@ type Index struct {
 	prog Program
 
 	refsOnce sync.Once
-	refs     *refIndex // which classes may name which methods
+	refs     *refIndex                // which classes may name which methods
+	built    atomic.Pointer[refIndex] // refs, once built: for NewIndexAfter
+	// extra are classes every look-up of refs yields besides its own: those whose
+	// code changed since refs was built (NewIndexAfter).
+	extra []int32
 
 	// refsMu guards the call instructions of the classes indexed so far (indexed),
 	// gathered by key: complete keys (all of whose classes are indexed) in named,
@@ -132,6 +137,25 @@ type CallRef struct {
 // NewIndex returns a shared index over prog; it is built on first use.
 func NewIndex(prog Program) *Index { return &Index{prog: prog} }
 
+// NewIndexAfter returns an index over prog, a program with the classes of prev's
+// (the same IDs) that differs only in the code of the classes changed. It shares the
+// table of which classes name which methods that prev built, if any (reading every
+// constant pool of the JDK takes tens of milliseconds), and treats the changed
+// classes as naming every method: the table only narrows where to look.
+func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
+	ix := &Index{prog: prog}
+	if prev == nil || len(prev.prog.Hierarchy().Classes()) != len(prog.Hierarchy().Classes()) {
+		return ix
+	}
+	if refs := prev.built.Load(); refs != nil {
+		ix.refs = refs
+		ix.built.Store(refs)
+		ix.refsOnce.Do(func() {}) // refs is complete
+		ix.extra = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(prev.extra), changed...))))
+	}
+	return ix
+}
+
 // callsNamed returns the call instructions naming a method with this name and
 // descriptor, in any class, and the classes method-handle constants name with them.
 // The result is shared and must not be modified.
@@ -143,10 +167,16 @@ func (ix *Index) callsNamed(name, desc string) *namedRefs {
 	if ok {
 		return n
 	}
-	ix.refsOnce.Do(func() { ix.refs = newRefIndex(ix.prog.Hierarchy()) })
+	ix.refsOnce.Do(func() {
+		ix.refs = newRefIndex(ix.prog.Hierarchy())
+		ix.built.Store(ix.refs)
+	})
 	h := ix.prog.Hierarchy()
 	classes := h.Classes()
 	ids := ix.refs.lookup(name, desc)
+	if len(ix.extra) > 0 {
+		ids = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(ids), ix.extra...))))
+	}
 	// Extract the facts outside the lock, so that concurrent runs extract
 	// different classes at once.
 	for _, id := range ids {
