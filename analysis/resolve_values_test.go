@@ -55,7 +55,7 @@ func TestVirtualReturnPoints(t *testing.T) {
 // method's comment says why) come from sources the level licenses, and the count of
 // resolvable sites that follows: at Correct-String the constant and the loop are
 // resolvable (one resolved), the public parameter, the property and the map are
-// not; at Correct-Env with res.class configured the property resolves.
+// not; at Correct-Env with rvl.class configured the property resolves.
 func TestResolvableSites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the JDK")
@@ -70,13 +70,13 @@ func TestResolvableSites(t *testing.T) {
 		resolved, resolvable int
 	}{
 		{callgraph.CorrectString, nil, map[string]bool{"fromParameter": true, "fromLoop": false, "fromProperty": true, "fromMap": true}, 1, 2},
-		{callgraph.CorrectEnv, map[string]string{"res.class": "res.Main"}, map[string]bool{"fromParameter": true, "fromLoop": false, "fromMap": true}, 2, 3},
+		{callgraph.CorrectEnv, map[string]string{"rvl.class": "rvl.Main"}, map[string]bool{"fromParameter": true, "fromLoop": false, "fromMap": true}, 2, 3},
 	} {
 		g, err := New(ix).Run(ctx, Options{Level: tc.level, Env: tc.env})
 		if err != nil {
 			t.Fatal(err)
 		}
-		own := func(s *callgraph.Site) bool { return ms[s.Caller].Class.Name == "res/Main" }
+		own := func(s *callgraph.Site) bool { return ms[s.Caller].Class.Name == "rvl/Main" }
 		seen := map[string]bool{}
 		for i := range g.Sites {
 			s := &g.Sites[i]

@@ -255,7 +255,7 @@ func TestCallgraphJSONResolvable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("callgraph: exit %d, %v\n%s", code, err, stderr)
 	}
-	want := map[string]bool{"res/Main.fromParameter": false, "res/Main.fromLoop": true}
+	want := map[string]bool{"rvl/Main.fromParameter": false, "rvl/Main.fromLoop": true}
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {

@@ -1,4 +1,4 @@
-package res;
+package rvl;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,12 +12,12 @@ public class Main {
     private static final Map<String, String> NAMES = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
-        NAMES.put("k", "res.Main");
-        fromParameter(args.length > 0 ? args[0] : "res.Main");
+        NAMES.put("k", "rvl.Main");
+        fromParameter(args.length > 0 ? args[0] : "rvl.Main");
         fromLoop(args.length);
         fromProperty();
         fromMap();
-        Class.forName("res.Main"); // a constant: resolved
+        Class.forName("rvl.Main"); // a constant: resolved
     }
 
     // A public parameter: any caller may pass anything. Beyond the level.
@@ -30,7 +30,7 @@ public class Main {
     // built with a constant prefix and suffix around the loop would resolve: the
     // level lets it keep the classes that match). Resolvable.
     static Class<?> fromLoop(int n) throws Exception {
-        String name = "res.Main";
+        String name = "rvl.Main";
         for (int i = 0; i < n; i++) {
             name = String.valueOf(name);
         }
@@ -38,9 +38,9 @@ public class Main {
     }
 
     // The environment: only Correct-Env licenses it, with its value. Beyond
-    // Correct-String; resolved at Correct-Env when res.class is configured.
+    // Correct-String; resolved at Correct-Env when rvl.class is configured.
     static Class<?> fromProperty() throws Exception {
-        return Class.forName(System.getProperty("res.class"));
+        return Class.forName(System.getProperty("rvl.class"));
     }
 
     // A collection's contents: beyond the level.
