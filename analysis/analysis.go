@@ -11,7 +11,11 @@ package analysis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -63,6 +67,19 @@ type Options struct {
 	// are visited first, so their sites come within the first milliseconds. It is
 	// called on the run's goroutine: it must be quick and must not modify the graph.
 	Sites func(partial *callgraph.Graph) `json:"-"`
+}
+
+// Key identifies the graph a run with these options computes over a given program,
+// for caches of graphs: every option that changes the graph, in a canonical form,
+// except the specification, whose content the caller adds (Spec holds no source
+// text to hash).
+func (o Options) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%s|%q|%q|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
+	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
+		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
+	}
+	return b.String()
 }
 
 // ErrNoEntryPoints is returned when a run has nothing to start from.

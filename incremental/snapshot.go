@@ -29,7 +29,6 @@ package incremental
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -209,12 +208,7 @@ func (s *Snapshot) cacheKey(level callgraph.Level) string {
 	}
 	opts := s.settings.Options
 	opts.Level = level
-	opts.Spec = nil              // its path and content are below
-	b, err := json.Marshal(opts) // maps marshal in key order: deterministic
-	if err != nil {
-		return ""
-	}
-	return s.cache.GraphKey(s.ix, fmt.Sprintf("%s\nspec %q %x", b, s.settings.SpecPath, xxhash.Sum64(s.specData)))
+	return s.cache.GraphKey(s.ix, fmt.Sprintf("%s\nspec %q %x", opts.Key(), s.settings.SpecPath, xxhash.Sum64(s.specData)))
 }
 
 func (s *Snapshot) tryRef() bool {

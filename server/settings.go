@@ -258,17 +258,11 @@ func (st *Settings) options(sf *specFile) analysis.Options {
 // analysisKey identifies the analysis-relevant part of the settings and the
 // specification: graphs are cached per key.
 func (st *Settings) analysisKey(sf *specFile) string {
-	o := st.options(nil)
-	env := slices.Sorted(maps.Keys(o.Env))
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%s|%v|%v|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
-	for _, k := range env {
-		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
-	}
+	key := st.options(nil).Key()
 	if sf != nil && sf.file != nil && sf.hash != 1 { // 1: the same as no file
-		fmt.Fprintf(&b, "|spec %x", sf.hash)
+		key += fmt.Sprintf("|spec %x", sf.hash)
 	}
-	return b.String()
+	return key
 }
 
 // equal reports whether two settings are the same.
