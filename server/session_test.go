@@ -24,8 +24,7 @@ func TestSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	dir, e := pluginsEnv(t)
 	first := e.waitReady(0)
 	if first.Level != "correct-string" || first.Reason != string(ReasonInitial) {
 		t.Fatalf("first status %+v", first)

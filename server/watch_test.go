@@ -28,8 +28,7 @@ func TestWatchClassFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	_, e := pluginsEnv(t)
 	e.waitReady(0)
 	factory, main := src("app/Factory.java"), src("app/Main.java")
 	site := e.pos(factory, `Class\.(forName)\(name\)`)
@@ -111,8 +110,7 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	_, e := pluginsEnv(t)
 	e.waitReady(0)
 	next := watchApplied(t, e)
 
@@ -191,8 +189,7 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	_, e := pluginsEnv(t)
 	first := e.waitReady(0)
 	next := watchApplied(t, e)
 	factory := src("app/Factory.java")
@@ -309,8 +306,7 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	_, e := pluginsEnv(t)
 	e.waitReady(0)
 	e.mu.Lock()
 	nStatuses := len(e.statuses)
@@ -339,6 +335,13 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 }
 
+// pluginsEnv starts a server at Correct-String on a copy of the plugins workspace.
+func pluginsEnv(t *testing.T) (dir string, e *env) {
+	t.Helper()
+	dir = workspace(t, "plugins")
+	return dir, newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+}
+
 // checkInPlace checks that snap's graph was updated in place and equals a new
 // analysis of the same class files.
 func checkInPlace(t *testing.T, snap *Snapshot) {
@@ -365,8 +368,7 @@ func TestWatchUpdatesReflectiveSiteInPlace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the whole JDK")
 	}
-	dir := workspace(t, "plugins")
-	e := newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	_, e := pluginsEnv(t)
 	e.waitReady(0)
 	factory := src("app/Factory.java")
 	site := e.pos(factory, `Class\.(forName)\(name\)`)

@@ -463,6 +463,13 @@ func (a *Analyzer) returnStr(mi *method, c *facts.Call, depth int) (Str, bool) {
 	if !ok {
 		return Str{}, false
 	}
+	return a.calleesStr(mi, c, callees, depth)
+}
+
+// calleesStr is the union of what the callees of c return, each evaluated in a frame
+// that binds its parameters to c's operands; ok is false when a callee has no code to
+// follow.
+func (a *Analyzer) calleesStr(mi *method, c *facts.Call, callees []*hierarchy.Method, depth int) (Str, bool) {
 	var out Str
 	first := true
 	if calleeReturns(a, mi, c, callees,
@@ -509,17 +516,10 @@ func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, boo
 		if err != nil || callee == nil || !strings.HasSuffix(callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(callee.Desc, ")Ljava/lang/Object;") {
 			return Str{}, false
 		}
-		var v Str
-		first := true
-		if calleeReturns(a, mi, mk, []*hierarchy.Method{callee},
-			func(cmi *method, defs []facts.Def) Str { return a.defsStr(cmi, defs, depth+1) },
-			func(r Str) {
-				if first {
-					v, first = r, false
-				} else {
-					v = union(v, r)
-				}
-			}) != nil {
+		// The body's parameters are the captured arguments: the operands of the
+		// invokedynamic that created the action.
+		v, ok := a.calleesStr(mi, mk, []*hierarchy.Method{callee}, depth)
+		if !ok {
 			return Str{}, false
 		}
 		if i == 0 {
