@@ -8,6 +8,8 @@
  *   dispatchUncaughtException first when run threw).
  * - AccessController.doPrivileged(action) calls action.run() (a PrivilegedAction
  *   or PrivilegedExceptionAction, a class or a lambda).
+ * - A ThreadFactory makes the threads of an executor, which starts them: each runs
+ *   the executor's worker loop, which runs the submitted tasks (pooled).
  * - Allocating an object of a class that overrides Object.finalize lets the
  *   garbage collector's finalizer thread call it: the `new` has an edge to the
  *   finalize method the class selects (its own or an inherited override), and none
@@ -35,11 +37,16 @@ public class Main {
         l.join();
         w.join();
 
+
         String s = AccessController.doPrivileged(new ReadAction()); // @calls(java.security.AccessController.doPrivileged, threads.ReadAction.run()Ljava/lang/Object;)
         // @edge(threads.ReadAction.run()Ljava/lang/Object;, threads.ReadAction.run()Ljava/lang/String;)
         Integer n = AccessController.doPrivileged((PrivilegedAction<Integer>) () -> 42); // @calls(threads.Main.lambda$main$1)
         Object o = AccessController.doPrivileged((PrivilegedExceptionAction<Object>) () -> secret()); // @calls(threads.Main.lambda$main$2, threads.Main.secret)
         count += s.length() + n + o.hashCode();
+
+        java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "pool"));
+        ex.submit(Main::pooled).get();
+        ex.shutdown();
 
         new Resource(); // @calls(threads.Resource.finalize, threads.Resource.<init>)
         new SubResource(); // @calls(threads.Resource.finalize) (inherited)
@@ -49,6 +56,10 @@ public class Main {
 
     private static Object secret() { // @reachable
         return "secret";
+    }
+
+    private static void pooled() { // @reachable
+        count++;
     }
 }
 
