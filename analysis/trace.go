@@ -130,9 +130,17 @@ func (r *valueReads) readers(n int, ms []*facts.Method, ids []int32) callgraph.B
 }
 
 // union returns the reads of r and o together (those of an update's probe added to
-// its run's), sharing r when o read nothing.
+// its run's), sharing r when o read nothing new: the readers visited again mostly
+// read what they read before, and r may hold a whole JDK's reads.
 func (r *valueReads) union(o *valueReads) *valueReads {
-	if len(o.seen) == 0 {
+	adds := false
+	for k := range o.seen {
+		if _, ok := r.seen[k]; !ok {
+			adds = true
+			break
+		}
+	}
+	if !adds {
 		return r
 	}
 	u := &valueReads{reader: -1, facts: maps.Clone(r.facts), callers: maps.Clone(r.callers),
