@@ -100,19 +100,33 @@ describe('status', () => {
   });
 });
 
-test('statistics: the server table becomes an HTML table', () => {
+test('statistics: the server tables become HTML tables', () => {
   const text = [
+    'CHA call graphs (time 0s: cached)',
     '          level  methods  edges  loading t/r/u  time',
     '    Behaved-CLs     3021   9000         4/0/4   1.2s',
     ' Correct-String     2000   5000         4/3/1     0s',
-    'CHA call graphs; t/r/u: dynamic sites in reachable methods.',
+    't/r/u: dynamic sites in reachable methods.',
+    '',
+    'Dynamic sites in application and library code:',
+    '          level  loading t/r/u/rv  invoke t/r/u/rv',
+    '    Behaved-CLs           2/0/2/0          1/0/1/0',
+    ' Correct-String           2/1/1/1          1/1/0/1',
+    'rv: resolvable at the level.',
     '',
   ].join('\n');
-  const { rows, notes } = parseTable(text);
-  assert.equal(rows.length, 3);
-  assert.deepEqual(rows[1], ['Behaved-CLs', '3021', '9000', '4/0/4', '1.2s']);
-  assert.deepEqual(notes, ['CHA call graphs; t/r/u: dynamic sites in reachable methods.']);
+  const blocks = parseTable(text);
+  const tables = blocks.flatMap((b) => ('rows' in b ? [b.rows] : []));
+  const notes = blocks.flatMap((b) => ('note' in b ? [b.note] : []));
+  assert.equal(tables.length, 2);
+  const [all = [], own = []] = tables;
+  assert.equal(all.length, 3);
+  assert.deepEqual(all[1], ['Behaved-CLs', '3021', '9000', '4/0/4', '1.2s']);
+  assert.deepEqual(own[2], ['Correct-String', '2/1/1/1', '1/1/0/1']);
+  assert.deepEqual(notes, ['CHA call graphs (time 0s: cached)', 't/r/u: dynamic sites in reachable methods.',
+    'Dynamic sites in application and library code:', 'rv: resolvable at the level.']);
   const html = statisticsHtml(text + '<script>', 'vscode-resource:');
   assert.ok(html.includes('<th>Correct-String</th>') && !html.includes('<script>'));
+  assert.equal(html.split('<table>').length, 3);
   assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
 });
