@@ -74,7 +74,9 @@ var realJars = []realJar{
 }
 
 // TestRealJars analyses real applications at every assumption level with CHA and
-// RTA. Under -short the heavy ones (sablecc, proguard) run at levels 1-2 only.
+// RTA, and the light ones at Correct-JDK with XTA and TFA too (TFA within XTA within
+// RTA). Under -short the heavy ones (sablecc, proguard) run at levels 1-2 only, and
+// XTA and TFA do not run.
 func TestRealJars(t *testing.T) {
 	for _, j := range realJars {
 		t.Run(j.name, func(t *testing.T) {
@@ -190,6 +192,25 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 			}
 		}
 		prev = cur
+	}
+	if j.heavy || testing.Short() || levels[len(levels)-1] != callgraph.CorrectJDK {
+		return
+	}
+	// One graph at a time beside the coarser one: TFA's run alone takes 1.7 GB.
+	coarser := prev[1]
+	prev = nil
+	for _, algo := range []string{XTA, TFA} {
+		t1 := time.Now()
+		g, err := a.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: algo, Mains: []string{j.main}})
+		if err != nil {
+			t.Fatalf("%s: %v", algo, err)
+		}
+		t.Logf("%s/6: %d reachable, %d edges, %v", strings.ToUpper(algo), g.NumReachable(), g.NumEdges(), time.Since(t1).Round(time.Millisecond))
+		if !anyReachable(g, mainIDs) {
+			t.Errorf("%s/6: %s.main is not reachable", strings.ToUpper(algo), j.main)
+		}
+		checkSubgraphNamed(t, []*callgraph.Graph{coarser, g}, h)
+		coarser = g
 	}
 }
 
