@@ -32,9 +32,12 @@ type propProgram struct {
 	rng     *rand.Rand
 }
 
-// coreSource returns a p.Core whose methods call each other and lib.L at random:
-// the same members every time, so an edit of Core changes method bodies only, the
-// change analysis.Analyzer.Update handles in place when nothing depends on it.
+// coreSource returns a p.Core whose methods call each other and lib.L at random, and
+// pass p.Loader.load a plug-in's name or a system property: the same members every
+// time, so an edit of Core changes method bodies only, the change
+// analysis.Analyzer.Update handles in place, visiting Loader.load (unchanged) again
+// when the names its forName receives from its callers (Correct-String's value
+// analysis follows a package-private method's parameter to them) change.
 func (p *propProgram) coreSource() string {
 	var b strings.Builder
 	b.WriteString("package p;\npublic class Core {\n")
@@ -47,6 +50,12 @@ func (p *propProgram) coreSource() string {
 		}
 		if p.rng.IntN(2) == 0 {
 			b.WriteString(" new lib.L().l();")
+		}
+		switch p.rng.IntN(3) {
+		case 0:
+			fmt.Fprintf(&b, " Loader.load(\"p.P%d\");", p.rng.IntN(p.next+1))
+		case 1:
+			b.WriteString(" Loader.load(System.getProperty(\"y\"));")
 		}
 		b.WriteString(" }\n")
 	}
@@ -81,6 +90,8 @@ func (p *propProgram) sources() map[string]string {
 	srcs := map[string]string{
 		"p/I.java":    "package p;\npublic interface I { void run(); }\n",
 		"p/Core.java": p.core,
+		"p/Loader.java": "package p;\nclass Loader {\n  static void load(String n) {\n" +
+			"    try { Class.forName(n).getDeclaredConstructor().newInstance(); } catch (Exception e) {}\n  }\n}\n",
 		"p/Main.java": `package p;
 public class Main {
   public static void main(String[] args) throws Exception {
@@ -148,13 +159,13 @@ func classHashes(s *Snapshot, dir string) map[string]uint64 {
 // reported class changes are exactly the differences in class bytes.
 func TestIncrementalEqualsScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(*propSeed, 42))
-	prog := &propProgram{plugins: map[string]string{}, rng: rng,
-		core: "package p;\npublic class Core { public void k0() { k1(); } public void k1() { new lib.L().l(); } public void k2() { k0(); } }\n"}
+	prog := &propProgram{plugins: map[string]string{}, rng: rng}
 	for range 3 {
 		name := fmt.Sprintf("P%d", prog.next)
 		prog.next++
 		prog.plugins[name] = prog.pluginSource(name)
 	}
+	prog.core = prog.coreSource()
 	out := t.TempDir()
 	specPath := filepath.Join(t.TempDir(), "spec.txt")
 	// Two versions of a library jar with the same API.
