@@ -130,12 +130,27 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 	known, fallback := countTargets(g, knownSets), countTargets(g, fallbackSets)
 	switch site.Status {
 	case callgraph.Partial:
-		return fmt.Sprintf("%s: partially resolved at %s: %d known targets, plus the level %d (%s) fallback of %d targets",
-			javaName(site.API), level, known, site.Fallback, site.Fallback.Title(), fallback)
+		return fmt.Sprintf("%s: partially resolved at %s: %d known targets, plus the level %d (%s) fallback of %d targets%s",
+			javaName(site.API), level, known, site.Fallback, site.Fallback.Title(), fallback, unknownValue(site, level))
 	default:
-		return fmt.Sprintf("%s: unresolved at %s: falls back to the level %d (%s) set of %d targets",
-			javaName(site.API), level, site.Fallback, site.Fallback.Title(), fallback)
+		return fmt.Sprintf("%s: unresolved at %s: falls back to the level %d (%s) set of %d targets%s",
+			javaName(site.API), level, site.Fallback, site.Fallback.Title(), fallback, unknownValue(site, level))
 	}
+}
+
+// unknownValue names, for the message of an unresolved site, where an unknown value
+// comes from: the first source the level does not license (a specification entry is
+// the way to resolve the site), else the first place the analysis stopped short.
+func unknownValue(site *callgraph.Site, level string) string {
+	for _, p := range site.Points {
+		if p.Beyond {
+			return "; unknown value from " + p.Kind + ", which " + level + " does not license"
+		}
+	}
+	if len(site.Points) > 0 {
+		return "; unknown value: " + site.Points[0].Kind + " (the level licenses it: the analysis stopped short)"
+	}
+	return ""
 }
 
 // siteSets returns the target sets of a dynamic site: those the analysis derived

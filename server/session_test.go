@@ -71,7 +71,8 @@ func TestSession(t *testing.T) {
 			t.Errorf("forName diagnostic: severity %v code %v", forName.Severity, forName.Code)
 		}
 		msg := forName.Message.(protocol.String)
-		if !strings.Contains(string(msg), "unresolved at Correct-String") || !strings.Contains(string(msg), "level 2") {
+		if !strings.Contains(string(msg), "unresolved at Correct-String") || !strings.Contains(string(msg), "level 2") ||
+			!strings.Contains(string(msg), "unknown value from public parameter 0 of create, which Correct-String does not license") {
 			t.Errorf("message %q", msg)
 		}
 		if len(forName.RelatedInformation) == 0 || !strings.Contains(forName.RelatedInformation[0].Message, "specification point") {
