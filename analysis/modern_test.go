@@ -16,7 +16,7 @@ import (
 // TestModernJavaOnJDK25 analyses testdata/java/modern, compiled by javac 25, with
 // the JDK 25 image at levels 2 and 6 under RTA. Expected from the program
 // and JDK 25's sources (the file's header): the tasks of virtual threads (body,
-// pooled) run from Thread.runWith, which the virtual thread's continuation calls;
+// built, pooled) run from Thread.runWith, which the virtual thread's continuation calls;
 // the pattern switch's cases call the records' accessors; main reaches area; the
 // upcall stub's creation in sortNative calls compare, the handle's target.
 func TestModernJavaOnJDK25(t *testing.T) {
@@ -48,6 +48,7 @@ func TestModernJavaOnJDK25(t *testing.T) {
 	edges := [][2]*hierarchy.Method{
 		{runWith, method("modern/Main", "body")},
 		{runWith, method("modern/Main", "pooled")},
+		{runWith, method("modern/Main", "built")},
 		{method("modern/Main", "main"), method("modern/Main", "area")},
 		{method("modern/Main", "area"), method("modern/Main$Circle", "r")},
 		{method("modern/Main", "area"), method("modern/Main$Square", "side")},

@@ -2,10 +2,11 @@
  * Java 21-25 features whose calls the JVM or the JDK makes (compile with javac 25
  * --release 25, analyse with the JDK 25 image: analysis/modern_test.go):
  *
- * - virtual threads: Thread.startVirtualThread(task) and a virtual-thread-per-task
- *   executor run the task's run() on a virtual thread; in JDK 25 the virtual thread's
- *   continuation calls Thread.runWith(Object, Runnable), which calls task.run(): the
- *   method references body and pooled run from there.
+ * - virtual threads: Thread.startVirtualThread(task), Thread.ofVirtual().start(task)
+ *   and a virtual-thread-per-task executor run the task's run() on a virtual thread;
+ *   in JDK 25 the virtual thread's continuation calls Thread.runWith(Object,
+ *   Runnable), which calls task.run(): the method references body, built and pooled
+ *   run from there.
  * - a pattern-matching switch over a sealed interface (SwitchBootstraps.typeSwitch
  *   picks the case; the case bodies' calls are ordinary calls in area);
  * - records (ObjectMethods supplies toString; their accessors are ordinary methods);
@@ -47,6 +48,10 @@ public class Main {
         System.out.println("pooled");
     }
 
+    static void built() {
+        System.out.println("built");
+    }
+
     static double area(Shape s) {
         return switch (s) {
             case Circle c -> c.r() * c.r();
@@ -77,6 +82,7 @@ public class Main {
     public static void main(String[] args) throws Throwable {
         Thread t = Thread.startVirtualThread(Main::body);
         t.join();
+        Thread.ofVirtual().name("built").start(Main::built).join();
         try (var ex = Executors.newVirtualThreadPerTaskExecutor()) {
             ex.submit(Main::pooled);
         }
