@@ -1,338 +1,202 @@
-// Package incremental keeps the analysis of a workspace current while its class files,
-// jars and specification file change on disk.
-//
-// A Manager publishes immutable Snapshots, each with a sequence ID one higher than the
-// one before. An update rebuilds the index from scratch but shares extracted facts
-// through an index.FactsCache keyed by class content hash, so only classes whose bytes
-// changed are re-extracted; the hierarchy and the call graphs are recomputed from the
-// cached facts. A rewrite that leaves every class's bytes and the specification file
-// as they were is no change: no snapshot is published and nothing is analysed.
-//
-// A Watcher turns fsnotify events into debounced change sets for a Manager.
-//
-// Use:
-//
-//	m, err := incremental.NewManager(ctx, settings, incremental.Options{Logger: log})
-//	w, err := incremental.Watch(m, incremental.WatchOptions{Logger: log})
-//	events, unsubscribe := m.Subscribe() // republish ev.Files on each event
-//	...
-//	s, release := m.Acquire() // in a request handler
-//	defer release()
-//	g, err := s.Graph(ctx, level)
-//
-// Warm restarts: pass Options{Cache: index.NewFactsCacheWithStore(diskCache)} with a
-// DiskCache (but see its measurements).
-//
-// Invariant: readers never see a half-built snapshot; a Snapshot never changes after
-// it is published, except for graphs of levels computed lazily (once) on request.
 package incremental
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"maps"
-	"path"
 	"sort"
-	"strings"
 	"sync"
-
-	"github.com/cespare/xxhash/v2"
+	"time"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"go.uber.org/zap"
 )
 
-// Settings say what to analyse and how.
-type Settings struct {
-	Config index.Config
-	// SpecPath is the specification file; "" for none. A missing file is an empty one.
-	SpecPath string
-	// Levels are computed eagerly for every snapshot, before it is published, and
-	// their dynamic sites decide which files' diagnostics change. Other levels are
-	// computed on request (Snapshot.Graph). Empty means callgraph.CorrectEnv.
-	Levels []callgraph.Level
-	// Options is the template of every run; Level and Spec are set per run.
-	Options analysis.Options
-	// Prepare runs analysis.Analyzer.Prepare (planning every method on every core)
-	// before the eager levels.
-	Prepare bool
-}
-
-func (s Settings) levels() []callgraph.Level {
-	if len(s.Levels) == 0 {
-		return []callgraph.Level{callgraph.CorrectEnv}
-	}
-	return s.Levels
-}
-
-// ClassInfo describes one class of a snapshot.
-type ClassInfo struct {
-	Hash      uint64
-	Origin    classpath.Origin
-	Container string
-	Entry     string
-	// SourcePath is the source file relative to a source root ("pkg/dir/Foo.java"),
-	// from the package and the SourceFile attribute (or the outermost class name).
-	SourcePath string
-}
-
-// Snapshot is one immutable analysis of the workspace.
+// Snapshot is one immutable analysis of a project: its index, the call graph of the
+// build's options and the specification it was computed with. Requests are answered
+// from the latest snapshots; a build publishes new ones atomically, so a request
+// never sees a half-built graph.
 type Snapshot struct {
-	id       uint64
-	settings Settings
-	ix       *index.Index
-	an       *analysis.Analyzer
-	spec     *spec.File
-	specData []byte
-	classes  map[string]ClassInfo // by internal class name
+	ID      uint64
+	Reason  Reason
+	Options analysis.Options // of the graph, without the specification (Spec)
+	Project *Project
+	Graph   *callgraph.Graph // nil when the analysis failed
+	InPlace bool             // Graph is the previous snapshot's updated in place (analysis.Analyzer.Update)
+	Err     error            // why Graph is nil
+	Spec    *SpecFile        // the specification the graph was computed with
+	Built   time.Time
+	Took    time.Duration
 
-	graphs map[callgraph.Level]*lazyGraph
-	cache  *GraphCache // nil for none
+	w *world
 
-	mu     sync.Mutex
-	refs   int // the manager's reference while current, plus Acquire's
-	closed bool
+	pathsOnce sync.Once
+	paths     []int32 // BFS tree from the entry points: bundle index that reached a node, -1 for entries, -2 unreached
 }
 
-type lazyGraph struct {
-	mu  sync.Mutex
-	g   *callgraph.Graph
-	tr  *analysis.Trace // nil for graphs loaded from the cache
-	err error
-}
+// Hierarchy returns the snapshot's class hierarchy.
+func (s *Snapshot) Hierarchy() *hierarchy.Hierarchy { return s.w.h }
 
-// ID is the sequence number of the snapshot: 1 for the first, +1 for each published.
-func (s *Snapshot) ID() uint64 { return s.id }
+// Index returns the snapshot's index.
+func (s *Snapshot) Index() *index.Index { return s.w.ix }
 
-// Index returns the indexed class path.
-func (s *Snapshot) Index() *index.Index { return s.ix }
+// Analyzer returns the analyzer of the snapshot's index (its CHA dispatch, for
+// comparisons with other algorithms).
+func (s *Snapshot) Analyzer() *analysis.Analyzer { return s.w.an }
 
-// Analyzer returns the analyzer shared by the snapshot's runs.
-func (s *Snapshot) Analyzer() *analysis.Analyzer { return s.an }
-
-// Spec returns the parsed specification file (empty when there is none).
-func (s *Snapshot) Spec() *spec.File { return s.spec }
-
-// Settings returns the settings the snapshot was built with.
-func (s *Snapshot) Settings() Settings { return s.settings }
-
-// Classes returns the classes of the snapshot by internal name. Do not modify.
-func (s *Snapshot) Classes() map[string]ClassInfo { return s.classes }
-
-// Graph returns the call graph at level, computing it once on first request. A run
-// cancelled through ctx is not remembered: the next call computes it again.
-func (s *Snapshot) Graph(ctx context.Context, level callgraph.Level) (*callgraph.Graph, error) {
-	lg := s.graphs[level]
-	if lg == nil {
-		return nil, fmt.Errorf("incremental: invalid level %d", level)
-	}
-	lg.mu.Lock()
-	defer lg.mu.Unlock()
-	if lg.g != nil || lg.err != nil {
-		return lg.g, lg.err
-	}
-	key := s.cacheKey(level)
-	if lg.g = s.cache.load(key, s.numNodes()); lg.g != nil {
-		return lg.g, nil
-	}
-	g, tr, err := s.an.RunTrace(ctx, s.runOptions(level))
-	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return nil, err
-	}
-	lg.g, lg.tr, lg.err = g, tr, err
-	if err == nil {
-		s.cache.store(key, g)
-	}
-	return g, err
-}
-
-func (s *Snapshot) runOptions(level callgraph.Level) analysis.Options {
-	opts := s.settings.Options
-	opts.Level = level
-	opts.Spec = s.spec
-	return opts
-}
-
-// updateFrom sets the graph of level to an update in place of old's (see
-// analysis.Analyzer.Update) when old has one with a trace and the update can be
-// proved equal to a new run; it reports whether it did, and otherwise why not.
-func (s *Snapshot) updateFrom(ctx context.Context, old *Snapshot, level callgraph.Level, changed []string) (bool, string) {
-	olg := old.graphs[level]
-	olg.mu.Lock()
-	og, otr := olg.g, olg.tr
-	olg.mu.Unlock()
-	if og == nil || otr == nil {
-		return false, "no previous graph with a trace"
-	}
-	g, tr, err := s.an.Update(ctx, s.runOptions(level), analysis.Previous{Analyzer: old.an, Graph: og, Trace: otr}, changed)
-	if err != nil {
-		return false, err.Error()
-	}
-	lg := s.graphs[level]
-	lg.mu.Lock()
-	lg.g, lg.tr = g, tr
-	lg.mu.Unlock()
-	return true, ""
-}
-
-// loadCached loads the graphs of levels from the graph cache and reports whether
-// all of them were there.
-func (s *Snapshot) loadCached(levels []callgraph.Level) bool {
-	if s.cache == nil {
-		return false
-	}
-	all := true
-	for _, l := range levels {
-		lg := s.graphs[l]
-		lg.mu.Lock()
-		if lg.g == nil {
-			lg.g = s.cache.load(s.cacheKey(l), s.numNodes())
-		}
-		all = all && lg.g != nil
-		lg.mu.Unlock()
-	}
-	return all
-}
-
-func (s *Snapshot) numNodes() int { return len(s.ix.Hierarchy().Methods()) + 1 }
-
-// cacheKey is the graph cache key of a level's graph; "" without a cache.
-func (s *Snapshot) cacheKey(level callgraph.Level) string {
-	if s.cache == nil {
-		return ""
-	}
-	opts := s.settings.Options
-	opts.Level = level
-	return s.cache.GraphKey(s.ix, fmt.Sprintf("%s\nspec %q %x", opts.Key(), s.settings.SpecPath, xxhash.Sum64(s.specData)))
-}
-
-func (s *Snapshot) tryRef() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.refs++
-	return true
-}
-
-func (s *Snapshot) unref() {
-	s.mu.Lock()
-	s.refs--
-	last := s.refs == 0 && !s.closed
-	if last {
-		s.closed = true
-	}
-	s.mu.Unlock()
-	if last {
-		_ = s.ix.Close()
-	}
-}
-
-func newSnapshot(id uint64, st Settings, ix *index.Index, sp *spec.File, specData []byte, classes map[string]ClassInfo) *Snapshot {
-	s := &Snapshot{id: id, settings: st, ix: ix, an: analysis.New(ix), spec: sp, specData: specData,
-		classes: classes, graphs: map[callgraph.Level]*lazyGraph{}, refs: 1}
-	for _, l := range callgraph.Levels {
-		s.graphs[l] = &lazyGraph{}
-	}
-	return s
-}
-
-func classInfos(ix *index.Index) map[string]ClassInfo {
-	h := ix.Hierarchy()
-	m := make(map[string]ClassInfo, len(h.Classes()))
-	for _, c := range h.Classes() {
-		if src := ix.Source(c); src != nil {
-			m[c.Name] = classInfo(h, c, src)
-		}
-	}
-	return m
-}
-
-func classInfo(h *hierarchy.Hierarchy, c *hierarchy.Class, src *classpath.Class) ClassInfo {
-	sf := ""
-	if f := h.File(c); f != nil {
-		sf = f.SourceFile
-	}
-	return ClassInfo{Hash: src.Hash, Origin: src.Origin, Container: src.Container,
-		Entry: src.Entry, SourcePath: SourcePath(c.Name, sf)}
-}
-
-// classInfosFrom is classInfos of ix for an index rebuilt from old's that kept its
-// hierarchy (same classes: only some were read again), with the names of the classes
-// whose bytes or container changed, sorted; ok is false when the hierarchy is new.
-func classInfosFrom(old *Snapshot, ix *index.Index) (m map[string]ClassInfo, changed []string, ok bool) {
-	if changed, ok = ix.ChangedSince(old.ix); !ok {
-		return nil, nil, false
-	}
-	m = maps.Clone(old.classes)
-	h := ix.Hierarchy()
-	for _, n := range changed {
-		c := h.Class(n)
-		m[n] = classInfo(h, c, ix.Source(c))
-	}
-	return m, changed, true
-}
-
-// SourcePath returns the source file of a class relative to its source root:
-// the package directory and the SourceFile attribute, or the outermost class name
-// with ".java" when the attribute is missing.
-func SourcePath(className, sourceFile string) string {
-	dir, base := path.Split(className)
-	if sourceFile == "" || strings.ContainsAny(sourceFile, "/\\") {
-		if i := strings.IndexByte(base, '$'); i > 0 {
-			base = base[:i]
-		}
-		sourceFile = base + ".java"
-	}
-	return dir + sourceFile
-}
-
-// siteSummaries returns, per source file, a canonical text of the dynamic sites of its
-// classes' methods at level: two snapshots whose summaries for a file are equal show
-// the same diagnostics for it.
-func siteSummaries(s *Snapshot, g *callgraph.Graph) map[string]string {
-	if g == nil {
+// Method returns the method with the given node ID, or nil for the synthetic
+// NativeMethod node and out-of-range IDs.
+func (s *Snapshot) Method(id int32) *hierarchy.Method {
+	ms := s.w.h.Methods()
+	if id < 0 || int(id) >= len(ms) {
 		return nil
 	}
-	ms := s.ix.Hierarchy().Methods()
-	lines := map[string][]string{}
-	for i := range g.Sites {
-		st := &g.Sites[i]
-		if int(st.Caller) >= len(ms) {
-			continue
-		}
-		m := ms[st.Caller]
-		info, ok := s.classes[m.Class.Name]
-		if !ok || info.Origin == classpath.JDK {
-			continue
-		}
-		targets := ""
-		if st.Targets >= 0 && int(st.Targets) < len(g.Sets) {
-			for _, t := range g.Sets[st.Targets] {
-				targets += nodeName(ms, t) + ","
-			}
-		}
-		lines[info.SourcePath] = append(lines[info.SourcePath], fmt.Sprintf("%d %s.%s%s pc=%d line=%d %s %s %s fb=%d [%s] %s",
-			g.Level, m.Class.Name, m.Name, m.Desc, st.PC, st.Line, st.Feature, st.API, st.Status, st.Fallback, targets, st.Evidence))
-	}
-	out := make(map[string]string, len(lines))
-	for f, ls := range lines {
-		sort.Strings(ls)
-		out[f] = strings.Join(ls, "\n")
-	}
-	return out
+	return ms[id]
 }
 
-func nodeName(ms []*hierarchy.Method, id int32) string {
-	if int(id) < len(ms) && id >= 0 {
-		m := ms[id]
-		return m.Class.Name + "." + m.Name + m.Desc
+// WithGraph returns a snapshot of the same index and settings with another graph:
+// the partial graph of the sites an analysis reported so far (Request.Early).
+func (s *Snapshot) WithGraph(g *callgraph.Graph) *Snapshot {
+	return &Snapshot{ID: s.ID, Reason: s.Reason, Options: s.Options, Project: s.Project, Graph: g, Spec: s.Spec, w: s.w}
+}
+
+// RunOptions are the options of the run that computed the snapshot's graph (its
+// specification included): a new analysis with them gives the same graph.
+func (s *Snapshot) RunOptions() analysis.Options { return runOptions(s.Options, s.Spec) }
+
+// Updatable reports whether an edit of method bodies can update the snapshot's graph
+// in place: false until the trace of a graph loaded from the disk cache has been
+// computed again in the background.
+func (s *Snapshot) Updatable() bool {
+	s.w.mu.Lock()
+	c := s.w.graphs[graphKey(s.Options, s.Spec)]
+	s.w.mu.Unlock()
+	return c != nil && c.base.Load() != nil
+}
+
+// Open returns a snapshot of an index its caller built and closes, without a graph:
+// for tools and tests that map an index's classes without analysing it.
+func Open(p *Project, ix *index.Index) *Snapshot {
+	w := newWorld(p.Key(), ix, zap.NewNop())
+	return &Snapshot{Project: p, w: w}
+}
+
+// GraphWith returns the graph of the snapshot's index and specification under other
+// options (another level, for the statistics), computing it once per options.
+func (s *Snapshot) GraphWith(ctx context.Context, opts analysis.Options) (*callgraph.Graph, error) {
+	return s.w.graph(ctx, opts, s.Spec, nil, 0, nil)
+}
+
+// UnresolvedByLevel returns, for each level whose graph under otherwise the snapshot's
+// options and specification was computed, its number of unresolved or partially
+// resolved sites in application and library code.
+func (s *Snapshot) UnresolvedByLevel() map[string]int {
+	return s.w.unresolvedByLevel(s.Options, s.Spec)
+}
+
+// Derived returns the value of key derived from the snapshot's index, calling make
+// the first time: what features compute from an index (class listings, the mapping
+// of source files to classes) is kept once for every snapshot sharing the index.
+// make may run more than once when callers race; the first value stored wins.
+func (s *Snapshot) Derived(key any, make func() any) any {
+	if v, ok := s.w.derived.Load(key); ok {
+		return v
 	}
-	return "<native>"
+	v, _ := s.w.derived.LoadOrStore(key, make())
+	return v
+}
+
+// acquire takes a reference to the snapshot's index; it fails once it is closed.
+func (s *Snapshot) acquire() bool { return s.w.acquire() }
+
+// release drops a reference taken by acquire.
+func (s *Snapshot) release() { s.w.release() }
+
+// PathTree returns, for every node, the bundle through which a breadth-first search
+// from the entry points first reached it (-1 for entry points, -2 for unreached
+// nodes). Built once per snapshot: hovers then find a shortest path from an entry
+// point by walking it back.
+func (s *Snapshot) PathTree() []int32 {
+	s.pathsOnce.Do(func() {
+		g := s.Graph
+		if g == nil {
+			return
+		}
+		parent := make([]int32, g.NumNodes)
+		for i := range parent {
+			parent[i] = -2
+		}
+		queue := make([]int32, 0, 1024)
+		for _, e := range g.Entries {
+			if parent[e] == -2 {
+				parent[e] = -1
+				queue = append(queue, e)
+			}
+		}
+		// A set shared by many bundles adds nothing after its first expansion.
+		expanded := make([]bool, len(g.Sets))
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			for i := FirstBundle(g, n); i < len(g.Bundles) && g.Bundles[i].Caller == n; i++ {
+				b := &g.Bundles[i]
+				if expanded[b.Set] {
+					continue
+				}
+				expanded[b.Set] = true
+				for _, t := range g.Sets[b.Set] {
+					if parent[t] == -2 {
+						parent[t] = int32(i)
+						queue = append(queue, t)
+					}
+				}
+			}
+		}
+		s.paths = parent
+	})
+	return s.paths
+}
+
+// FirstBundle returns the index of the first bundle of caller n (bundles are sorted
+// by caller).
+func FirstBundle(g *callgraph.Graph, n int32) int {
+	return sort.Search(len(g.Bundles), func(i int) bool { return g.Bundles[i].Caller >= n })
+}
+
+// UnresolvedSites counts the unresolved and partially resolved dynamic sites of a
+// graph; with the hierarchy's methods, only those in application and library code
+// (the JDK's own sites outnumber a program's by thousands, and users act on theirs).
+func UnresolvedSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
+	n := 0
+	for i := range g.Sites {
+		site := &g.Sites[i]
+		if st := site.Status; st != callgraph.Unresolved && st != callgraph.Partial {
+			continue
+		}
+		if ms != nil && !own(site.Caller, ms) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// BeyondSites counts the unresolved or partially resolved sites of application and
+// library code whose unknown values include one from a source the level does not
+// license.
+func BeyondSites(g *callgraph.Graph, ms []*hierarchy.Method) int {
+	n := 0
+	for i := range g.Sites {
+		site := &g.Sites[i]
+		if st := site.Status; (st == callgraph.Unresolved || st == callgraph.Partial) && own(site.Caller, ms) && site.BeyondLevel() {
+			n++
+		}
+	}
+	return n
+}
+
+// own reports whether node n is a method of application or library code.
+func own(n callgraph.NodeID, ms []*hierarchy.Method) bool {
+	return n >= 0 && int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK
 }

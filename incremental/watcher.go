@@ -14,6 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"go.uber.org/zap"
 
+	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
@@ -29,8 +30,8 @@ type WatchOptions struct {
 	// it is indexed anyway (and reported as a warning). Default 5.
 	MaxRetries int
 	Logger     *zap.Logger
-	// Files are more files to watch, such as the specification files of other
-	// projects than the one of the settings.
+	// Files are more files to watch, such as the specification files of the
+	// projects.
 	Files []string
 
 	// addWatch replaces fsnotify's Add in tests (to simulate the watch limit);
@@ -39,10 +40,11 @@ type WatchOptions struct {
 	errs     <-chan error
 }
 
-// Watcher watches the class directories, jars and specification file of a Manager's
-// settings and applies debounced change sets to it. The JDK is not watched.
+// Watcher watches the class directories and jars of a class path and a few more
+// files (the specification files) and hands debounced change sets to a function
+// (the server's: Host.Changed tells what they change). The JDK is not watched.
 type Watcher struct {
-	apply func(context.Context, ChangeSet) (Event, error) // a Manager's Update
+	apply ApplyFunc
 	opts  WatchOptions
 	log   *zap.Logger
 	fsw   *fsnotify.Watcher
@@ -60,7 +62,7 @@ type Watcher struct {
 	timer    *time.Timer
 	ticker   *time.Ticker
 
-	results chan Event
+	results chan []string // deferred paths of an applied change set
 	cancel  context.CancelFunc
 	done    chan struct{}
 	updates sync.WaitGroup
@@ -75,17 +77,15 @@ type fileStamp struct {
 	size int64
 }
 
-// Watch starts watching. Stop it with Close.
-func Watch(m *Manager, opts WatchOptions) (*Watcher, error) {
-	return WatchFunc(m.settings, m.Update, opts)
-}
+// ApplyFunc takes a debounced change set. It returns the changed class files it
+// could not parse (probably still being written): the watcher hands them again once
+// they are quiet, and apply must keep the rest of the change set itself until then.
+// A newer change set cancels ctx; a context.Canceled error is not logged.
+type ApplyFunc func(ctx context.Context, cs ChangeSet) (deferred []string, err error)
 
-// WatchFunc is Watch for a caller that keeps its own snapshots: the debounced change
-// sets of the class directories, jars and specification file of st go to apply
-// instead of a Manager's Update. An Event with Deferred paths makes the watcher retry
-// them (apply must keep the rest of the change set itself, as a Manager does); a
-// context.Canceled error is not logged.
-func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error), opts WatchOptions) (*Watcher, error) {
+// Watch starts watching the non-JDK entries of cfg's class path and files, handing
+// their debounced change sets to apply. Stop it with Close.
+func Watch(cfg index.Config, files []string, apply ApplyFunc, opts WatchOptions) (*Watcher, error) {
 	if opts.Quiet <= 0 {
 		opts.Quiet = 150 * time.Millisecond
 	}
@@ -102,7 +102,7 @@ func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error
 	w := &Watcher{apply: apply, opts: opts, log: opts.Logger, fsw: fsw,
 		files: map[string]bool{}, parent: map[string]bool{},
 		retries: map[string]int{}, polled: map[string]bool{}, pollSeen: map[string]map[string]fileStamp{},
-		results: make(chan Event, 16), done: make(chan struct{})}
+		results: make(chan []string, 16), done: make(chan struct{})}
 	if w.log == nil {
 		w.log = zap.NewNop()
 	}
@@ -112,7 +112,7 @@ func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error
 	if w.opts.errs == nil {
 		w.opts.errs = fsw.Errors
 	}
-	for _, src := range st.Config.Sources {
+	for _, src := range cfg.Sources {
 		if src.Origin == classpath.JDK {
 			continue
 		}
@@ -127,7 +127,7 @@ func WatchFunc(st Settings, apply func(context.Context, ChangeSet) (Event, error
 		}
 		w.parent[filepath.Dir(abs)] = true
 	}
-	for _, f := range append([]string{st.SpecPath}, opts.Files...) {
+	for _, f := range append(files, opts.Files...) {
 		if abs, err := filepath.Abs(f); f != "" && err == nil {
 			w.files[abs] = true
 			w.parent[filepath.Dir(abs)] = true
@@ -285,12 +285,12 @@ func (w *Watcher) loop(ctx context.Context) {
 			}
 		case <-w.timer.C:
 			w.flush(ctx)
-		case ev := <-w.results:
-			if len(ev.Deferred) == 0 {
+		case deferred := <-w.results:
+			if len(deferred) == 0 {
 				break
 			}
 			var again []string
-			for _, p := range ev.Deferred {
+			for _, p := range deferred {
 				w.retries[p]++
 				if w.retries[p] > w.opts.MaxRetries {
 					w.log.Warn("incremental: class file still unparseable; indexing it anyway", zap.String("path", p))
@@ -415,16 +415,16 @@ func (w *Watcher) flush(ctx context.Context) {
 	w.updates.Add(1)
 	go func() {
 		defer w.updates.Done()
-		ev, err := w.apply(ctx, cs)
+		deferred, err := w.apply(ctx, cs)
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
 				w.log.Warn("incremental: update failed", zap.Error(err))
 			}
 			return
 		}
-		if len(ev.Deferred) > 0 {
+		if len(deferred) > 0 {
 			select {
-			case w.results <- ev:
+			case w.results <- deferred:
 			case <-ctx.Done():
 			}
 		}

@@ -97,11 +97,11 @@ func benchJar(b *testing.B, jar string, mains []string) {
 	}
 	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
 	for _, c := range classes {
-		l := snap.w.listingOf(c)
+		l := listingOf(snap, c)
 		for _, m := range c.Methods {
 			line, col, _ := l.methodRange(m)
 			decls = append(decls, pos{classURI(c.Name), protocol.Position{Line: uint32(line), Character: uint32(col)}})
-			if f := snap.w.ix.Facts(m); f != nil {
+			if f := snap.Index().Facts(m); f != nil {
 				for k := range f.Calls {
 					if ln, col, _, ok := l.callRange(m, k); ok {
 						calls = append(calls, pos{classURI(c.Name), protocol.Position{Line: uint32(ln), Character: uint32(col)}})
@@ -328,7 +328,7 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 			})
 			pubs = append(pubs, time.Since(t0))
 		}
-		if st := e.waitReady(n); st.Reason != string(ReasonClassFiles) {
+		if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
 			b.Fatalf("status %+v", st)
 		}
 		ds = append(ds, time.Since(t0))
@@ -415,7 +415,7 @@ func hotMethods(b *testing.B, algo string) {
 	var summary []string
 	for _, n := range append(top(5, callers, app), top(5, callers, jdk)...) {
 		in = append(in, e.srv.item(snap, n))
-		summary = append(summary, fmt.Sprintf("%s (%d calling bundles)", qualifiedName(snap.method(n)), callers(n)))
+		summary = append(summary, fmt.Sprintf("%s (%d calling bundles)", qualifiedName(snap.Method(n)), callers(n)))
 	}
 	for _, n := range top(5, widest, func(*hierarchy.Method) bool { return true }) {
 		out = append(out, e.srv.item(snap, n))
@@ -426,7 +426,7 @@ func hotMethods(b *testing.B, algo string) {
 				sets[bu.Set] = true
 			}
 		}
-		summary = append(summary, fmt.Sprintf("%s (a call with %d targets; %d calls of over 100 targets, %d sets)", qualifiedName(snap.method(n)), widest(n), big, len(sets)))
+		summary = append(summary, fmt.Sprintf("%s (a call with %d targets; %d calls of over 100 targets, %d sets)", qualifiedName(snap.Method(n)), widest(n), big, len(sets)))
 	}
 	release()
 	b.Logf("ready after %v; hot methods: %s", ready, strings.Join(summary, "; "))

@@ -82,11 +82,11 @@ func prepareItems(s *Server, snap *Snapshot, t target) []protocol.CallHierarchyI
 // calledMethods returns what a call instruction names: the resolved method, or for a
 // lambda or method reference its implementation method.
 func calledMethods(snap *Snapshot, m *hierarchy.Method, k int) []*hierarchy.Method {
-	f := snap.w.ix.Facts(m)
+	f := snap.Index().Facts(m)
 	if f == nil || k >= len(f.Calls) {
 		return nil
 	}
-	h := snap.w.h
+	h := snap.Hierarchy()
 	c := &f.Calls[k]
 	if c.Op == bytecode.Invokedynamic {
 		if impl := lambdaImpl(h, c); impl != nil {
@@ -138,7 +138,7 @@ func lambdaImpl(h *hierarchy.Hierarchy, c *facts.Call) *hierarchy.Method {
 
 // item returns the call-hierarchy item of a graph node.
 func (s *Server) item(snap *Snapshot, n int32) protocol.CallHierarchyItem {
-	m := snap.method(n)
+	m := snap.Method(n)
 	if m == nil {
 		r := lineRange(0, 0, 0)
 		detail := "synthetic node: native code may call back"
@@ -192,7 +192,7 @@ func edgeDetail(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) s
 	}
 	via := r.Kind.String()
 	if caller != nil && b.Call >= 0 {
-		if f := snap.w.ix.Facts(caller); f != nil && int(b.Call) < len(f.Calls) {
+		if f := snap.Index().Facts(caller); f != nil && int(b.Call) < len(f.Calls) {
 			c := &f.Calls[b.Call]
 			if c.Op != bytecode.Invokedynamic {
 				via = simpleName(c.Ref.Class) + "." + c.Ref.Name
@@ -277,7 +277,7 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 		groups = append(groups, gr)
 		i = j
 	}
-	if m := snap.method(n); m != nil {
+	if m := snap.Method(n); m != nil {
 		ncallers := len(groups)
 		for _, cr := range lambdaCreators(snap, m) {
 			k, found := slices.BinarySearchFunc(groups[:ncallers], cr.method.ID, func(gr group, id int32) int { return cmp.Compare(gr.node, id) })
@@ -295,7 +295,7 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 		}
 	}
 
-	limit := snap.Settings.MaxCallItems
+	limit := s.shownSettings().MaxCallItems
 	listed := make([]int, len(groups))
 	for i := range listed {
 		listed[i] = i
@@ -331,7 +331,7 @@ func incoming(ctx context.Context, s *Server, snap *Snapshot, n int32, page *cal
 		}
 		gr := &groups[i]
 		a := callAgg{node: gr.node}
-		caller := snap.method(gr.node)
+		caller := snap.Method(gr.node)
 		for _, bi := range gr.bundles {
 			b := &g.Bundles[bi]
 			if caller != nil {
@@ -379,9 +379,9 @@ func lambdaCreators(snap *Snapshot, m *hierarchy.Method) []creator {
 		return nil
 	}
 	var out []creator
-	h := snap.w.h
+	h := snap.Hierarchy()
 	for _, cm := range m.Class.Methods {
-		f := snap.w.ix.Facts(cm)
+		f := snap.Index().Facts(cm)
 		if f == nil {
 			continue
 		}
@@ -403,8 +403,8 @@ func lambdaCreators(snap *Snapshot, m *hierarchy.Method) []creator {
 // item, is the call and the place to continue at.
 func outgoing(ctx context.Context, s *Server, snap *Snapshot, n int32, page *callPage) []protocol.CallHierarchyOutgoingCall {
 	g := snap.Graph
-	caller := snap.method(n)
-	limit := snap.Settings.MaxCallItems
+	caller := snap.Method(n)
+	limit := s.shownSettings().MaxCallItems
 	if limit <= 0 {
 		limit = 1 << 30
 	}
@@ -552,7 +552,7 @@ func pickTargets(snap *Snapshot, set []int32, limit int) []int32 {
 	out := make([]int32, 0, limit)
 	for pass := 0; pass < 2 && len(out) < limit; pass++ {
 		for _, t := range set {
-			m := snap.method(t)
+			m := snap.Method(t)
 			jdk := m == nil || m.Class.Origin == hierarchy.JDK
 			if jdk == (pass == 1) {
 				out = append(out, t)

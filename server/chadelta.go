@@ -48,16 +48,16 @@ func chaExtraTargets(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bund
 	if k := g.Reasons[b.Reason].Kind; k != callgraph.KindVirtual && k != callgraph.KindInterface {
 		return 0, false
 	}
-	f := snap.w.ix.Facts(caller)
+	f := snap.Index().Facts(caller)
 	if f == nil || int(b.Call) >= len(f.Calls) {
 		return 0, false
 	}
-	rm, owner, ok := virtualCall(snap.w.h, &f.Calls[b.Call])
+	rm, owner, ok := virtualCall(snap.Hierarchy(), &f.Calls[b.Call])
 	if !ok {
 		return 0, false
 	}
 	set := g.Sets[b.Set]
-	for _, id := range snap.w.an.CHATargets(rm, owner) {
+	for _, id := range snap.Analyzer().CHATargets(rm, owner) {
 		if _, in := slices.BinarySearch(set, id); !in {
 			n++
 		}
@@ -81,7 +81,7 @@ func chaExtraCallers(ctx context.Context, snap *Snapshot, m *hierarchy.Method) (
 	if !finer(snap) || m.IsStatic() || m.IsPrivate() || m.Name == "<init>" {
 		return 0, false
 	}
-	g, h := snap.Graph, snap.w.h
+	g, h := snap.Graph, snap.Hierarchy()
 	for id, cm := range h.Methods() {
 		if id%4096 == 0 && ctx.Err() != nil {
 			return 0, false
@@ -89,7 +89,7 @@ func chaExtraCallers(ctx context.Context, snap *Snapshot, m *hierarchy.Method) (
 		if !g.Reachable.Has(int32(id)) {
 			continue
 		}
-		f := snap.w.ix.Facts(cm)
+		f := snap.Index().Facts(cm)
 		if f == nil {
 			continue
 		}
@@ -99,7 +99,7 @@ func chaExtraCallers(ctx context.Context, snap *Snapshot, m *hierarchy.Method) (
 				continue
 			}
 			rm, owner, ok := virtualCall(h, c)
-			if !ok || !slices.Contains(snap.w.an.CHATargets(rm, owner), m.ID) || callsAt(g, int32(id), int32(k), m.ID) {
+			if !ok || !slices.Contains(snap.Analyzer().CHATargets(rm, owner), m.ID) || callsAt(g, int32(id), int32(k), m.ID) {
 				continue
 			}
 			n++
@@ -123,7 +123,7 @@ func callsAt(g *callgraph.Graph, caller, k, callee int32) bool {
 // chaCallersItem is the last item of incoming calls under a finer algorithm when
 // CHA would add callers: a note (expanding it lists nothing) naming how many.
 func (s *Server) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *protocol.CallHierarchyIncomingCall {
-	m := snap.method(n)
+	m := snap.Method(n)
 	if m == nil {
 		return nil
 	}

@@ -135,7 +135,7 @@ func shortTarget(t specTarget) string {
 // specSiteOf names a site the way specification entries do.
 func specSiteOf(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) specSite {
 	ord := 1
-	if f := snap.w.ix.Facts(m); f != nil {
+	if f := snap.Index().Facts(m); f != nil {
 		for k := 0; k < int(site.Call) && k < len(f.Calls); k++ {
 			if f.Calls[k].Line == site.Line {
 				ord++
@@ -164,7 +164,7 @@ func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
 	var out []specTarget
 	seen := map[specTarget]bool{}
 	for _, id := range ids {
-		m := snap.method(id)
+		m := snap.Method(id)
 		if m == nil || m.Class.Origin == hierarchy.JDK {
 			continue
 		}
@@ -192,7 +192,7 @@ func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
 // keeps the file sorted, at the version the editor has (the client rejects the edit
 // rather than clobber text changed since).
 func (s *Server) specEdit(snap *Snapshot, site specSite, entry string) (*protocol.WorkspaceEdit, error) {
-	path := snap.Workspace.SpecFile
+	path := snap.Project.SpecFile
 	u := uri.File(path)
 	text, version, open, err := s.docs.text(path)
 	exists := err == nil

@@ -18,6 +18,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/export"
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/leveltable"
 )
@@ -42,7 +43,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	case cmdSetLevel:
 		return s.setLevel(ctx, p.Arguments)
 	case cmdReanalyze:
-		snap, err := s.Rebuild(ctx, ReasonCommand).Wait(ctx)
+		snap, err := s.Rebuild(ctx, incremental.ReasonCommand).Wait(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -80,10 +81,10 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		sf := snap.Spec
 		// The file as it is now, when it means what the snapshot analysed: an edit of
 		// comments, or a file of comments only created since, does not rebuild.
-		if now := readSpecFile(sf.path); now.err == nil && specMeaning(now) == specMeaning(sf) {
+		if now := incremental.ReadSpecFile(sf.Path); now.Err == nil && now.Meaning() == sf.Meaning() {
 			sf = now
 		}
-		return sf.describe(probs), nil
+		return describeSpec(sf, probs), nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commandNames(), ", "))
 }
@@ -104,11 +105,11 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 			return summary(snap), nil
 		}
 	}
-	snap, err := s.Rebuild(ctx, ReasonConfig).Wait(ctx)
+	snap, err := s.Rebuild(ctx, incremental.ReasonConfig).Wait(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return snap.Settings.Level.Title() + ": " + summary(snap), nil
+	return snap.Options.Level.Title() + ": " + summary(snap), nil
 }
 
 // statistics renders the per-level tables of `jcg-lsp analyze` for the snapshot's
@@ -116,10 +117,10 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 func statistics(ctx context.Context, snap *Snapshot) (string, error) {
 	var rows []leveltable.Row
 	for _, l := range callgraph.Levels {
-		st := snap.Settings
-		st.Level = l
+		opts := snap.Options
+		opts.Level = l
 		t0 := time.Now()
-		g, err := snap.w.graph(ctx, &st, snap.Spec)
+		g, err := snap.GraphWith(ctx, opts)
 		if err != nil {
 			return "", err
 		}
@@ -128,11 +129,11 @@ func statistics(ctx context.Context, snap *Snapshot) (string, error) {
 	ms := snap.Hierarchy().Methods()
 	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", strings.ToUpper(snap.Settings.Algorithm))
+	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", strings.ToUpper(snap.Options.Algorithm))
 	if err := leveltable.Write(&b, rows, own); err != nil {
 		return "", err
 	}
-	if len(snap.Settings.Env) > 0 {
+	if len(snap.Options.Env) > 0 {
 		fmt.Fprintln(&b, "Correct-Env is sound only for the environment configured in jcg.env.")
 	}
 	return b.String(), nil
@@ -169,14 +170,14 @@ func (s *Server) export(ctx context.Context, snap *Snapshot, args []protocol.LSP
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "no call graph: %v", snap.Err)
 	}
 	path := a.Path
-	if !filepath.IsAbs(path) && len(snap.Workspace.Folders) > 0 {
-		path = filepath.Join(snap.Workspace.Folders[0], path)
+	if !filepath.IsAbs(path) && len(snap.Project.Folders) > 0 {
+		path = filepath.Join(snap.Project.Folders[0], path)
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}
-	werr := write(f, snap.Graph, snap.w.ix, export.Options{AppOnly: a.AppOnly})
+	werr := write(f, snap.Graph, snap.Index(), export.Options{AppOnly: a.AppOnly})
 	fi, _ := f.Stat()
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -189,14 +190,14 @@ func (s *Server) export(ctx context.Context, snap *Snapshot, args []protocol.LSP
 
 func showClassPath(snap *Snapshot) string {
 	var b strings.Builder
-	b.WriteString(snap.Workspace.describe())
-	ix := snap.w.ix
+	b.WriteString(snap.Project.Describe())
+	ix := snap.Index()
 	if ix.ClassPath.JDKHome != "" {
 		fmt.Fprintf(&b, "JDK in use: %s (release %d)\n", ix.ClassPath.JDKHome, ix.ClassPath.Release)
 	}
 	counts := map[hierarchy.Origin]int{}
 	phantoms := 0
-	for _, c := range snap.w.h.Classes() {
+	for _, c := range snap.Hierarchy().Classes() {
 		if c.Phantom {
 			phantoms++
 		} else {
@@ -205,7 +206,7 @@ func showClassPath(snap *Snapshot) string {
 	}
 	fmt.Fprintf(&b, "Classes: %d application, %d library, %d JDK; %d phantom (referenced, missing)\n",
 		counts[hierarchy.Application], counts[hierarchy.Library], counts[hierarchy.JDK], phantoms)
-	fmt.Fprintf(&b, "Source files mapped to classes: %d\n", len(snap.w.src.classes))
+	fmt.Fprintf(&b, "Source files mapped to classes: %d\n", len(sourcesOf(snap).classes))
 	fmt.Fprintf(&b, "Index warnings: %d\n", len(ix.Warnings))
 	for i, w := range ix.Warnings {
 		if i == 20 {
@@ -220,7 +221,7 @@ func showClassPath(snap *Snapshot) string {
 // openSpecFile asks the client to show the specification file, creating it with its
 // header first when it does not exist.
 func (s *Server) openSpecFile(ctx context.Context, snap *Snapshot) (any, error) {
-	path := snap.Workspace.SpecFile
+	path := snap.Project.SpecFile
 	if _, err := os.Stat(path); os.IsNotExist(err) {
 		if err := os.WriteFile(path, []byte(specHeader), 0o666); err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "creating %s: %v", path, err)
@@ -265,9 +266,9 @@ func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, 
 	if snap == nil {
 		return nil, errNoSnapshot
 	}
-	c := snap.w.h.Class(name)
+	c := snap.Hierarchy().Class(name)
 	if c == nil || c.Phantom {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "class %s is not on the class path", javaName(name))
 	}
-	return &classContentResult{Text: snap.w.listingOf(c).Text()}, nil
+	return &classContentResult{Text: listingOf(snap, c).Text()}, nil
 }

@@ -41,7 +41,7 @@ func diagnosable(st *Settings, site *callgraph.Site) (protocol.DiagnosticSeverit
 
 // sitesByFile groups the diagnosable sites of a snapshot by the source file of their
 // caller.
-func sitesByFile(snap *Snapshot) map[string][]*callgraph.Site {
+func sitesByFile(st *Settings, snap *Snapshot) map[string][]*callgraph.Site {
 	out := map[string][]*callgraph.Site{}
 	g := snap.Graph
 	if g == nil {
@@ -49,7 +49,7 @@ func sitesByFile(snap *Snapshot) map[string][]*callgraph.Site {
 	}
 	for i := range g.Sites {
 		site := &g.Sites[i]
-		if path, ok := diagnosticFile(&snap.Settings, snap.w, site); ok {
+		if path, ok := diagnosticFile(st, snap, site); ok {
 			out[path] = append(out[path], site)
 		}
 	}
@@ -58,28 +58,28 @@ func sitesByFile(snap *Snapshot) map[string][]*callgraph.Site {
 
 // diagnosticFile returns the source file whose diagnostics show a site, if it gets
 // one.
-func diagnosticFile(st *Settings, w *world, site *callgraph.Site) (string, bool) {
+func diagnosticFile(st *Settings, snap *Snapshot, site *callgraph.Site) (string, bool) {
 	if _, ok := diagnosable(st, site); !ok {
 		return "", false
 	}
-	ms := w.h.Methods()
-	if site.Caller < 0 || int(site.Caller) >= len(ms) {
+	m := snap.Method(site.Caller)
+	if m == nil {
 		return "", false
 	}
-	path, ok := w.src.pathOf[ms[site.Caller].Class.ID]
+	path, ok := sourcesOf(snap).pathOf[m.Class.ID]
 	return path, ok
 }
 
 // fileDiagnostics returns the diagnostics of one source file.
-func fileDiagnostics(s *Server, snap *Snapshot, path string, sites []*callgraph.Site) []protocol.Diagnostic {
+func fileDiagnostics(s *Server, st *Settings, snap *Snapshot, path string, sites []*callgraph.Site) []protocol.Diagnostic {
 	fm := s.fileMap(snap, path)
 	if fm == nil {
 		return nil
 	}
 	ds := make([]protocol.Diagnostic, 0, len(sites))
 	for _, site := range sites {
-		m := snap.method(site.Caller)
-		sev, _ := diagnosable(&snap.Settings, site)
+		m := snap.Method(site.Caller)
+		sev, _ := diagnosable(st, site)
 		d := protocol.Diagnostic{
 			Range:    s.siteRange(snap, m, int(site.Call), site.Line),
 			Severity: sev,
@@ -89,7 +89,7 @@ func fileDiagnostics(s *Server, snap *Snapshot, path string, sites []*callgraph.
 			Data:     mustJSON(siteData{Caller: refOf(m), Call: site.Call, PC: site.PC, Line: site.Line}),
 		}
 		for _, p := range site.Points {
-			pm := snap.method(p.Method)
+			pm := snap.Method(p.Method)
 			if pm == nil {
 				continue
 			}
@@ -120,7 +120,7 @@ func fileDiagnostics(s *Server, snap *Snapshot, path string, sites []*callgraph.
 // (earlyPublisher).
 func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 	g := snap.Graph
-	level := snap.Settings.Level.Title()
+	level := snap.Options.Level.Title()
 	if site.Feature == callgraph.FeatNative {
 		n := nativeFanout(g)
 		return fmt.Sprintf("reachable native method %s: native code may call back into Java (NativeMethod fallback of level %d, %s: %d targets)",
@@ -227,14 +227,14 @@ func nativeFanout(g *callgraph.Graph) int {
 // publishDiagnostics publishes the diagnostics of new snapshots (one per project) for
 // every file whose diagnostics changed, clearing those of files that have none any
 // more.
-func (s *Server) publishDiagnostics(ctx context.Context, snaps []*Snapshot) {
+func (s *Server) publishDiagnostics(ctx context.Context, st *Settings, snaps []*Snapshot) {
 	next := map[uri.URI][]protocol.Diagnostic{}
 	for _, snap := range snaps {
-		for path, sites := range sitesByFile(snap) {
+		for path, sites := range sitesByFile(st, snap) {
 			if ctx.Err() != nil {
 				return
 			}
-			next[uri.File(path)] = fileDiagnostics(s, snap, path, sites)
+			next[uri.File(path)] = fileDiagnostics(s, st, snap, path, sites)
 		}
 	}
 	s.pubMu.Lock()
@@ -256,8 +256,9 @@ func (s *Server) publishDiagnostics(ctx context.Context, snaps []*Snapshot) {
 
 // publishFileDiagnostics republishes one file's diagnostics (its text changed).
 func (s *Server) publishFileDiagnostics(ctx context.Context, snap *Snapshot, path string) {
-	sites := sitesByFile(snap)[path]
-	ds := fileDiagnostics(s, snap, path, sites)
+	st := s.shownSettings()
+	sites := sitesByFile(st, snap)[path]
+	ds := fileDiagnostics(s, st, snap, path, sites)
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.publishLocked(ctx, uri.File(path), ds)
@@ -293,7 +294,7 @@ func (s *Server) publishLocked(ctx context.Context, u uri.URI, ds []protocol.Dia
 // siteOf finds the site a diagnostic's data names in a snapshot.
 func siteOf(snap *Snapshot, d siteData) (*hierarchy.Method, *callgraph.Site) {
 	n := d.Caller.node(snap)
-	m := snap.method(n)
+	m := snap.Method(n)
 	if m == nil || snap.Graph == nil {
 		return nil, nil
 	}

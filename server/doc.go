@@ -20,7 +20,7 @@
 //     source mapping, class listings), so a level switch or a specification change
 //     only re-runs the analysis, and an index is closed only when no request uses it.
 //   - watch.go: incremental.Watcher watches the class path and the specification
-//     file; its debounced change sets become Rebuild(ReasonClassFiles) (or ReasonSpec)
+//     file; its debounced change sets become Rebuild(incremental.ReasonClassFiles) (or incremental.ReasonSpec)
 //     unless nothing really changed (same class bytes, a specification content a
 //     build or didSave already took); half-written class files defer them.
 //   - source.go, javasrc/, listing.go, locate.go: the mapping between source text and

@@ -33,8 +33,7 @@ type earlyPublisher struct {
 	s     *Server
 	ctx   context.Context
 	st    *Settings
-	ws    *Workspace
-	w     *world
+	base  *Snapshot        // the project's snapshot without a graph
 	start time.Time        // of the build, for the log
 	graph *callgraph.Graph // the reported sites of source files so far, with their edges
 	mine  map[uri.URI]bool // files this publisher published
@@ -42,8 +41,8 @@ type earlyPublisher struct {
 
 // earlyDiagnostics returns the analysis.Options.Sites callback of the first build's
 // analysis of a project.
-func (s *Server) earlyDiagnostics(ctx context.Context, st *Settings, ws *Workspace, w *world, start time.Time) func(*callgraph.Graph) {
-	e := &earlyPublisher{s: s, ctx: ctx, st: st, ws: ws, w: w, start: start, mine: map[uri.URI]bool{}}
+func (s *Server) earlyDiagnostics(ctx context.Context, st *Settings, base *Snapshot, start time.Time) func(*callgraph.Graph) {
+	e := &earlyPublisher{s: s, ctx: ctx, st: st, base: base, start: start, mine: map[uri.URI]bool{}}
 	return e.found
 }
 
@@ -53,7 +52,7 @@ func (s *Server) earlyDiagnostics(ctx context.Context, st *Settings, ws *Workspa
 func (e *earlyPublisher) found(p *callgraph.Graph) {
 	var keep []int
 	for i := range p.Sites {
-		if _, ok := diagnosticFile(e.st, e.w, &p.Sites[i]); ok {
+		if _, ok := diagnosticFile(e.st, e.base, &p.Sites[i]); ok {
 			keep = append(keep, i)
 		}
 	}
@@ -103,17 +102,17 @@ func (e *earlyPublisher) merge(p *callgraph.Graph, keep []int) {
 // publish publishes the diagnostics of every file with reported sites that shows
 // nothing yet or only what this publisher published.
 func (e *earlyPublisher) publish() {
-	snap := &Snapshot{Settings: *e.st, Workspace: e.ws, Graph: e.graph, w: e.w}
+	snap := e.base.WithGraph(e.graph)
 	native := len(e.graph.Callees(e.graph.Native)) > 0
 	next := map[uri.URI][]protocol.Diagnostic{}
 	sites := 0
-	for path, ss := range sitesByFile(snap) {
+	for path, ss := range sitesByFile(e.st, snap) {
 		if !native {
 			// Their message counts NativeMethod's targets, not reported yet.
 			ss = slices.DeleteFunc(ss, func(s *callgraph.Site) bool { return s.Feature == callgraph.FeatNative })
 		}
 		if len(ss) > 0 && e.ctx.Err() == nil {
-			next[uri.File(path)] = fileDiagnostics(e.s, snap, path, ss)
+			next[uri.File(path)] = fileDiagnostics(e.s, e.st, snap, path, ss)
 			sites += len(ss)
 		}
 	}

@@ -53,7 +53,7 @@ func compareKeys(a, b *entryKey) int {
 const numRanks = 2*int(hierarchy.JDK) + 2
 
 func nodeKey(snap *Snapshot, n int32, fallback bool) entryKey {
-	m := snap.method(n)
+	m := snap.Method(n)
 	if m == nil {
 		return entryKey{Rank: rankOf(hierarchy.JDK, fallback)}
 	}
@@ -175,7 +175,7 @@ func leftOut(byRank [numRanks]int, listed []entryKey) (rest [numRanks]int, total
 func (s *Server) moreItem(snap *Snapshot, n int32, name, detail string, page *callPage) protocol.CallHierarchyItem {
 	it := s.item(snap, n)
 	d := moreData{More: page}
-	if m := snap.method(n); m != nil {
+	if m := snap.Method(n); m != nil {
 		d.methodRef = refOf(m)
 	} else {
 		d.methodRef = methodRef{Native: true}
@@ -214,7 +214,7 @@ func moreTargetsDetail(rest *[numRanks]int, next int) string {
 // reflection edge at line 12").
 func bundleName(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) string {
 	if caller != nil && b.Call >= 0 {
-		if f := snap.w.ix.Facts(caller); f != nil && int(b.Call) < len(f.Calls) {
+		if f := snap.Index().Facts(caller); f != nil && int(b.Call) < len(f.Calls) {
 			return callName(&f.Calls[b.Call])
 		}
 	}

@@ -38,7 +38,7 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (any, error
 // graphLine names the graph a hover describes, and says when it is sound only for
 // the configured environment.
 func graphLine(snap *Snapshot) string {
-	st := &snap.Settings
+	st := snap.Options
 	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level, strings.ToUpper(st.Algorithm))
 	if st.Level >= callgraph.CorrectEnv {
 		s += "\n\n_" + st.Level.Title() + ": sound only for the environment configured in `jcg.env`._"
@@ -53,7 +53,7 @@ func graphLine(snap *Snapshot) string {
 // evidence, fallback, specification points) or, for an ordinary call, its targets.
 func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 	var b strings.Builder
-	f := snap.w.ix.Facts(m)
+	f := snap.Index().Facts(m)
 	if f == nil || k >= len(f.Calls) {
 		return ""
 	}
@@ -69,10 +69,10 @@ func callHover(s *Server, snap *Snapshot, m *hierarchy.Method, k int) string {
 		return b.String()
 	}
 	if !g.Reachable.Has(m.ID) {
-		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", qualifiedName(m), snap.Settings.Level.Title(), graphLine(snap))
+		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", qualifiedName(m), snap.Options.Level.Title(), graphLine(snap))
 		return b.String()
 	}
-	limit := max(snap.Settings.HoverTargets, 1)
+	limit := max(s.shownSettings().HoverTargets, 1)
 	var sites []*callgraph.Site
 	for i, st := range g.SitesOf(m.ID) {
 		if int(st.Call) == k {
@@ -151,7 +151,7 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 		b.WriteString("Specification points (where a value from outside reaches this site):\n")
 		for _, p := range site.Points {
 			where := "?"
-			if pm := snap.method(p.Method); pm != nil {
+			if pm := snap.Method(p.Method); pm != nil {
 				where = qualifiedName(pm)
 			}
 			if p.Line > 0 {
@@ -159,7 +159,7 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 			}
 			why := "a source the level licenses: the analysis stopped here"
 			if p.Beyond {
-				why = "a source " + snap.Settings.Level.Title() + " does not license"
+				why = "a source " + snap.Options.Level.Title() + " does not license"
 			}
 			fmt.Fprintf(b, "- %s: `%s` (%s)\n", p.Kind, where, why)
 		}
@@ -214,7 +214,7 @@ func plural(n int) string {
 
 // nodeName renders a graph node for a hover.
 func nodeName(snap *Snapshot, n int32) string {
-	m := snap.method(n)
+	m := snap.Method(n)
 	if m == nil {
 		return "NativeMethod (synthetic)"
 	}
@@ -230,7 +230,7 @@ func methodHover(s *Server, snap *Snapshot, m *hierarchy.Method) string {
 	var b strings.Builder
 	sig, _ := methodSignature(m)
 	fmt.Fprintf(&b, "```java\n%s\n```\n`%s` · `%s`\n\n", sig, javaName(m.Class.Name), m.Desc)
-	if src := snap.w.ix.Source(m.Class); src != nil {
+	if src := snap.Index().Source(m.Class); src != nil {
 		// Which jar, nested archive or directory the analysed class file came from.
 		fmt.Fprintf(&b, "From `%s` (%s)\n\n", src.Location(), src.Origin)
 	}
@@ -240,10 +240,10 @@ func methodHover(s *Server, snap *Snapshot, m *hierarchy.Method) string {
 		return b.String()
 	}
 	if !g.Reachable.Has(m.ID) {
-		fmt.Fprintf(&b, "**Not reachable** at %s from the %d entry point%s.\n\n%s", snap.Settings.Level.Title(), len(g.Entries), plural(len(g.Entries)), graphLine(snap))
+		fmt.Fprintf(&b, "**Not reachable** at %s from the %d entry point%s.\n\n%s", snap.Options.Level.Title(), len(g.Entries), plural(len(g.Entries)), graphLine(snap))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "**Reachable** at %s", snap.Settings.Level.Title())
+	fmt.Fprintf(&b, "**Reachable** at %s", snap.Options.Level.Title())
 	path := pathTo(snap, m.ID)
 	if len(path) == 1 {
 		b.WriteString(": it is an entry point.\n\n")
@@ -281,7 +281,7 @@ type pathStep struct {
 // pathTo returns a shortest path from an entry point to n, from the snapshot's BFS
 // tree (at most 50 steps are shown).
 func pathTo(snap *Snapshot, n int32) []pathStep {
-	tree := snap.pathTree()
+	tree := snap.PathTree()
 	g := snap.Graph
 	var rev []pathStep
 	for cur := n; len(rev) < 50; {
@@ -294,7 +294,7 @@ func pathTo(snap *Snapshot, n int32) []pathStep {
 			break
 		}
 		b := &g.Bundles[bi]
-		caller := snap.method(b.Caller)
+		caller := snap.Method(b.Caller)
 		via := g.Reasons[b.Reason].Kind.String() + " call"
 		if d := edgeDetail(snap, caller, b); d != "" {
 			via = d

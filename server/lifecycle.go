@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -101,7 +102,7 @@ func (s *Server) initializedNote(ctx context.Context, _ *protocol.InitializedPar
 		if pull {
 			s.pullConfiguration(ctx)
 		}
-		s.Rebuild(ctx, ReasonInitial)
+		s.Rebuild(ctx, incremental.ReasonInitial)
 	})
 	return nil
 }
@@ -206,7 +207,7 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, p *protocol.DidC
 		}
 	}
 	s.mu.Unlock()
-	s.Rebuild(ctx, ReasonFolders)
+	s.Rebuild(ctx, incremental.ReasonFolders)
 	return nil
 }
 
@@ -235,7 +236,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 			changed = !before.equal(&after)
 		}
 		if changed {
-			s.Rebuild(ctx, ReasonConfig)
+			s.Rebuild(ctx, incremental.ReasonConfig)
 		}
 	})
 	return nil

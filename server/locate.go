@@ -30,11 +30,11 @@ type target struct {
 func (s *Server) resolve(snap *Snapshot, u uri.URI, pos protocol.Position) target {
 	t := target{call: -1}
 	if name, ok := classOfURI(u); ok {
-		c := snap.w.h.Class(name)
+		c := snap.Hierarchy().Class(name)
 		if c == nil || c.Phantom {
 			return t
 		}
-		l := snap.w.listingOf(c)
+		l := listingOf(snap, c)
 		m, k := l.at(int(pos.Line))
 		if m == nil {
 			return t
@@ -108,7 +108,7 @@ func (s *Server) methodLocation(snap *Snapshot, m *hierarchy.Method) location {
 		// No declaration of its own (implicit constructors, accessors of records,
 		// bridges, lambdas javac makes for method references): the line its code
 		// starts on, else the class's name.
-		if lo, _ := snap.w.span(m); lo > 0 {
+		if lo, _ := span(snap.Index(), m); lo > 0 {
 			r := fm.lineRange(lo)
 			return location{fm.uri, r, r}
 		}
@@ -117,7 +117,7 @@ func (s *Server) methodLocation(snap *Snapshot, m *hierarchy.Method) location {
 			return location{fm.uri, r, r}
 		}
 	}
-	l := snap.w.listingOf(m.Class)
+	l := listingOf(snap, m.Class)
 	line, col, end := l.methodRange(m)
 	r := lineRange(line, 0, end)
 	return location{classURI(m.Class.Name), r, lineRange(line, col, end)}
@@ -125,7 +125,7 @@ func (s *Server) methodLocation(snap *Snapshot, m *hierarchy.Method) location {
 
 // sourceOf returns the mapping of the source file of a class, or nil.
 func (s *Server) sourceOf(snap *Snapshot, c *hierarchy.Class) *fileMap {
-	path, ok := snap.w.src.pathOf[c.ID]
+	path, ok := sourcesOf(snap).pathOf[c.ID]
 	if !ok {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (s *Server) siteRange(snap *Snapshot, m *hierarchy.Method, call int, line i
 		}
 		return s.methodLocation(snap, m).sel
 	}
-	l := snap.w.listingOf(m.Class)
+	l := listingOf(snap, m.Class)
 	if ln, col, end, ok := l.callRange(m, call); ok {
 		return lineRange(ln, col, end)
 	}
@@ -179,7 +179,7 @@ func (r methodRef) node(snap *Snapshot) int32 {
 		}
 		return -1
 	}
-	c := snap.w.h.Class(r.Class)
+	c := snap.Hierarchy().Class(r.Class)
 	if c == nil {
 		return -1
 	}

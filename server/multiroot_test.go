@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"go.lsp.dev/uri"
 )
 
@@ -60,7 +60,7 @@ func TestMultiRootProjects(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(b, "jcg-spec.txt"), []byte("app.Factory.create @ 18 => app.plugins.Hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+	if got := e.waitReady(n); got.Reason != string(incremental.ReasonSpec) {
 		t.Errorf("status after writing the second project's specification: %+v", got)
 	}
 	if !unresolved(a) || unresolved(b) {
@@ -73,38 +73,5 @@ func TestMultiRootProjects(t *testing.T) {
 	}
 	if !strings.Contains(cp, "Project 2 of 2") || !strings.Contains(cp, filepath.Join(b, "target", "classes")) {
 		t.Errorf("class path of two projects:\n%s", cp)
-	}
-}
-
-// TestGroupFolders: nested folders and modules of one multi-module build belong
-// together; unrelated folders do not.
-func TestGroupFolders(t *testing.T) {
-	root := t.TempDir()
-	mk := func(rel, file, content string) string {
-		dir := filepath.Join(root, rel)
-		os.MkdirAll(dir, 0o755)
-		if file != "" {
-			os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644)
-		}
-		return dir
-	}
-	mk("build", "pom.xml", "<project><modules><module>core</module><module>app</module></modules></project>")
-	core, app := mk("build/core", "pom.xml", "<project/>"), mk("build/app", "pom.xml", "<project/>")
-	gradle := mk("gr", "settings.gradle", "include 'lib', 'cli'")
-	lib := mk("gr/lib", "build.gradle", "")
-	alone, other := mk("alone", "pom.xml", "<project/>"), mk("other", "", "")
-	nested := mk("other/sub", "", "")
-	got := groupFolders([]string{core, alone, app, nested, lib, other, gradle})
-	want := [][]string{{core, app}, {alone}, {nested, other}, {lib, gradle}}
-	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
-		t.Errorf("groups\n got %q\nwant %q", got, want)
-	}
-	st := DefaultSettings()
-	if n := len(discoverProjects([]string{core, alone}, &st)); n != 2 {
-		t.Errorf("%d projects for two unrelated folders", n)
-	}
-	st.ClassPath = []string{"target/classes"}
-	if n := len(discoverProjects([]string{core, alone}, &st)); n != 1 {
-		t.Errorf("a configured class path: %d projects, want one", n)
 	}
 }

@@ -76,7 +76,7 @@ func (r *reflLogs) load(path string, log *zap.Logger) *reflLog {
 // instantiation, methods for invocation), and the log they come from.
 func (s *Server) observedTargets(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) ([]specTarget, string) {
 	k := observedKey{javaName(m.Class.Name), m.Name, int(site.Line)}
-	for _, path := range snap.Workspace.ReflectionLogs {
+	for _, path := range snap.Project.ReflectionLogs {
 		l := s.reflLogs.load(path, s.log)
 		if l == nil {
 			continue

@@ -14,7 +14,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
-	"github.com/jcg-lsp/jcg-lsp/index"
 )
 
 // Options configure a server.
@@ -56,14 +55,15 @@ type Server struct {
 
 	configMu sync.Mutex // serialises configuration pulls
 
-	snap        atomic.Pointer[snapSet]
-	seq         atomic.Uint64 // snapshot IDs
+	// host builds and owns the snapshots the server answers from.
+	host *incremental.Host
+	// shown are the settings of the latest published build: what requests and
+	// diagnostics present (severities, hover and call-hierarchy limits) besides
+	// the snapshot's analysis options.
+	shown       atomic.Pointer[Settings]
 	progressSeq atomic.Uint64
 	build       buildState
 	watch       watchState
-	facts       *index.FactsCache
-	graphs      *incremental.GraphCache
-	stores      deferredStore // of graphs updated in place, to graphs
 	reflLogs    reflLogs
 	docs        documents
 
@@ -101,8 +101,6 @@ func New(opts Options) *Server {
 		version:     opts.Version,
 		initialized: make(chan struct{}),
 		exited:      make(chan struct{}),
-		facts:       index.NewFactsCache(),
-		graphs:      opts.Graphs,
 		published:   map[uri.URI]string{},
 
 		firstBuildWait: opts.FirstBuildWait,
@@ -112,6 +110,7 @@ func New(opts Options) *Server {
 	}
 	s.docs.open = map[string]*document{}
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
+	s.host = incremental.NewHost(s.bg, incremental.HostOptions{Graphs: opts.Graphs, Logger: log})
 	s.routes = s.makeRoutes()
 	return s
 }
@@ -137,7 +136,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	// Stop background work and in-flight requests first: Close waits for handlers.
 	s.stopWatcher()
-	s.stores.flush() // the owner's GraphCache.Close waits for the write
 	s.bgCancel()
 	cancel()
 	closed := make(chan struct{})
@@ -153,11 +151,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		s.log.Warn("connection did not close; exiting anyway")
 	}
 	s.bgWG.Wait()
-	if old := s.snap.Swap(nil); old != nil {
-		for _, p := range old.list {
-			p.w.release()
-		}
-	}
+	s.host.Close()
 	s.mu.Lock()
 	clean := s.shutdownAsked
 	s.mu.Unlock()
@@ -244,78 +238,37 @@ func (s *Server) makeRoutes() map[string]route {
 	}
 }
 
-// snapSet is what a build publishes: one snapshot per project (discoverProjects),
-// replaced as a whole.
-type snapSet struct{ list []*Snapshot }
+// shownSettings returns the settings of the latest published build (the defaults
+// before the first).
+func (s *Server) shownSettings() *Settings {
+	if st := s.shown.Load(); st != nil {
+		return st
+	}
+	st := DefaultSettings()
+	return &st
+}
 
 // current returns the latest snapshot of the first project with a reference that
 // release drops, or nil before the first build finished.
-func (s *Server) current() (*Snapshot, func()) { return s.currentMatching(nil) }
+func (s *Server) current() (*Snapshot, func()) { return s.host.Acquire(nil) }
 
 // currentFor returns the latest snapshot of the project a document belongs to: the
 // project whose folders, source roots or class path hold the file, or the first that
 // has the class of a class listing; else the first project.
 func (s *Server) currentFor(u uri.URI) (*Snapshot, func()) {
 	if name, ok := classOfURI(u); ok {
-		return s.currentMatching(func(p *Snapshot) bool {
-			c := p.w.h.Class(name)
+		return s.host.Acquire(func(p *Snapshot) bool {
+			c := p.Hierarchy().Class(name)
 			return c != nil && !c.Phantom
 		})
 	}
 	path := filePath(u)
-	return s.currentMatching(func(p *Snapshot) bool { return path != "" && p.Workspace.contains(path) })
-}
-
-func (s *Server) currentMatching(match func(*Snapshot) bool) (*Snapshot, func()) {
-	for {
-		set := s.snap.Load()
-		if set == nil || len(set.list) == 0 {
-			return nil, func() {}
-		}
-		snap := set.list[0]
-		if match != nil {
-			for _, p := range set.list {
-				if match(p) {
-					snap = p
-					break
-				}
-			}
-		}
-		if snap.w.acquire() {
-			return snap, snap.w.release
-		}
-		// Its world was closed after a newer snapshot replaced it: load again.
-	}
+	return s.host.Acquire(func(p *Snapshot) bool { return path != "" && p.Project.Contains(path) })
 }
 
 // currentAll returns the latest snapshot of every project, with references that
 // release drops.
-func (s *Server) currentAll() ([]*Snapshot, func()) {
-	for {
-		set := s.snap.Load()
-		if set == nil {
-			return nil, func() {}
-		}
-		var held []*Snapshot
-		ok := true
-		for _, p := range set.list {
-			if !p.w.acquire() {
-				ok = false
-				break
-			}
-			held = append(held, p)
-		}
-		release := func() {
-			for _, p := range held {
-				p.w.release()
-			}
-		}
-		if ok {
-			return set.list, release
-		}
-		release() // a newer set replaced this one meanwhile: load again
-	}
-}
+func (s *Server) currentAll() ([]*Snapshot, func()) { return s.host.Current() }
 
 // errNoSnapshot answers requests that arrive before the first analysis ended.
 var errNoSnapshot = jsonrpc2.NewError(protocol.CodeContentModified, "jcg-lsp is still indexing the workspace")

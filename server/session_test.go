@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -26,7 +27,7 @@ func TestSession(t *testing.T) {
 	}
 	dir, e := pluginsEnv(t)
 	first := e.waitReady(0)
-	if first.Level != "correct-string" || first.Reason != string(ReasonInitial) {
+	if first.Level != "correct-string" || first.Reason != string(incremental.ReasonInitial) {
 		t.Fatalf("first status %+v", first)
 	}
 	factory, main, worker, registry := src("app/Factory.java"), src("app/Main.java"), src("app/Worker.java"), src("app/Registry.java")
@@ -256,7 +257,7 @@ func TestSession(t *testing.T) {
 		n := e.numStatuses()
 		e.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: e.uri("jcg-spec.txt")}})
 		st := e.waitReady(n)
-		if st.Reason != string(ReasonSpec) || st.SpecEntries != 1 || len(st.SpecProblems) != 0 {
+		if st.Reason != string(incremental.ReasonSpec) || st.SpecEntries != 1 || len(st.SpecProblems) != 0 {
 			t.Fatalf("status after saving the specification: %+v", st)
 		}
 		var show string
@@ -344,7 +345,7 @@ func TestSession(t *testing.T) {
 		e.mu.Unlock()
 		n := e.numStatuses()
 		e.notify(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": nil})
-		if st := e.waitReady(n); st.Reason != string(ReasonConfig) {
+		if st := e.waitReady(n); st.Reason != string(incremental.ReasonConfig) {
 			t.Errorf("status %+v", st)
 		}
 		p := e.pos(factory, `c\.getDeclaredConstructor\(\)\.(newInstance)\(\);\n    \}\n\n    public static Plugin`)
@@ -376,7 +377,7 @@ func TestSession(t *testing.T) {
 		if err := e.command(cmdReanalyze, &res); err != nil || !strings.Contains(res, "reachable methods") {
 			t.Fatalf("reanalyze: %q %v", res, err)
 		}
-		if st := e.waitReady(n); st.Reason != string(ReasonCommand) {
+		if st := e.waitReady(n); st.Reason != string(incremental.ReasonCommand) {
 			t.Errorf("status %+v", st)
 		}
 		// The new index serves requests; the old one was closed once unused.
@@ -405,7 +406,7 @@ func TestSession(t *testing.T) {
 			}
 			n := e.numStatuses()
 			e.notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, map[string]any{"event": ev})
-			if st := e.waitReady(n); st.Reason != string(ReasonFolders) {
+			if st := e.waitReady(n); st.Reason != string(incremental.ReasonFolders) {
 				t.Errorf("status %+v", st)
 			}
 			var cp string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 )
 
 // ConfigSection is the section of the client's configuration the server reads
@@ -26,14 +27,8 @@ type Settings struct {
 	Level     callgraph.Level
 	Algorithm string // one of analysis.Algorithms
 
-	// ClassPath and Libraries replace class-path discovery when either is set;
-	// relative paths are relative to the first workspace folder.
-	ClassPath   []string // application class directories and jars
-	Libraries   []string
-	SourceRoots []string // replace source-root discovery when set
-	JDKHome     string   // default: $JAVA_HOME, then the java on $PATH
-	NoJDK       bool
-	Release     int
+	// Discovery says what to analyse (class path, source roots, specification file).
+	incremental.Discovery
 
 	MainClasses []string // default: every application class with a main method
 	EntryPoints []string // explicit entry methods pkg.Class.name[(desc)]
@@ -44,12 +39,7 @@ type Settings struct {
 
 	Severity       protocol.DiagnosticSeverity // of unresolved and partially resolved sites; 0: none
 	NativeSeverity protocol.DiagnosticSeverity // of reachable native calls; 0: none
-	SpecFile       string                      // relative to the first workspace folder
-	// ReflectionLogs are TamiFlex refl.log files (relative to the first workspace
-	// folder) whose observed targets quick fixes offer; default out/refl.log and
-	// refl.log in each folder.
-	ReflectionLogs []string
-	HoverTargets   int // targets listed in a hover
+	HoverTargets   int                         // targets listed in a hover
 	// MaxCallItems bounds the items of one incoming or outgoing calls answer
 	// (hotcalls.go): beyond it the answer ends with a "… N more" item that names
 	// where the rest are, and expanding that item lists the next page. Hovers count
@@ -64,7 +54,7 @@ func DefaultSettings() Settings {
 		Algorithm:      analysis.CHA,
 		Severity:       protocol.DiagnosticSeverityWarning,
 		NativeSeverity: protocol.DiagnosticSeverityInformation,
-		SpecFile:       "jcg-spec.txt",
+		Discovery:      incremental.Discovery{SpecFile: "jcg-spec.txt"},
 		HoverTargets:   10,
 		MaxCallItems:   100,
 	}
@@ -239,8 +229,9 @@ func parseSeverity(s string) (protocol.DiagnosticSeverity, error) {
 	return 0, fmt.Errorf("unknown severity %q (want error, warning, information, hint or off)", s)
 }
 
-// options returns the analysis options of the settings with a specification.
-func (st *Settings) options(sf *specFile) analysis.Options {
+// options returns the analysis options of the settings (the host adds each project's
+// specification).
+func (st *Settings) options() analysis.Options {
 	o := analysis.Options{
 		Level:       st.Level,
 		Algorithm:   st.Algorithm,
@@ -249,20 +240,7 @@ func (st *Settings) options(sf *specFile) analysis.Options {
 		LibraryMode: st.LibraryMode,
 		Env:         st.Env,
 	}
-	if sf != nil {
-		o.Spec = sf.file
-	}
 	return o
-}
-
-// analysisKey identifies the analysis-relevant part of the settings and the
-// specification: graphs are cached per key.
-func (st *Settings) analysisKey(sf *specFile) string {
-	key := st.options(nil).Key()
-	if sf != nil && sf.file != nil && sf.hash != 1 { // 1: the same as no file
-		key += fmt.Sprintf("|spec %x", sf.hash)
-	}
-	return key
 }
 
 // equal reports whether two settings are the same.

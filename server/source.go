@@ -14,6 +14,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"go.lsp.dev/uri"
 
+	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -146,7 +147,8 @@ type fileMap struct {
 	uri  uri.URI
 	hash uint64
 	f    *javasrc.File
-	w    *world
+	ix   *index.Index
+	h    *hierarchy.Hierarchy
 
 	typeClass   map[*javasrc.Type]*hierarchy.Class
 	classType   map[int32]*javasrc.Type
@@ -158,8 +160,7 @@ type fileMap struct {
 // fileMap returns the mapping of a source file, or nil when it is not a source of
 // the index's classes or cannot be read.
 func (s *Server) fileMap(snap *Snapshot, path string) *fileMap {
-	w := snap.w
-	classes := w.src.classes[path]
+	classes := sourcesOf(snap).classes[path]
 	if len(classes) == 0 {
 		return nil
 	}
@@ -167,17 +168,32 @@ func (s *Server) fileMap(snap *Snapshot, path string) *fileMap {
 	if err != nil {
 		return nil
 	}
-	if v, ok := w.files.Load(path); ok && v.(*fileMap).hash == h {
+	files := snap.Derived(fileMapsKey{}, func() any { return new(sync.Map) }).(*sync.Map) // source path -> *fileMap
+	if v, ok := files.Load(path); ok && v.(*fileMap).hash == h {
 		return v.(*fileMap)
 	}
-	fm := newFileMap(w, path, f, h, classes)
-	w.files.Store(path, fm)
+	fm := newFileMap(snap.Index(), path, f, h, classes)
+	files.Store(path, fm)
 	return fm
 }
 
-func newFileMap(w *world, path string, f *javasrc.File, h uint64, classes []*hierarchy.Class) *fileMap {
+// fileMapsKey is the Snapshot.Derived key of the file maps of an index.
+type fileMapsKey struct{}
+
+// sourceIndexKey is the Snapshot.Derived key of the source index of an index.
+type sourceIndexKey struct{}
+
+// sourcesOf returns the mapping between the source files of a snapshot's project and
+// its classes, built once per index.
+func sourcesOf(snap *Snapshot) *sourceIndex {
+	return snap.Derived(sourceIndexKey{}, func() any {
+		return buildSourceIndex(context.Background(), snap.Project.SourceRoots, snap.Hierarchy())
+	}).(*sourceIndex)
+}
+
+func newFileMap(ix *index.Index, path string, f *javasrc.File, h uint64, classes []*hierarchy.Class) *fileMap {
 	fm := &fileMap{
-		path: path, uri: uri.File(path), hash: h, f: f, w: w,
+		path: path, uri: uri.File(path), hash: h, f: f, ix: ix, h: ix.Hierarchy(),
 		typeClass:   map[*javasrc.Type]*hierarchy.Class{},
 		classType:   map[int32]*javasrc.Type{},
 		codeMethods: map[*javasrc.Code][]*hierarchy.Method{},
@@ -292,7 +308,7 @@ func localIndex(name string) int {
 func (fm *fileMap) classSpan(c *hierarchy.Class) (lo, hi int32) {
 	lo, hi = -1, -1
 	for _, m := range c.Methods {
-		a, b := fm.w.span(m)
+		a, b := span(fm.ix, m)
 		if a < 0 {
 			continue
 		}
@@ -308,8 +324,8 @@ func (fm *fileMap) classSpan(c *hierarchy.Class) (lo, hi int32) {
 
 // span returns the first and last source lines of a method's code, (-1, -1) when it
 // has none.
-func (w *world) span(m *hierarchy.Method) (int32, int32) {
-	if f := w.ix.Facts(m); f != nil {
+func span(ix *index.Index, m *hierarchy.Method) (int32, int32) {
+	if f := ix.Facts(m); f != nil {
 		return f.FirstLine, f.LastLine
 	}
 	return -1, -1
@@ -341,7 +357,7 @@ func (fm *fileMap) declMethods(code *javasrc.Code) []*hierarchy.Method {
 				continue
 			}
 			all = append(all, m)
-			if lo, hi := fm.w.span(m); lo >= 0 && lo <= first && hi >= last {
+			if lo, hi := span(fm.ix, m); lo >= 0 && lo <= first && hi >= last {
 				containing = append(containing, m)
 			}
 		}
@@ -374,7 +390,7 @@ func (fm *fileMap) declMethods(code *javasrc.Code) []*hierarchy.Method {
 		// line numbers can.
 		var in []*hierarchy.Method
 		for _, m := range best {
-			if lo, hi := fm.w.span(m); lo >= first && hi <= last {
+			if lo, hi := span(fm.ix, m); lo >= first && hi <= last {
 				in = append(in, m)
 			}
 		}
@@ -513,7 +529,7 @@ func (fm *fileMap) mapLambdas() map[*javasrc.Code]*hierarchy.Method {
 				return false
 			}
 			first, last := fm.lines(l)
-			lo, hi := fm.w.span(m)
+			lo, hi := span(fm.ix, m)
 			return lo < 0 || lo >= first && hi <= last
 		}
 		for _, l := range ls {
@@ -632,11 +648,11 @@ func simpleName(internal string) string {
 // instruction's line that matches it, where the instruction is the n-th of its kind
 // on that line, counting only tokens of code that compiles into m.
 func (fm *fileMap) callToken(m *hierarchy.Method, k int) (javasrc.Token, bool) {
-	mf := fm.w.ix.Facts(m)
+	mf := fm.ix.Facts(m)
 	if mf == nil || k < 0 || k >= len(mf.Calls) || mf.Calls[k].Line <= 0 {
 		return javasrc.Token{}, false
 	}
-	h := fm.w.h
+	h := fm.h
 	c := &mf.Calls[k]
 	key := callKey(c)
 	if key == "" {
@@ -677,7 +693,7 @@ func (fm *fileMap) callAt(off int32) (*hierarchy.Method, int, *javasrc.Call) {
 		return nil, -1, t
 	}
 	for _, m := range fm.codeMethods[t.Code] {
-		mf := fm.w.ix.Facts(m)
+		mf := fm.ix.Facts(m)
 		if mf == nil {
 			continue
 		}

@@ -2,15 +2,12 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"go.uber.org/zap"
-
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
@@ -29,9 +26,7 @@ func mappedProgram(t *testing.T, srcDir string) (*Server, *Snapshot) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	src := buildSourceIndex(context.Background(), []string{srcDir}, ix.Hierarchy())
-	w := newWorld("test", ix, src, zap.NewNop())
-	return New(Options{}), &Snapshot{w: w}
+	return New(Options{}), incremental.Open(&incremental.Project{SourceRoots: []string{srcDir}}, ix)
 }
 
 // TestMapping checks the source/bytecode mapping on every test program: each method
@@ -52,19 +47,19 @@ func TestMapping(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, snap := mappedProgram(t, dir)
 			var methods, calls, implicit int
-			for path, classes := range snap.w.src.classes {
+			for path, classes := range sourcesOf(snap).classes {
 				fm := s.fileMap(snap, path)
 				if fm == nil {
 					t.Fatalf("no mapping for %s", path)
 				}
 				for _, c := range classes {
 					for _, m := range c.Methods {
-						mf := snap.w.ix.Facts(m)
+						mf := snap.Index().Facts(m)
 						if mf == nil || mf.FirstLine <= 0 {
 							continue
 						}
 						if code := fm.methodCode[m.ID]; code == nil {
-							if !implicitMethod(snap.w.ix.Hierarchy(), m) && !methodRefLambda(fm, mf.FirstLine) {
+							if !implicitMethod(snap.Index().Hierarchy(), m) && !methodRefLambda(fm, mf.FirstLine) {
 								t.Errorf("%s: %s: no source construct", filepath.Base(path), m)
 							}
 							continue
@@ -93,7 +88,7 @@ func TestMapping(t *testing.T) {
 								// Several instructions may share a token (a call javac
 								// duplicates, e.g. in finally blocks): the token must
 								// at least map back to an instruction of the same kind.
-								if bm == nil || callKey(&snap.w.ix.Facts(bm).Calls[bk]) != callKey(cl) {
+								if bm == nil || callKey(&snap.Index().Facts(bm).Calls[bk]) != callKey(cl) {
 									t.Errorf("%s:%d: token %q of %s call %d maps back to %v call %d", filepath.Base(path), cl.Line, text, m, k, bm, bk)
 								}
 							}
@@ -197,76 +192,6 @@ func TestParamsScore(t *testing.T) {
 	a := paramsScore([]javasrc.Param{p("String", 0)}, "(Lp/O;Ljava/lang/String;Ljava/lang/String;)V", true, nil)
 	if a < 0 {
 		t.Fatal("no match")
-	}
-}
-
-// TestDiscover checks class-path and source-root discovery on the layouts of the
-// usual build tools.
-func TestDiscover(t *testing.T) {
-	dir := t.TempDir()
-	mk := func(rel string) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, ".jar") || strings.HasSuffix(rel, ".war") || strings.HasSuffix(rel, ".xml") || strings.HasSuffix(rel, ".gradle") {
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, rel := range []string{
-		"pom.xml", "target/classes", "target/test-classes", "target/dependency/a.jar", "src/main/java", "src/test/java",
-		"gradle-mod/build.gradle", "gradle-mod/build/classes/java/main", "gradle-mod/build/libs/mod.jar", "gradle-mod/src/main/java",
-		"jarsonly/build.gradle", "jarsonly/build/libs/only.jar",
-		"out/production/core", "lib/dep.jar",
-		// Spring Boot builds without class directories: the executable archives, not
-		// the sources, javadoc or plain jars beside them.
-		"boot/pom.xml", "boot/target/app.jar", "boot/target/app-sources.jar", "boot/target/app-javadoc.jar",
-		"gboot/build.gradle", "gboot/build/libs/g.jar", "gboot/build/libs/g-plain.jar", "gboot/build/libs/web.war",
-	} {
-		mk(rel)
-	}
-	st := DefaultSettings()
-	ws := discover([]string{dir}, &st)
-	var got []string
-	for _, e := range ws.ClassPath {
-		rel, _ := filepath.Rel(dir, e.Path)
-		got = append(got, fmt.Sprintf("%s %s", e.Origin, filepath.ToSlash(rel)))
-	}
-	want := []string{
-		"application target/classes", "application target/test-classes", "library target/dependency/a.jar",
-		"application out/production/core", "library lib/dep.jar",
-		"application boot/target/app.jar",
-		"application gboot/build/libs/g.jar", "application gboot/build/libs/web.war",
-		"application gradle-mod/build/classes/java/main",
-		"application jarsonly/build/libs/only.jar",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("class path:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	var roots []string
-	for _, r := range ws.SourceRoots {
-		rel, _ := filepath.Rel(dir, r)
-		roots = append(roots, filepath.ToSlash(rel))
-	}
-	if want := []string{"gradle-mod/src/main/java", "src/main/java", "src/test/java"}; !slices.Equal(roots, want) {
-		t.Errorf("source roots %v, want %v", roots, want)
-	}
-	if ws.SpecFile != filepath.Join(dir, "jcg-spec.txt") {
-		t.Errorf("spec file %s", ws.SpecFile)
-	}
-
-	// Configured entries replace discovery; globs expand.
-	st.ClassPath = []string{"target/classes"}
-	st.Libraries = []string{"lib/*.jar"}
-	ws = discover([]string{dir}, &st)
-	if len(ws.ClassPath) != 2 || ws.ClassPath[1].Path != filepath.Join(dir, "lib", "dep.jar") || ws.ClassPath[1].Origin != classpath.Library {
-		t.Errorf("configured class path %+v", ws.ClassPath)
 	}
 }
 

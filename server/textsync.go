@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -69,9 +70,9 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	if snap == nil {
 		return nil
 	}
-	if path == snap.Workspace.SpecFile {
+	if path == snap.Project.SpecFile {
 		if s.specSaved(path) {
-			s.Rebuild(ctx, ReasonSpec)
+			s.Rebuild(ctx, incremental.ReasonSpec)
 		}
 		return nil
 	}

@@ -4,19 +4,17 @@ package server
 // something else rewrites the specification file), the server re-analyses by itself.
 //
 // The watching itself (fsnotify, recursive class directories, debouncing, polling at
-// the inotify limit, retrying half-written class files) is incremental.Watcher's; its
-// debounced change sets come here instead of going to an incremental.Manager, because
-// the server keeps its own snapshots (worlds shared across levels and specifications,
-// source mapping, listings): a change set that really changes something becomes a
-// Rebuild, like a didSave of the specification file or a configuration change does.
-// The rebuild republishes the diagnostics of exactly the files whose diagnostics
-// changed (publishDiagnostics compares with what it published last).
+// the inotify limit, retrying half-written class files) is incremental.Watcher's, and
+// what a change set changes is the host's to tell (incremental.Host.Changed): a change
+// set that really changes something becomes a Rebuild, like a didSave of the
+// specification file or a configuration change does. The rebuild republishes the
+// diagnostics of exactly the files whose diagnostics changed (publishDiagnostics
+// compares with what it published last).
 
 import (
 	"context"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -24,7 +22,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
 // watchState is the server's class-file watcher.
@@ -39,7 +36,7 @@ type watchState struct {
 
 	specs specMarks
 
-	applied func(Reason) // test hook: a change set was handled ("" for no rebuild)
+	applied func(incremental.Reason) // test hook: a change set was handled ("" for no rebuild)
 }
 
 // specMarks remembers, per specification file, the meaning (specHash) that the
@@ -72,7 +69,7 @@ func (m *specMarks) see(path string, h uint64) bool {
 }
 
 // watchKey identifies what a watcher of the workspaces watches.
-func watchKey(wss []*Workspace) string {
+func watchKey(wss []*incremental.Project) string {
 	var b strings.Builder
 	for _, ws := range wss {
 		for _, e := range ws.ClassPath {
@@ -85,7 +82,7 @@ func watchKey(wss []*Workspace) string {
 
 // ensureWatcher watches the class paths and specification files of the projects,
 // replacing the watcher of other projects.
-func (s *Server) ensureWatcher(wss []*Workspace) {
+func (s *Server) ensureWatcher(wss []*incremental.Project) {
 	ws := wss[0]
 	var specs []string
 	if len(wss) > 1 {
@@ -112,8 +109,7 @@ func (s *Server) ensureWatcher(wss []*Workspace) {
 	s.watch.pendMu.Lock()
 	s.watch.pending = incremental.ChangeSet{}
 	s.watch.pendMu.Unlock()
-	st := incremental.Settings{Config: ws.config(), SpecPath: ws.SpecFile}
-	w, err := incremental.WatchFunc(st, s.applyChanges, incremental.WatchOptions{Logger: s.log, Files: specs})
+	w, err := incremental.Watch(ws.Config(), []string{ws.SpecFile}, s.applyChanges, incremental.WatchOptions{Logger: s.log, Files: specs})
 	if err != nil {
 		s.log.Warn("cannot watch the class path; rebuild with the jcg.reanalyze command", zap.Error(err))
 		return
@@ -142,56 +138,49 @@ func (s *Server) stopWatcher() {
 // CreateFile (an empty file on disk) before it fills and saves the file, so the
 // watcher saw the empty file as a change of its own and rebuilt for it, and didSave
 // rebuilt again for the saved content.
-func specHash(path string) uint64 { return specMeaning(readSpecFile(path)) }
+func specHash(path string) uint64 { return incremental.ReadSpecFile(path).Meaning() }
 
 // specSaved reports whether a saved specification file needs a rebuild: not when it
 // means what the latest build read, or what the watcher rebuilt for.
 func (s *Server) specSaved(path string) bool { return s.watch.specs.see(path, specHash(path)) }
 
 // noteSpec records the specification a build reads.
-func (s *Server) noteSpec(sf *specFile) {
+func (s *Server) noteSpec(sf *incremental.SpecFile) {
 	switch {
-	case sf.exists:
-		s.watch.specs.see(sf.path, sf.hash)
-	case sf.err == nil:
-		s.watch.specs.see(sf.path, 1)
+	case sf.Exists:
+		s.watch.specs.see(sf.Path, sf.Hash)
+	case sf.Err == nil:
+		s.watch.specs.see(sf.Path, 1)
 	}
 }
 
 // applyChanges receives the watcher's debounced change sets. It rebuilds unless
 // every changed class file has the bytes the current snapshot indexed and the
-// specification file the content the latest build read; class files that do not
-// parse (still being written) defer the change set, which the watcher retries.
-func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) (incremental.Event, error) {
+// specification file the content the latest build read (Host.Changed); class files
+// that do not parse (still being written) defer the change set, which the watcher
+// retries.
+func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) ([]string, error) {
 	s.watch.pendMu.Lock()
 	defer s.watch.pendMu.Unlock()
-	s.watch.pending.Full = s.watch.pending.Full || cs.Full
-	s.watch.pending.Paths = append(s.watch.pending.Paths, cs.Paths...)
+	s.watch.pending.Merge(cs)
 	work := s.watch.pending
-
-	snaps, release := s.currentAll()
-	defer release()
-	classes, specs := work.Full, map[string]uint64(nil)
-	if !work.Full {
-		var deferred []string
-		classes, specs, deferred = s.changed(snaps, work.Paths)
-		if len(deferred) > 0 {
-			s.log.Debug("class files not parseable yet, deferring", zap.Strings("paths", deferred))
-			return incremental.Event{Deferred: deferred}, nil
-		}
+	ch := s.host.Changed(work, s.watch.specs.lastSeen)
+	if len(ch.Deferred) > 0 {
+		s.log.Debug("class files not parseable yet, deferring", zap.Strings("paths", ch.Deferred))
+		return ch.Deferred, nil
 	}
 	s.watch.pending = incremental.ChangeSet{}
-	var reason Reason
-	for p, h := range specs {
+	var reason incremental.Reason
+	for p, h := range ch.Specs {
 		s.watch.specs.see(p, h) // the didSave that may follow is not a change
 	}
 	switch {
-	case classes:
-		reason = ReasonClassFiles
+	case ch.Classes:
+		reason = incremental.ReasonClassFiles
 		s.log.Info("class path changed on disk: rebuilding", zap.Int("paths", len(work.Paths)), zap.Bool("full", work.Full))
-	case len(specs) > 0:
-		reason = ReasonSpec
-		s.log.Info("specification file changed on disk: rebuilding", zap.Strings("paths", slices.Sorted(maps.Keys(specs))))
+	case len(ch.Specs) > 0:
+		reason = incremental.ReasonSpec
+		s.log.Info("specification file changed on disk: rebuilding", zap.Strings("paths", slices.Sorted(maps.Keys(ch.Specs))))
 	}
 	if reason != "" {
 		s.Rebuild(ctx, reason)
@@ -199,62 +188,5 @@ func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) (in
 	if s.watch.applied != nil {
 		s.watch.applied(reason)
 	}
-	return incremental.Event{}, nil
-}
-
-// changed compares the paths of a change set with the snapshots of the projects
-// (none before the first build ends: every change counts). It reports whether the
-// class path changed, the specification files whose meaning changed (with the new
-// meaning), and the changed class files that do not parse.
-func (s *Server) changed(snaps []*Snapshot, paths []string) (classes bool, specs map[string]uint64, deferred []string) {
-	known := map[[2]string]uint64{} // class directory and entry -> content hash
-	isSpec := map[string]bool{}
-	for _, snap := range snaps {
-		isSpec[snap.Workspace.SpecFile] = true
-		for _, c := range snap.w.h.Classes() {
-			if src := snap.w.ix.Source(c); src != nil && src.Origin != classpath.JDK {
-				known[[2]string{src.Container, src.Entry}] = src.Hash
-			}
-		}
-	}
-	slices.Sort(paths)
-	for _, p := range slices.Compact(paths) {
-		if isSpec[p] {
-			if h := specHash(p); h != s.watch.specs.lastSeen(p) {
-				if specs == nil {
-					specs = map[string]uint64{}
-				}
-				specs[p] = h
-			}
-			continue
-		}
-		if !strings.HasSuffix(p, ".class") {
-			classes = true // a jar or a directory
-			continue
-		}
-		// Before the first snapshot every class file is news.
-		h, ok := entryHash(snaps, known, p)
-		changed, unparsed := incremental.ClassFileChanged(p, h, ok || len(snaps) == 0)
-		classes = classes || changed
-		if unparsed {
-			deferred = append(deferred, p)
-		}
-	}
-	return classes, specs, deferred
-}
-
-// entryHash returns the hash of the class file p as the snapshots indexed it.
-func entryHash(snaps []*Snapshot, known map[[2]string]uint64, p string) (uint64, bool) {
-	for _, snap := range snaps {
-		for _, e := range snap.Workspace.ClassPath {
-			rel, err := filepath.Rel(e.Path, p)
-			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				continue
-			}
-			if h, ok := known[[2]string{e.Path, filepath.ToSlash(rel)}]; ok {
-				return h, true
-			}
-		}
-	}
-	return 0, false
+	return nil, nil
 }

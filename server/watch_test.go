@@ -52,8 +52,8 @@ func TestWatchClassFiles(t *testing.T) {
 	// The watcher's rebuild, and Factory.java's diagnostics published without the
 	// forName site.
 	got := e.waitReady(nStatuses)
-	if got.Reason != string(ReasonClassFiles) {
-		t.Fatalf("rebuild status %+v, want reason %q", got, ReasonClassFiles)
+	if got.Reason != string(incremental.ReasonClassFiles) {
+		t.Fatalf("rebuild status %+v, want reason %q", got, incremental.ReasonClassFiles)
 	}
 	if d := diagAt(e.diagnostics(factory), site); d != nil {
 		t.Errorf("the forName site still has a diagnostic: %v", d.Message)
@@ -137,7 +137,7 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	}
 	e.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: specURI})
 	e.hover(src("app/Main.java"), protocol.Position{}) // didSave handled (notifications run in order)
-	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+	if got := e.waitReady(n); got.Reason != string(incremental.ReasonSpec) {
 		t.Errorf("status after saving the specification: %+v", got)
 	}
 	// The watcher's change set: no rebuild, or (when it came first, as on a slow
@@ -160,10 +160,10 @@ func TestWatchNoSpuriousRebuilds(t *testing.T) {
 	if err := os.WriteFile(e.path("jcg-spec.txt"), []byte("# changed on disk\n"+strings.Replace(entry, "app.Main", "app.Factory", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r := next("specification changed on disk"); r != ReasonSpec {
-		t.Errorf("specification changed on disk: rebuild %q, want %q", r, ReasonSpec)
+	if r := next("specification changed on disk"); r != incremental.ReasonSpec {
+		t.Errorf("specification changed on disk: rebuild %q, want %q", r, incremental.ReasonSpec)
 	}
-	if got := e.waitReady(n); got.Reason != string(ReasonSpec) {
+	if got := e.waitReady(n); got.Reason != string(incremental.ReasonSpec) {
 		t.Errorf("status after changing the specification on disk: %+v", got)
 	}
 	e.mu.Lock()
@@ -259,7 +259,7 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	}
 	e.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: specURI}})
 	got := e.waitReady(n)
-	if got.Reason != string(ReasonSpec) || got.SpecEntries != 1 {
+	if got.Reason != string(incremental.ReasonSpec) || got.SpecEntries != 1 {
 		t.Errorf("status after the quick fix: %+v", got)
 	}
 	// The watcher's change set for the saved content: rebuilt by didSave already,
@@ -281,12 +281,12 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 
 // watchApplied hooks the server's watcher: the function it returns waits for the next
 // change set the watcher handled and returns the rebuild reason ("" for none).
-func watchApplied(t *testing.T, e *env) func(what string) Reason {
-	applied := make(chan Reason, 16)
+func watchApplied(t *testing.T, e *env) func(what string) incremental.Reason {
+	applied := make(chan incremental.Reason, 16)
 	e.srv.watch.pendMu.Lock()
-	e.srv.watch.applied = func(r Reason) { applied <- r }
+	e.srv.watch.applied = func(r incremental.Reason) { applied <- r }
 	e.srv.watch.pendMu.Unlock()
-	return func(what string) Reason {
+	return func(what string) incremental.Reason {
 		t.Helper()
 		select {
 		case r := <-applied:
@@ -313,8 +313,8 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	e.mu.Unlock()
 
 	editAndCompile(t, e, src("app/Worker.java"), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");")
-	if got := e.waitReady(nStatuses); got.Reason != string(ReasonClassFiles) {
-		t.Fatalf("rebuild status %+v, want reason %q", got, ReasonClassFiles)
+	if got := e.waitReady(nStatuses); got.Reason != string(incremental.ReasonClassFiles) {
+		t.Fatalf("rebuild status %+v, want reason %q", got, incremental.ReasonClassFiles)
 	}
 
 	snap, release := e.srv.current()
@@ -349,7 +349,7 @@ func checkInPlace(t *testing.T, snap *Snapshot) {
 	if !snap.InPlace {
 		t.Fatal("the graph was analysed anew, not updated in place")
 	}
-	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
+	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.RunOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,8 +384,8 @@ func TestWatchUpdatesReflectiveSiteInPlace(t *testing.T) {
 	for _, st := range steps {
 		n := e.numStatuses()
 		editAndCompile(t, e, factory, st.old, st.new)
-		if got := e.waitReady(n); got.Reason != string(ReasonClassFiles) {
-			t.Fatalf("%s: rebuild status %+v, want reason %q", st.new, got, ReasonClassFiles)
+		if got := e.waitReady(n); got.Reason != string(incremental.ReasonClassFiles) {
+			t.Fatalf("%s: rebuild status %+v, want reason %q", st.new, got, incremental.ReasonClassFiles)
 		}
 		snap, release := e.srv.current()
 		checkInPlace(t, snap)
@@ -439,7 +439,7 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 	}
 	snap, release := e.srv.current()
 	defer release()
-	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.Settings.options(snap.Spec))
+	want, err := analysis.New(snap.Index()).Run(context.Background(), snap.RunOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,13 +449,7 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 
 	// The cached graph's trace is computed in the background, and then the first
 	// edit after the restart is updated in place too.
-	key := snap.Settings.analysisKey(snap.Spec)
-	e.waitFor("the trace of the cached graph", func() bool {
-		snap.w.mu.Lock()
-		defer snap.w.mu.Unlock()
-		c := snap.w.graphs[key]
-		return c != nil && c.base.Load() != nil
-	})
+	e.waitFor("the trace of the cached graph", snap.Updatable)
 	n = e.waitReady(0)
 	editAndCompile(t, e, src("app/Worker.java"), "Main.record(\"ran\");", "Main.record(\"ran\");\n        Main.record(\"again\");")
 	e.waitReady(e.numStatuses())
@@ -464,7 +458,7 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 	if !snap2.InPlace || snap2.ID == n.Snapshot {
 		t.Fatal("the first edit after the restart was not updated in place")
 	}
-	want, err = analysis.New(snap2.Index()).Run(context.Background(), snap2.Settings.options(snap2.Spec))
+	want, err = analysis.New(snap2.Index()).Run(context.Background(), snap2.RunOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package incremental
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
 
-// Workspace is what the server analyses: the class path and the source roots of the
+// Project is one unit of analysis: the class path and the source roots of a group of
 // workspace folders, as configured or discovered. It is immutable.
-type Workspace struct {
+type Project struct {
 	Folders     []string
 	ClassPath   []ClassPathEntry
 	SourceRoots []string
@@ -29,6 +29,25 @@ type Workspace struct {
 	Notes []string
 }
 
+// Discovery are the user's settings of what to analyse; empty fields let
+// DiscoverProjects find the class path and source roots in the build output of the
+// usual build tools.
+type Discovery struct {
+	// ClassPath and Libraries replace class-path discovery when either is set;
+	// relative paths are relative to the first workspace folder.
+	ClassPath   []string // application class directories and jars
+	Libraries   []string
+	SourceRoots []string // replace source-root discovery when set
+	JDKHome     string   // default: $JAVA_HOME, then the java on $PATH
+	NoJDK       bool
+	Release     int
+	SpecFile    string // relative to the first workspace folder
+	// ReflectionLogs are TamiFlex refl.log files (relative to the first workspace
+	// folder) whose observed targets quick fixes offer; default out/refl.log and
+	// refl.log in each folder.
+	ReflectionLogs []string
+}
+
 // ClassPathEntry is one element of the class path.
 type ClassPathEntry struct {
 	Path   string
@@ -36,8 +55,8 @@ type ClassPathEntry struct {
 	Why    string // "configured", "Maven target/classes", ...
 }
 
-// config returns the index configuration.
-func (ws *Workspace) config() index.Config {
+// Config returns the index configuration.
+func (ws *Project) Config() index.Config {
 	cfg := index.Config{JDKHome: ws.JDKHome, NoJDK: ws.NoJDK, Release: ws.Release}
 	for _, e := range ws.ClassPath {
 		cfg.Sources = append(cfg.Sources, classpath.Source{Path: e.Path, Origin: e.Origin})
@@ -45,9 +64,9 @@ func (ws *Workspace) config() index.Config {
 	return cfg
 }
 
-// indexKey identifies what the index depends on: two workspaces with the same key
-// share an index.
-func (ws *Workspace) indexKey() string {
+// Key identifies what the index depends on: two projects with the same key share an
+// index.
+func (ws *Project) Key() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "jdk=%q noJdk=%v release=%d\n", ws.JDKHome, ws.NoJDK, ws.Release)
 	for _, e := range ws.ClassPath {
@@ -59,18 +78,18 @@ func (ws *Workspace) indexKey() string {
 	return b.String()
 }
 
-// discoverProjects works out what to analyse: one Workspace (class path, source roots,
+// DiscoverProjects works out what to analyse: one Project (class path, source roots,
 // specification file) per group of workspace folders that belong together. A folder
 // inside another, and the modules of one multi-module build (folders under a common
 // directory whose pom.xml lists modules, or whose settings.gradle(.kts) includes
 // projects), are one class path; unrelated folders are analysed separately, so that
 // two projects in one editor window neither see each other's classes nor shadow them.
 // A configured class path is one analysis of every folder.
-func discoverProjects(folders []string, st *Settings) []*Workspace {
+func DiscoverProjects(folders []string, st *Discovery) []*Project {
 	if len(folders) <= 1 || len(st.ClassPath) > 0 || len(st.Libraries) > 0 {
-		return []*Workspace{discover(folders, st)}
+		return []*Project{discover(folders, st)}
 	}
-	var out []*Workspace
+	var out []*Project
 	for _, g := range groupFolders(folders) {
 		out = append(out, discover(g, st))
 	}
@@ -135,9 +154,9 @@ func multiModule(dir string) bool {
 	return false
 }
 
-// contains reports whether path is in one of the workspace's folders, source roots or
+// Contains reports whether path is in one of the project's folders, source roots or
 // class path entries.
-func (ws *Workspace) contains(path string) bool {
+func (ws *Project) Contains(path string) bool {
 	in := func(dir string) bool {
 		return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
 	}
@@ -163,8 +182,8 @@ func (ws *Workspace) contains(path string) bool {
 // replace discovery; otherwise every folder (and each of its direct sub-directories,
 // for multi-module builds) is searched for the output directories of the usual build
 // tools. The folders given form one class path: they are analysed together.
-func discover(folders []string, st *Settings) *Workspace {
-	ws := &Workspace{Folders: folders, JDKHome: st.JDKHome, NoJDK: st.NoJDK, Release: st.Release}
+func discover(folders []string, st *Discovery) *Project {
+	ws := &Project{Folders: folders, JDKHome: st.JDKHome, NoJDK: st.NoJDK, Release: st.Release}
 	base := ""
 	if len(folders) > 0 {
 		base = folders[0]
@@ -365,8 +384,8 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func isDir(p string) bool { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
 
-// describe renders the workspace for the log and jcg.showClassPath.
-func (ws *Workspace) describe() string {
+// Describe renders the project for the log and jcg.showClassPath.
+func (ws *Project) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Workspace folders:\n")
 	for _, f := range ws.Folders {

@@ -1,0 +1,420 @@
+package incremental
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/refcount"
+)
+
+// world is what snapshots over the same index share: the index, the analyzer (with
+// its level-independent caches), graphs by analysis settings and what features
+// derive from the index (Snapshot.Derived). It is reference counted because closing
+// the index unmaps the JDK image: it is closed only when no snapshot a request holds
+// uses it.
+type world struct {
+	key  string // Project.Key of the index
+	ix   *index.Index
+	an   *analysis.Analyzer
+	run  func(context.Context, analysis.Options) (*callgraph.Graph, *analysis.Trace, error) // an.RunTrace; tests replace it
+	h    *hierarchy.Hierarchy
+	log  *zap.Logger
+	refs refcount.Count
+	// cache keeps graphs on disk across restarts; nil for none.
+	cache *GraphCache
+	// stores writes the graphs of updates in place to cache, later; nil for none.
+	stores *deferredStore
+	// bg is the context of work the world does in the background (traceLater); it
+	// ends when a build replaces the world (retire) or the host closes. nil: no such
+	// work.
+	bg     context.Context
+	stopBG context.CancelFunc
+
+	mu     sync.Mutex
+	graphs map[string]*graphCall
+	recent []string // graph keys, most recently used last
+	pinned string   // the key of the published snapshot's graph: never evicted
+	// unresolved counts the unresolved or partially resolved sites in application
+	// and library code of every graph computed, by graph key. It outlives evicted
+	// graphs (a number each), so the status can tell the counts of every level
+	// computed so far.
+	unresolved map[string]int
+
+	prepare sync.Once
+	tracing sync.Mutex // one traceLater run at a time
+	derived sync.Map   // Snapshot.Derived's values by key
+}
+
+type graphCall struct {
+	done chan struct{}
+	g    *callgraph.Graph
+	err  error
+	// base is what an update in place of the graph starts from: the graph with the
+	// trace of its run. A graph loaded from the disk cache has none until a run in
+	// the background (traceLater) has computed them again.
+	base atomic.Pointer[updateBase]
+}
+
+type updateBase struct {
+	g  *callgraph.Graph
+	tr *analysis.Trace
+}
+
+func newWorld(key string, ix *index.Index, log *zap.Logger) *world {
+	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), log: log, graphs: map[string]*graphCall{}, unresolved: map[string]int{}}
+	w.run = func(ctx context.Context, opts analysis.Options) (*callgraph.Graph, *analysis.Trace, error) {
+		// Planning every method's calls (and CHA dispatch) runs beside the first run,
+		// on the cores the run (which is serial) leaves idle: the run uses the plans
+		// that are ready and makes the others itself, and later runs find them all.
+		// It ends with the build that started it (ctx), and holds the world so that
+		// the index it reads stays open.
+		w.prepare.Do(func() {
+			if !w.acquire() {
+				return
+			}
+			prep := w.an.PrepareCalls
+			if opts.Algorithm == "" || opts.Algorithm == analysis.CHA {
+				prep = w.an.Prepare
+			}
+			go func() {
+				defer w.release()
+				if err := prep(ctx); err != nil {
+					w.log.Debug("prepare", zap.Error(err))
+				}
+			}()
+		})
+		return w.an.RunTrace(ctx, opts)
+	}
+	w.refs.Init()
+	return w
+}
+
+// graphKey identifies the analysis settings and the specification of a graph:
+// graphs are cached per key.
+func graphKey(opts analysis.Options, sf *SpecFile) string {
+	opts.Spec = nil
+	key := opts.Key()
+	if sf != nil && sf.File != nil && sf.Hash != 1 { // 1: the same as no file
+		key += fmt.Sprintf("|spec %x", sf.Hash)
+	}
+	return key
+}
+
+// runOptions are the options of a run with the specification.
+func runOptions(opts analysis.Options, sf *SpecFile) analysis.Options {
+	opts.Spec = nil
+	if sf != nil {
+		opts.Spec = sf.File
+	}
+	return opts
+}
+
+// retire stops the world's background work: a build replaced it.
+func (w *world) retire() {
+	if w.stopBG != nil {
+		w.stopBG()
+	}
+}
+
+// acquire takes a reference; it fails once the world is closed.
+func (w *world) acquire() bool { return w.refs.Acquire() }
+
+// release drops a reference and closes the index with the last one.
+func (w *world) release() {
+	if w.refs.Release() {
+		if err := w.ix.Close(); err != nil {
+			w.log.Warn("closing index", zap.Error(err))
+		}
+	}
+}
+
+// maxGraphs bounds the graphs a world keeps: a whole-JDK graph takes hundreds of
+// megabytes, and switching back and forth between two levels is the common case.
+const maxGraphs = 3
+
+// ReportFunc reports a build's progress: a percentage and what is being done.
+type ReportFunc func(pct uint32, msg string)
+
+// graph returns the call graph for the options and specification, computing it once
+// per distinct graph key, reporting the progress of an analysis it runs to report
+// (when not nil), expecting about expect reachable methods (0: unknown), and the
+// dynamic sites it finds meanwhile to sites (analysis.Options.Sites; when not nil).
+// A computation cancelled by its caller is forgotten, so that the next caller starts
+// afresh instead of inheriting the cancellation.
+func (w *world) graph(ctx context.Context, opts analysis.Options, sf *SpecFile, report ReportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, error) {
+	key := graphKey(opts, sf)
+	for {
+		w.mu.Lock()
+		w.touch(key)
+		c := w.graphs[key]
+		if c == nil {
+			c = &graphCall{done: make(chan struct{})}
+			w.graphs[key] = c
+			w.evict()
+			w.mu.Unlock()
+			var tr *analysis.Trace
+			c.g, tr, c.err = w.compute(ctx, opts, sf, key, report, expect, sites)
+			switch {
+			case tr != nil:
+				c.base.Store(&updateBase{c.g, tr})
+			case c.err == nil:
+				w.traceLater(c, key, runOptions(opts, sf))
+			}
+			w.mu.Lock()
+			if c.err != nil && ctx.Err() != nil {
+				delete(w.graphs, key)
+			}
+			if c.g != nil {
+				w.unresolved[key] = UnresolvedSites(c.g, w.h.Methods())
+			}
+			w.mu.Unlock()
+			close(c.done)
+			return c.g, c.err
+		}
+		w.mu.Unlock()
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if c.err != nil && (errors.Is(c.err, context.Canceled) || errors.Is(c.err, context.DeadlineExceeded)) {
+			continue // its caller gave up; try again
+		}
+		return c.g, c.err
+	}
+}
+
+// compute loads a graph from the disk cache or runs the analysis (and stores its
+// graph there).
+func (w *world) compute(ctx context.Context, opts analysis.Options, sf *SpecFile, key string, report ReportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, *analysis.Trace, error) {
+	diskKey := w.diskKey(key, sf)
+	if diskKey != "" {
+		if g := w.cache.Load(diskKey, len(w.h.Methods())+1); g != nil {
+			w.log.Info("call graph loaded from the cache", zap.String("dir", w.cache.Dir()))
+			return g, nil, nil
+		}
+	}
+	opts = runOptions(opts, sf)
+	opts.Sites = sites
+	if report != nil {
+		if expect <= 0 {
+			expect = len(w.h.Methods()) / 2 // a first guess: the JDK dominates
+		}
+		opts.Progress = func(reached int) {
+			report(uint32(40+49*min(reached, expect)/expect), fmt.Sprintf("analysing: %d methods reached", reached))
+		}
+	}
+	g, tr, err := w.run(ctx, opts)
+	if err == nil && diskKey != "" {
+		w.cache.Store(diskKey, g)
+	}
+	return g, tr, err
+}
+
+// traceDelay is how long a graph loaded from the disk cache must stay the published
+// one before its trace is computed (traceLater).
+const traceDelay = 2 * time.Second
+
+// traceLater runs the analysis of a graph loaded from the disk cache again, in the
+// background, for the trace that an update in place starts from: without it the
+// first edit after a restart analyses the whole program while the user waits. It
+// starts once the graph has been the published one for traceDelay, so that the
+// requests after a restart come first and a run of level switches traces the last
+// level only, and one at a time. It stops when the world is retired or the host
+// closes (w.bg), and holds the world, whose index it reads.
+func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
+	if w.bg == nil || !w.acquire() {
+		return
+	}
+	go func() {
+		defer w.release()
+		select {
+		case <-time.After(traceDelay):
+		case <-w.bg.Done():
+			return
+		}
+		w.tracing.Lock()
+		defer w.tracing.Unlock()
+		w.mu.Lock()
+		published := w.pinned == key && w.graphs[key] == c
+		w.mu.Unlock()
+		if !published || c.base.Load() != nil {
+			return
+		}
+		g, tr, err := w.run(w.bg, opts)
+		if err != nil {
+			w.log.Debug("trace of a cached graph", zap.Error(err))
+			return
+		}
+		c.base.Store(&updateBase{g, tr})
+		w.log.Info("trace of the cached call graph computed: edits are updated in place")
+	}()
+}
+
+// diskKey returns the disk-cache key of the graph of a graph key, "" without a
+// cache.
+func (w *world) diskKey(key string, sf *SpecFile) string {
+	if w.cache == nil {
+		return ""
+	}
+	path := ""
+	if sf != nil {
+		path = sf.Path
+	}
+	// The spec file's path is part of the graph: its problems name it.
+	return w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
+}
+
+// updateFrom gives w the graph for the options and specification as an update in
+// place of prev's (analysis.Analyzer.Update), when w's index was rebuilt from prev's
+// keeping its hierarchy and prev has that graph with its trace. It reports whether it
+// did, or why not. The updated graph goes to the disk cache once the edits pause
+// (deferredStore).
+func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile) (bool, string) {
+	changed, ok := w.ix.ChangedSince(prev.ix)
+	if !ok {
+		return false, "the hierarchy changed"
+	}
+	key := graphKey(opts, sf)
+	prev.mu.Lock()
+	pc := prev.graphs[key]
+	prev.mu.Unlock()
+	if pc == nil {
+		return false, "no previous graph"
+	}
+	select {
+	case <-pc.done:
+	default:
+		return false, "the previous graph is still being computed"
+	}
+	base := pc.base.Load()
+	if base == nil {
+		return false, "no previous graph with a trace (one loaded from the disk cache waits for its run in the background)"
+	}
+	g, tr, err := w.an.Update(ctx, runOptions(opts, sf), analysis.Previous{Analyzer: prev.an, Graph: base.g, Trace: base.tr}, changed)
+	if err != nil {
+		return false, err.Error()
+	}
+	c := &graphCall{done: make(chan struct{}), g: g}
+	c.base.Store(&updateBase{g, tr})
+	close(c.done)
+	w.mu.Lock()
+	w.graphs[key] = c
+	w.touch(key)
+	w.unresolved[key] = UnresolvedSites(g, w.h.Methods())
+	w.mu.Unlock()
+	if k := w.diskKey(key, sf); k != "" && w.stores != nil {
+		w.stores.later(w.cache, k, g)
+	}
+	return true, ""
+}
+
+// touch marks key as the most recently used graph.
+func (w *world) touch(key string) {
+	if i := slices.Index(w.recent, key); i >= 0 {
+		w.recent = slices.Delete(w.recent, i, i+1)
+	}
+	w.recent = append(w.recent, key)
+}
+
+// evict forgets the least recently used finished graphs beyond maxGraphs (snapshots
+// that use them keep them alive).
+func (w *world) evict() {
+	for i := 0; len(w.graphs) > maxGraphs && i < len(w.recent); {
+		key := w.recent[i]
+		c := w.graphs[key]
+		finished := false
+		if c != nil {
+			select {
+			case <-c.done:
+				finished = true
+			default:
+			}
+		}
+		if key == w.pinned {
+			i++
+			continue
+		}
+		if c == nil || finished {
+			delete(w.graphs, key)
+			w.recent = slices.Delete(w.recent, i, i+1)
+			continue
+		}
+		i++
+	}
+}
+
+// unresolvedByLevel returns, for each level whose graph under otherwise the same
+// options and specification was computed, its number of unresolved or partially
+// resolved sites.
+func (w *world) unresolvedByLevel(opts analysis.Options, sf *SpecFile) map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]int{}
+	for _, l := range callgraph.Levels {
+		opts.Level = l
+		if n, ok := w.unresolved[graphKey(opts, sf)]; ok {
+			out[l.String()] = n
+		}
+	}
+	return out
+}
+
+// pin keeps the graph of key (the published snapshot's) in the cache.
+func (w *world) pin(key string) {
+	w.mu.Lock()
+	w.pinned = key
+	w.mu.Unlock()
+}
+
+// storeDelay is how long the edits must pause before the graph of the latest update
+// in place is written to the disk cache.
+const storeDelay = 3 * time.Second
+
+// deferredStore writes the graphs of updates in place to the disk cache once the
+// edits pause, or when the host closes: a restart after a session of edits then
+// starts from the cache instead of analysing again, and a burst of edits writes one
+// graph, not one per edit. (A new analysis stores its graph at once: it costs
+// seconds, the write a small part of it; an update costs less than the write.)
+type deferredStore struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	pending func()
+}
+
+// later replaces the pending write with g's under key, due after storeDelay.
+func (d *deferredStore) later(c *GraphCache, key string, g *callgraph.Graph) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.pending = func() { c.Store(key, g) }
+	d.timer = time.AfterFunc(storeDelay, d.flush)
+}
+
+// flush starts the pending write, if any, now. GraphCache.Close waits for it.
+func (d *deferredStore) flush() {
+	d.mu.Lock()
+	store := d.pending
+	d.pending = nil
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
+	}
+	d.mu.Unlock()
+	if store != nil {
+		store()
+	}
+}
