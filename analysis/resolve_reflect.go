@@ -12,7 +12,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// This file holds the reflective APIs of assumption-levels.md (dynamic class loading,
+// This file holds the reflective APIs of docs/assumption-levels.md (dynamic class loading,
 // reflective instantiation, invocation and field access) and the machinery every
 // dynamic-site resolver shares: a site first asks the precise resolvers whether it can
 // be resolved (siteResolvers: the cast, string and environment analyses of levels 3

@@ -16,6 +16,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"go.uber.org/zap"
 )
 
 const javaccJar = "/usr/share/java/javacc.jar"
@@ -53,12 +54,12 @@ public class App { public static void main(String[] a) throws Exception {
 // property, which resolves and unresolves the site (updated in place: the site's
 // method is visited again).
 func BenchmarkOneChangedClass(b *testing.B) {
-	b.Run("body", func(b *testing.B) { benchOneChanged(b, appV1, appV2, true) })
-	b.Run("header", func(b *testing.B) { benchOneChanged(b, appV1, appV3, true) })
-	b.Run("reflective", func(b *testing.B) { benchOneChanged(b, appReflect, appReflectProp, true) })
+	b.Run("body", func(b *testing.B) { benchOneChanged(b, appV1, appV2) })
+	b.Run("header", func(b *testing.B) { benchOneChanged(b, appV1, appV3) })
+	b.Run("reflective", func(b *testing.B) { benchOneChanged(b, appReflect, appReflectProp) })
 }
 
-func benchOneChanged(b *testing.B, appV1, appV2 string, prepare bool) {
+func benchOneChanged(b *testing.B, appV1, appV2 string) {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skip("no javacc jar (apt-get install javacc)")
 	}
@@ -74,19 +75,13 @@ func benchOneChanged(b *testing.B, appV1, appV2 string, prepare bool) {
 	st := Settings{
 		Config: index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{
 			{Path: out, Origin: classpath.Application}, {Path: javaccJar, Origin: classpath.Library}}},
-		Levels:  []callgraph.Level{callgraph.CorrectEnv},
-		Options: analysis.Options{Mains: []string{"app.App"}},
-		Prepare: prepare,
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Mains: []string{"app.App"}},
 	}
 	t0 := time.Now()
-	m, err := NewManager(context.Background(), st, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
+	m := newTestHost(b, st)
 	b.Logf("cold first snapshot: %v", time.Since(t0))
-	s, release := m.Acquire()
-	g, _ := s.Graph(context.Background(), callgraph.CorrectEnv)
+	s, release := m.acquire()
+	g := s.Graph
 	b.Logf("reachable %d edges %d; index timings %+v", g.NumReachable(), g.NumEdges(), s.Index().Timings)
 	release()
 	var took []time.Duration
@@ -98,14 +93,14 @@ func benchOneChanged(b *testing.B, appV1, appV2 string, prepare bool) {
 		}
 		os.WriteFile(target, data, 0o644)
 		t0 := time.Now()
-		ev, err := m.Update(context.Background(), ChangeSet{Paths: []string{target}})
+		ev, err := m.update(context.Background(), ChangeSet{Paths: []string{target}})
 		took = append(took, time.Since(t0))
 		if err != nil || !ev.Published() {
 			b.Fatalf("%+v %v", ev, err)
 		}
 	}
 	reportPercentiles(b, took)
-	b.ReportMetric(float64(m.Updates()), "in-place")
+	b.ReportMetric(float64(m.inPlace.Load()), "in-place")
 }
 
 // reportPercentiles reports the median and the 95th percentile of durations, in ms.
@@ -129,8 +124,7 @@ func BenchmarkWarmRestart(b *testing.B) {
 	}
 	st := Settings{
 		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: javaccJar, Origin: classpath.Application}}},
-		Options: analysis.Options{Mains: []string{"javacc"}},
-		Prepare: true,
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Mains: []string{"javacc"}},
 	}
 	for _, withGraphs := range []bool{false, true} {
 		name := "facts"
@@ -144,19 +138,19 @@ func BenchmarkWarmRestart(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				opts := Options{Cache: index.NewFactsCacheWithStore(dc)}
+				opts := HostOptions{Facts: index.NewFactsCacheWithStore(dc), Logger: zap.NewNop()}
 				if withGraphs {
 					if opts.Graphs, err = OpenGraphCache(filepath.Join(dir, "graphs"), nil); err != nil {
 						b.Fatal(err)
 					}
 				}
 				t0 := time.Now()
-				m, err := NewManager(context.Background(), st, opts)
-				if err != nil {
+				h := NewHost(context.Background(), opts)
+				if _, err := h.Build(context.Background(), Request{Reason: ReasonInitial, Options: st.Options, Projects: []*Project{st.project()}}); err != nil {
 					b.Fatal(err)
 				}
 				d := time.Since(t0)
-				m.Close()
+				h.Close()
 				dc.Close()
 				if opts.Graphs != nil {
 					opts.Graphs.Close()
@@ -182,21 +176,16 @@ func BenchmarkBurst1000(b *testing.B) {
 	javatest.CopyTree(b, v0, out)
 	st := Settings{
 		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}},
-		Options: analysis.Options{Entries: []string{"p.C0.m"}},
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Entries: []string{"p.C0.m"}},
 	}
-	m, err := NewManager(context.Background(), st, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	ch, unsub := m.Subscribe()
-	defer unsub()
-	w, err := Watch(m, WatchOptions{})
+	m := newTestHostOpts(b, st, HostOptions{Logger: zap.NewNop()})
+	ch := m.subscribe()
+	w, err := Watch(st.Config, nil, m.apply, WatchOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer w.Close()
-	before := m.Analyses()
+	before := m.builds.Load()
 	bursts := 0
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -208,10 +197,10 @@ func BenchmarkBurst1000(b *testing.B) {
 		want, _ := os.ReadFile(filepath.Join(src, "p/C999.class"))
 		wantHash := hashOf(want)
 		for {
-			s, release := m.Acquire()
-			h0 := s.Classes()["p/C0"].Hash
-			h := s.Classes()["p/C999"].Hash
+			s, release := m.acquire()
+			hashes := classHashes(s, out)
 			release()
+			h0, h := hashes["p/C0"], hashes["p/C999"]
 			want0, _ := os.ReadFile(filepath.Join(src, "p/C0.class"))
 			if h == wantHash && h0 == hashOf(want0) {
 				break
@@ -224,7 +213,7 @@ func BenchmarkBurst1000(b *testing.B) {
 		}
 		bursts++
 	}
-	b.ReportMetric(float64(m.Analyses()-before)/float64(bursts), "analyses/burst")
+	b.ReportMetric(float64(m.builds.Load()-before)/float64(bursts), "builds/burst")
 }
 
 // BenchmarkExtractAllWarm: index + facts of every class of javacc and the JDK, with
@@ -272,7 +261,7 @@ func BenchmarkWatcherIdle(b *testing.B) {
 			os.WriteFile(filepath.Join(dir, "C"+strconv.Itoa(c)+".class"), []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0, 0}, 0o644)
 		}
 	}
-	st := Settings{Config: index.Config{NoJDK: true, Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}}}
+	cfg := index.Config{NoJDK: true, Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}}
 	for _, polling := range []bool{false, true} {
 		name := "inotify"
 		opts := WatchOptions{}
@@ -281,7 +270,7 @@ func BenchmarkWatcherIdle(b *testing.B) {
 			opts.addWatch = func(dir string) error { return fmt.Errorf("inotify_add_watch %s: %w", dir, syscall.ENOSPC) }
 		}
 		b.Run(name, func(b *testing.B) {
-			w, err := WatchFunc(st, func(context.Context, ChangeSet) (Event, error) { return Event{}, nil }, opts)
+			w, err := Watch(cfg, nil, func(context.Context, ChangeSet) ([]string, error) { return nil, nil }, opts)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -122,27 +122,23 @@ func TestDiskCacheWarmAndCorrupt(t *testing.T) {
 	dir := t.TempDir()
 	st := testSettings(t, out, "")
 
-	run := func() (*Manager, *DiskCache, *index.FactsCache) {
+	// run builds a new host's first snapshot with the facts on disk and returns its
+	// graph's text.
+	run := func() string {
 		dc, err := OpenDiskCache(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fc := index.NewFactsCacheWithStore(dc)
-		m, err := NewManager(context.Background(), st, Options{Cache: fc})
+		defer dc.Close()
+		h := NewHost(context.Background(), HostOptions{Facts: index.NewFactsCacheWithStore(dc)})
+		defer h.Close()
+		snaps, err := h.Build(context.Background(), Request{Reason: ReasonInitial, Options: st.Options, Projects: []*Project{st.project()}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m, dc, fc
+		return snapshotText(t, snaps[0], st.Options.Level)
 	}
-	m1, dc1, _ := run()
-	want := func(m *Manager) string {
-		s, release := m.Acquire()
-		defer release()
-		return snapshotText(t, s, st.levels()[0])
-	}
-	w1 := want(m1)
-	m1.Close()
-	dc1.Close()
+	w1 := run()
 
 	b, _ := os.ReadFile(filepath.Join(out, "p/B.class"))
 	bpath := (&DiskCache{dir: dir}).path(hashOf(b))
@@ -153,12 +149,9 @@ func TestDiskCacheWarmAndCorrupt(t *testing.T) {
 	if err := os.WriteFile(bpath, []byte("jcg-lsp facts v1\ngarbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m2, dc2, _ := run()
-	if got := want(m2); got != w1 {
+	if got := run(); got != w1 {
 		t.Errorf("warm snapshot differs:\n%s\nwant\n%s", got, w1)
 	}
-	m2.Close()
-	dc2.Close()
 	data, _ := os.ReadFile(bpath)
 	if _, err := decodeFacts(data, hashOf(b)); err != nil {
 		t.Errorf("corrupt cache file not rewritten: %v", err)

@@ -168,21 +168,6 @@ func (c *GraphCache) Store(key string, g *callgraph.Graph) {
 	}()
 }
 
-// load and store are Load and Store for a cache that may be nil (none) and a key that
-// may be "" (not cacheable).
-func (c *GraphCache) load(key string, numNodes int) *callgraph.Graph {
-	if c == nil || key == "" {
-		return nil
-	}
-	return c.Load(key, numNodes)
-}
-
-func (c *GraphCache) store(key string, g *callgraph.Graph) {
-	if c != nil && key != "" {
-		c.Store(key, g)
-	}
-}
-
 // decodeCachedGraph checks the trailing checksum (a torn or bit-flipped file is not
 // decoded at all) and decodes the graph.
 func decodeCachedGraph(data []byte) (*callgraph.Graph, error) {

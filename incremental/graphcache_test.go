@@ -11,31 +11,30 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
 
-// TestGraphCacheWarmRestart: a restarted manager over the same classes loads its
+// TestGraphCacheWarmRestart: a restarted host over the same classes loads its
 // graph instead of analysing; the loaded graph is the analysed one. A changed class
 // or other settings miss the cache; a damaged file is ignored, removed and rewritten.
 func TestGraphCacheWarmRestart(t *testing.T) {
 	out, dir := t.TempDir(), t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	level := st.levels()[0]
+	level := st.Options.Level
 
-	// start runs a manager to its first snapshot and returns the graph's text and
-	// how many graphs came from the cache.
+	// start runs a host to its first snapshot and returns the graph's text and how
+	// many graphs came from the cache.
 	start := func(st Settings) (string, int64) {
 		t.Helper()
 		gc, err := OpenGraphCache(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := NewManager(context.Background(), st, Options{Graphs: gc})
+		h := NewHost(context.Background(), HostOptions{Graphs: gc})
+		snaps, err := h.Build(context.Background(), Request{Reason: ReasonInitial, Options: st.Options, Projects: []*Project{st.project()}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, release := m.Acquire()
-		text := snapshotText(t, s, level)
-		release()
-		m.Close()
+		text := snapshotText(t, snaps[0], level)
+		h.Close()
 		gc.Close()
 		return text, gc.Hits()
 	}

@@ -6,12 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -142,21 +140,12 @@ func syncDir(t *testing.T, src, dst string) []string {
 	return touched
 }
 
-func classHashes(s *Snapshot, dir string) map[string]uint64 {
-	m := map[string]uint64{}
-	for n, c := range s.Classes() {
-		if c.Container == dir {
-			m[n] = c.Hash
-		}
-	}
-	return m
-}
-
 // TestIncrementalEqualsScratch applies random steps (add, modify, delete, rename a
 // plug-in class, edit the specification file, swap a jar, touch without change, edit
-// the bodies of a class) and checks
-// after each that the manager's snapshot equals a from-scratch analysis and that the
-// reported class changes are exactly the differences in class bytes.
+// the bodies of a class) to hosts at three levels, driven as the server drives its
+// host, and checks after each that every host's snapshot equals a from-scratch
+// analysis and that a build ran exactly when class bytes or the specification
+// changed.
 func TestIncrementalEqualsScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(*propSeed, 42))
 	prog := &propProgram{plugins: map[string]string{}, rng: rng}
@@ -185,9 +174,14 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 	st := testSettings(t, out, specPath)
 	st.Config.Sources = append(st.Config.Sources, classpath.Source{Path: jar, Origin: classpath.Library})
 	st.Options.LibraryMode = false
+	// One host per level, so that every level is updated in place when it can be.
 	levels := []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectEnv}
-	st.Levels = levels // eager, so that every level is updated in place when it can be
-	m := newTestManager(t, st)
+	hosts := make([]*testHost, len(levels))
+	for i, l := range levels {
+		st := st
+		st.Options.Level = l
+		hosts[i] = newTestHost(t, st)
+	}
 
 	for step := range *propSteps {
 		names := slices.Sorted(func(yield func(string) bool) {
@@ -243,52 +237,37 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			touched = append(touched, jar)
 			what = fmt.Sprintf("swap jar to v%d", lib)
 		}
-		before, release := m.Acquire()
-		oldHashes := classHashes(before, out)
-		maps.Copy(oldHashes, classHashes(before, jar))
-		oldSpec := before.specData
-		release()
+		oldSpec, _ := os.ReadFile(specPath)
 		if !strings.HasPrefix(what, "spec") && !strings.HasPrefix(what, "swap") {
 			touched = append(touched, build()...)
 		}
-		ev, err := m.Update(context.Background(), ChangeSet{Paths: touched})
-		if err != nil {
-			t.Fatalf("step %d (%s): %v", step, what, err)
-		}
-		s, release := m.Acquire()
-		newHashes := classHashes(s, out)
-		maps.Copy(newHashes, classHashes(s, jar))
-		var added, changed, removed []string
-		for n, h := range newHashes {
-			if oh, ok := oldHashes[n]; !ok {
-				added = append(added, n)
-			} else if oh != h {
-				changed = append(changed, n)
-			}
-		}
-		for n := range oldHashes {
-			if _, ok := newHashes[n]; !ok {
-				removed = append(removed, n)
-			}
-		}
-		sort.Strings(added)
-		sort.Strings(changed)
-		sort.Strings(removed)
 		specData, _ := os.ReadFile(specPath)
-		noChange := len(added)+len(changed)+len(removed) == 0 && bytes.Equal(specData, oldSpec)
-		if ev.Published() == noChange {
-			t.Errorf("step %d (%s): published=%v but no change=%v", step, what, ev.Published(), noChange)
-		}
-		if ev.Published() && (!slices.Equal(ev.Added, added) || !slices.Equal(ev.Changed, changed) || !slices.Equal(ev.Removed, removed)) {
-			t.Errorf("step %d (%s): event %v/%v/%v, want %v/%v/%v", step, what, ev.Added, ev.Changed, ev.Removed, added, changed, removed)
-		}
-		for _, l := range levels {
+		for i, m := range hosts {
+			before, release := m.acquire()
+			ev, err := m.update(context.Background(), ChangeSet{Paths: touched})
+			if err != nil {
+				t.Fatalf("step %d (%s): %v", step, what, err)
+			}
+			s, releaseNew := m.acquire()
+			// What really changed: the classes' bytes and the specification file.
+			added, changed, removed := classDiff(before, s)
+			noChange := len(added)+len(changed)+len(removed) == 0 && bytes.Equal(specData, oldSpec)
+			if ev.Published() == noChange {
+				t.Errorf("step %d (%s): published=%v but no change=%v", step, what, ev.Published(), noChange)
+			}
+			if !ev.Published() && s != before {
+				t.Errorf("step %d (%s): a snapshot was published without an event", step, what)
+			}
+			l := levels[i]
 			if got, want := snapshotText(t, s, l), scratchText(t, st, l); got != want {
 				t.Fatalf("step %d (%s) level %v: incremental\n%s\nscratch\n%s", step, what, l, got, want)
 			}
+			release()
+			releaseNew()
+			t.Logf("step %d: %s: level %d snapshot %d, in place %v", step, what, l, s.ID, ev.InPlace)
 		}
-		release()
-		t.Logf("step %d: %s: snapshot %d, files %v", step, what, s.ID(), ev.Files)
 	}
-	t.Logf("%d of %d analyses were updates in place", m.Updates(), m.Analyses())
+	for i, m := range hosts {
+		t.Logf("level %v: %d of %d builds were updates in place", levels[i], m.inPlace.Load(), m.builds.Load())
+	}
 }

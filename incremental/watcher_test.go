@@ -21,13 +21,13 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
-func startWatcher(t *testing.T, m *Manager, opts WatchOptions) *Watcher {
+func startWatcher(t *testing.T, m *testHost, opts WatchOptions) *Watcher {
 	t.Helper()
 	if opts.Quiet == 0 {
 		opts.Quiet = 100 * time.Millisecond
 	}
 	opts.Logger = zaptest.NewLogger(t)
-	w, err := Watch(m, opts)
+	w, err := Watch(m.st.Config, []string{m.st.SpecPath}, m.apply, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +52,11 @@ func awaitEvent(t *testing.T, ch <-chan Event, what string, ok func(Event) bool)
 }
 
 // awaitScratch waits until the current snapshot equals a from-scratch analysis.
-func awaitScratch(t *testing.T, m *Manager, ch <-chan Event, st Settings, what string) {
+func awaitScratch(t *testing.T, m *testHost, ch <-chan Event, st Settings, what string) {
 	t.Helper()
 	want := scratchText(t, st, callgraph.CorrectEnv)
 	check := func() bool {
-		s, release := m.Acquire()
+		s, release := m.acquire()
 		defer release()
 		return snapshotText(t, s, callgraph.CorrectEnv) == want
 	}
@@ -68,7 +68,7 @@ func awaitScratch(t *testing.T, m *Manager, ch <-chan Event, st Settings, what s
 
 // awaitDisk waits until the classes of the current snapshot from dir are exactly
 // the class files in dir, byte for byte.
-func awaitDisk(t *testing.T, m *Manager, ch <-chan Event, dir, what string) {
+func awaitDisk(t *testing.T, m *testHost, ch <-chan Event, dir, what string) {
 	t.Helper()
 	check := func() bool {
 		want := map[string]uint64{}
@@ -80,15 +80,9 @@ func awaitDisk(t *testing.T, m *Manager, ch <-chan Event, dir, what string) {
 			}
 			return nil
 		})
-		s, release := m.Acquire()
+		s, release := m.acquire()
 		defer release()
-		got := map[string]uint64{}
-		for n, c := range s.Classes() {
-			if c.Container == dir {
-				got[n] = c.Hash
-			}
-		}
-		return maps.Equal(got, want)
+		return maps.Equal(classHashes(s, dir), want)
 	}
 	if check() {
 		return
@@ -105,9 +99,8 @@ func TestWatcherRealJavac(t *testing.T) {
 	os.MkdirAll(out, 0o755)
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, filepath.Join(t.TempDir(), "spec.txt"))
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{})
 
 	// javac rewrites the classes in place.
@@ -130,11 +123,11 @@ func TestWatcherRealJavac(t *testing.T) {
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	awaitDisk(t, m, ch, out, "recreated output folder")
 	awaitScratch(t, m, ch, st, "recreated output folder")
-	s, release := m.Acquire()
-	if _, ok := s.Classes()["q/sub/C"]; ok {
+	s, release := m.acquire()
+	if s.Hierarchy().Class("q/sub/C") != nil {
 		t.Errorf("q/sub/C survived the deletion of the output folder")
 	}
-	if _, ok := s.Classes()["p/B"]; !ok {
+	if s.Hierarchy().Class("p/B") == nil {
 		t.Errorf("p/B missing after recreation")
 	}
 	release()
@@ -157,7 +150,7 @@ func TestWatcherRealJavac(t *testing.T) {
 	if err := os.WriteFile(st.SpecPath, []byte("p.A.main @ 3 => p.B\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	awaitEvent(t, ch, "spec edit", func(ev Event) bool { return ev.SpecChanged && slices.Contains(ev.Files, "p/A.java") })
+	awaitEvent(t, ch, "spec edit", func(ev Event) bool { return ev.SpecChanged })
 	awaitScratch(t, m, ch, st, "spec")
 }
 
@@ -165,9 +158,8 @@ func TestWatcherHalfWrittenClass(t *testing.T) {
 	out := t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{Quiet: 50 * time.Millisecond})
 
 	tmp := t.TempDir()
@@ -197,9 +189,8 @@ func TestWatcherPollingFallback(t *testing.T) {
 	out := t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{PollInterval: 100 * time.Millisecond,
 		addWatch: func(dir string) error {
 			if strings.HasPrefix(dir, out) {
@@ -231,18 +222,17 @@ func TestWatcherBurst(t *testing.T) {
 	out := t.TempDir()
 	javac(t, manyClasses(n, 0), out)
 	st := testSettings(t, out, "")
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{})
-	before := m.Analyses()
+	before := m.builds.Load()
 	javac(t, manyClasses(n, 1), out)
 	awaitDisk(t, m, ch, out, "burst")
 	time.Sleep(500 * time.Millisecond) // let a late second update show up in the count
-	if got := m.Analyses() - before; got > 2 {
-		t.Errorf("a burst of %d rewritten classes took %d analyses, want at most 2", n, got)
+	if got := m.builds.Load() - before; got > 2 {
+		t.Errorf("a burst of %d rewritten classes took %d builds, want at most 2", n, got)
 	}
-	t.Logf("burst of %d classes: %d analyses", n, m.Analyses()-before)
+	t.Logf("burst of %d classes: %d builds", n, m.builds.Load()-before)
 }
 
 func TestWatcherJarSwap(t *testing.T) {
@@ -256,9 +246,8 @@ func TestWatcherJarSwap(t *testing.T) {
 	javacCP(t, map[string]string{"p/A.java": "package p; public class A { public static void main(String[] a) { new lib.L().l(); } }"}, out, l1)
 	st := testSettings(t, out, "")
 	st.Config.Sources = append(st.Config.Sources, classpath.Source{Path: jar, Origin: classpath.Library})
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{})
 
 	// Rewritten in place.
@@ -269,9 +258,9 @@ func TestWatcherJarSwap(t *testing.T) {
 	os.Remove(jar)
 	javatest.Jar(t, l1, jar)
 	awaitEvent(t, ch, "jar replaced", func(ev Event) bool {
-		s, release := m.Acquire()
+		s, release := m.acquire()
 		defer release()
-		return s.Classes()["lib/L"].Hash != 0 && slices.Contains(ev.Changed, "lib/L") || slices.Contains(ev.Added, "lib/L")
+		return s.Hierarchy().Class("lib/L") != nil && slices.Contains(ev.Changed, "lib/L") || slices.Contains(ev.Added, "lib/L")
 	})
 	awaitScratch(t, m, ch, st, "jar replaced")
 }
@@ -281,9 +270,8 @@ func TestWatcherOverflow(t *testing.T) {
 	out := t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	errs := make(chan error, 1)
 	startWatcher(t, m, WatchOptions{errs: errs, addWatch: func(string) error { return nil }}) // sees no events
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": bRun2}, out)
@@ -300,9 +288,8 @@ func TestWatcherCleanBuild(t *testing.T) {
 	os.MkdirAll(out, 0o755)
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	m := newTestManager(t, st)
-	ch, unsub := m.Subscribe()
-	defer unsub()
+	m := newTestHost(t, st)
+	ch := m.subscribe()
 	startWatcher(t, m, WatchOptions{})
 	if err := os.RemoveAll(build); err != nil {
 		t.Fatal(err)

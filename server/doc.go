@@ -4,25 +4,30 @@
 //
 // # Layers
 //
-//   - conn.go, codec.go: the connection. The handler chain is our own (stack-notes.md
-//     lists why protocol.NewServer's is not usable): notifications run in order on the
-//     read loop and never return errors; requests are decoded on the read loop, then
-//     released with jsonrpc2.Async and run concurrently; $/cancelRequest cancels a
-//     request's context; malformed frames get error replies (tolerantStream). Calls
-//     to the client are made only from goroutines or released requests.
-//   - lifecycle.go, settings.go, workspace.go: initialize, the layered settings
-//     (initializationOptions < workspace/configuration < command overrides) and the
-//     discovery of the class path and source roots.
-//   - rebuild.go, snapshot.go: Rebuild is the single entry point for (re)analysis. A
-//     build runs in the background with work-done progress, cancels the one before
-//     it, and publishes an immutable Snapshot atomically. Snapshots over the same
-//     index share a reference-counted world (index, analyzer, graphs by settings,
-//     source mapping, class listings), so a level switch or a specification change
-//     only re-runs the analysis, and an index is closed only when no request uses it.
+//   - conn.go, codec.go: the connection. The handler chain is our own, because
+//     protocol.NewServer's runs every message asynchronously (didChange and didSave
+//     would arrive out of order), closes the connection when a notification handler
+//     returns an error and ignores its fallback handler (our jcg/ methods):
+//     notifications run in order on the read loop and never return errors; requests
+//     are decoded on the read loop, then released with jsonrpc2.Async and run
+//     concurrently; $/cancelRequest cancels a request's context; malformed frames get
+//     error replies (tolerantStream). Calls to the client are made only from
+//     goroutines or released requests.
+//   - lifecycle.go, settings.go: initialize and the layered settings
+//     (initializationOptions < workspace/configuration < command overrides).
+//   - rebuild.go: Rebuild is the single entry point for (re)analysis. A build runs in
+//     the background with work-done progress and cancels the one before it; it
+//     discovers the projects (incremental.DiscoverProjects) and has the server's
+//     incremental.Host build and publish their snapshots, then publishes the
+//     diagnostics that changed and jcg/status. The host owns the snapshots (indexes,
+//     analyzers, graphs by settings, updates in place, disk caches); the server only
+//     reads them (snapshot.go), and keeps what it derives from an index (source
+//     mapping, class listings) with the index (Snapshot.Derived).
 //   - watch.go: incremental.Watcher watches the class path and the specification
-//     file; its debounced change sets become Rebuild(incremental.ReasonClassFiles) (or incremental.ReasonSpec)
-//     unless nothing really changed (same class bytes, a specification content a
-//     build or didSave already took); half-written class files defer them.
+//     files; its debounced change sets become Rebuild(incremental.ReasonClassFiles)
+//     (or incremental.ReasonSpec) when the host says they change something
+//     (incremental.Host.Changed: other class bytes, a specification meaning that no
+//     build or didSave took yet); half-written class files defer them.
 //   - source.go, javasrc/, listing.go, locate.go: the mapping between source text and
 //     bytecode. A .java file holds the classes whose package and SourceFile match it;
 //     declarations, lambdas and initialisers are matched to methods by name,

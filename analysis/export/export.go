@@ -1,5 +1,5 @@
 // Package export writes call graphs for other tools: the JCG benchmark's JSON format
-// (../shared/docs/jcg-format.md), Graphviz DOT, and jcg-lsp's own JSON with every
+// (docs/jcg-format.md), Graphviz DOT, and jcg-lsp's own JSON with every
 // edge's reason.
 package export
 

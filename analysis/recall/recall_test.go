@@ -23,8 +23,8 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/internal/jvmrecord"
 )
 
-// The recall of our call graphs against a dynamic oracle (the measure of
-// ../shared/papers/recall-of-static-call-graphs.txt): run real programs with a
+// The recall of our call graphs against a dynamic oracle (the measure of Sui et al.,
+// "On the Recall of Static Call Graph Construction in Practice"): run real programs with a
 // JVMTI agent that records every method that executes, analyse the same class
 // path at every level with CHA and RTA, and require that the graphs find the
 // executed methods reachable:

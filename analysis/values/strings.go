@@ -391,7 +391,7 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 			return v
 		}
 	}
-	// Values from outside by definition (assumption-levels.md, Correct-String: "a
+	// Values from outside by definition (docs/assumption-levels.md, Correct-String: "a
 	// file read, a collection") are specification points at the call, where a user
 	// reads them: the overrides of those APIs are not followed (that would only move
 	// the point into the JDK's internals).

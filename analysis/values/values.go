@@ -40,7 +40,7 @@ type Point struct {
 	Line   int32
 	Kind   string
 	// Beyond says the value comes from a source the level does not license
-	// (assumption-levels.md): a public parameter, a field others may write, the
+	// (docs/assumption-levels.md): a public parameter, a field others may write, the
 	// environment (without its value), a collection, a file, a method the analysis
 	// may not follow. Without it the level licenses the source and the analysis
 	// stopped short (a loop, a deep call chain, a builder it does not model).
