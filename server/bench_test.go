@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
@@ -97,17 +98,12 @@ func benchJar(b *testing.B, jar string, mains []string) {
 	}
 	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
 	for _, c := range classes {
-		l := listingOf(snap, c)
-		for _, m := range c.Methods {
-			line, col, _ := l.methodRange(m)
-			decls = append(decls, pos{classURI(c.Name), protocol.Position{Line: uint32(line), Character: uint32(col)}})
-			if f := snap.Index().Facts(m); f != nil {
-				for k := range f.Calls {
-					if ln, col, _, ok := l.callRange(m, k); ok {
-						calls = append(calls, pos{classURI(c.Name), protocol.Position{Line: uint32(ln), Character: uint32(col)}})
-					}
-				}
-			}
+		ds, cs := ide.ListingPositions(snap, c)
+		for _, p := range ds {
+			decls = append(decls, pos{classURI(c.Name), toPosition(p)})
+		}
+		for _, p := range cs {
+			calls = append(calls, pos{classURI(c.Name), toPosition(p)})
 		}
 	}
 	release()
@@ -414,11 +410,11 @@ func hotMethods(b *testing.B, algo string) {
 	}
 	var summary []string
 	for _, n := range append(top(5, callers, app), top(5, callers, jdk)...) {
-		in = append(in, e.srv.item(snap, n))
-		summary = append(summary, fmt.Sprintf("%s (%d calling bundles)", qualifiedName(snap.Method(n)), callers(n)))
+		in = append(in, toItem(ptr(e.srv.ide.Item(snap, n))))
+		summary = append(summary, fmt.Sprintf("%s (%d calling bundles)", ide.QualifiedName(snap.Method(n)), callers(n)))
 	}
 	for _, n := range top(5, widest, func(*hierarchy.Method) bool { return true }) {
-		out = append(out, e.srv.item(snap, n))
+		out = append(out, toItem(ptr(e.srv.ide.Item(snap, n))))
 		big, sets := 0, map[int32]bool{}
 		for _, bu := range g.Callees(n) {
 			if len(g.Sets[bu.Set]) > 100 {
@@ -426,7 +422,7 @@ func hotMethods(b *testing.B, algo string) {
 				sets[bu.Set] = true
 			}
 		}
-		summary = append(summary, fmt.Sprintf("%s (a call with %d targets; %d calls of over 100 targets, %d sets)", qualifiedName(snap.Method(n)), widest(n), big, len(sets)))
+		summary = append(summary, fmt.Sprintf("%s (a call with %d targets; %d calls of over 100 targets, %d sets)", ide.QualifiedName(snap.Method(n)), widest(n), big, len(sets)))
 	}
 	release()
 	b.Logf("ready after %v; hot methods: %s", ready, strings.Join(summary, "; "))

@@ -2,25 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-)
-
-// Limits on the "Add specification" quick fixes: one action per candidate when there
-// are few, one action with all of them when a reviewer can still read the entry.
-const (
-	maxSingleCandidates = 8
-	maxAllCandidates    = 50
+	"github.com/jcg-lsp/jcg-lsp/ide"
 )
 
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
@@ -32,6 +18,9 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if snap.Graph == nil {
 		return nil, nil
 	}
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
 	var out []protocol.CommandOrCodeAction
 	ours := false
 	for i := range p.Context.Diagnostics {
@@ -41,16 +30,13 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 			continue
 		}
 		ours = true
-		var sd siteData
-		if err := json.Unmarshal(d.Data, &sd); err != nil {
-			continue
-		}
-		m, site := siteOf(snap, sd)
-		if site == nil {
-			continue
-		}
-		for _, a := range s.specActions(snap, m, site) {
-			a.Diagnostics = []protocol.Diagnostic{*d}
+		for _, f := range s.ide.Fixes(snap, []byte(d.Data)) {
+			kind := protocol.CodeActionKindQuickFix
+			a := &protocol.CodeAction{Title: f.Title, Kind: &kind, Edit: specEdit(&f.Edit, caps), Diagnostics: []protocol.Diagnostic{*d}}
+			if f.Preferred {
+				yes := true
+				a.IsPreferred = &yes
+			}
 			out = append(out, a)
 		}
 	}
@@ -68,188 +54,26 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	return out, nil
 }
 
-// specActions returns the "Add specification" quick fixes of a site.
-func (s *Server) specActions(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) []*protocol.CodeAction {
-	if site.Feature == callgraph.FeatNative {
-		return nil // native code is not specified by entries
-	}
-	cands := specCandidates(snap, site)
-	observed, logPath := s.observedTargets(snap, m, site)
-	ss := specSiteOf(snap, m, site)
-	var out []*protocol.CodeAction
-	add := func(ts []specTarget, label string, preferred bool) {
-		edit, err := s.specEdit(snap, ss, formatSpecEntry(ss, ts))
-		if err != nil {
-			s.bug("spec edit: %v", err)
-			return
-		}
-		kind := protocol.CodeActionKindQuickFix
-		a := &protocol.CodeAction{
-			Title: fmt.Sprintf("Add specification: this site ⇒ %s", label),
-			Kind:  &kind,
-			Edit:  edit,
-		}
-		if preferred {
-			a.IsPreferred = &preferred
-		}
-		out = append(out, a)
-	}
-	if len(observed) > 0 {
-		// What a real run did is the best guess: offered first, and preferred.
-		add(observed, fmt.Sprintf("%s (observed in %s)", targetsLabel(observed), filepath.Base(logPath)), true)
-	}
-	if len(cands) == 0 || len(cands) > maxAllCandidates {
-		return out
-	}
-	if len(cands) <= maxSingleCandidates {
-		for _, c := range cands {
-			add([]specTarget{c}, "{"+shortTarget(c)+"}", false)
-		}
-	}
-	if len(cands) > 1 {
-		add(cands, fmt.Sprintf("all %d candidates", len(cands)), false)
-	}
-	return out
-}
-
-// targetsLabel names a few targets, or counts many.
-func targetsLabel(ts []specTarget) string {
-	if len(ts) > 3 {
-		return fmt.Sprintf("%d observed targets", len(ts))
-	}
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = shortTarget(t)
-	}
-	return "{" + strings.Join(names, ", ") + "}"
-}
-
-func shortTarget(t specTarget) string {
-	n := t.Class[strings.LastIndexByte(t.Class, '.')+1:]
-	if t.Member != "" {
-		n += "." + t.Member
-	}
-	return n
-}
-
-// specSiteOf names a site the way specification entries do.
-func specSiteOf(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) specSite {
-	ord := 1
-	if f := snap.Index().Facts(m); f != nil {
-		for k := 0; k < int(site.Call) && k < len(f.Calls); k++ {
-			if f.Calls[k].Line == site.Line {
-				ord++
-			}
-		}
-	}
-	return newSpecSite(javaName(m.Class.Name), m.Name, m.Desc, int(site.Line), ord, int(site.PC))
-}
-
-// specCandidates returns what a specification entry for the site could name: the
-// targets already known for a partially resolved site, else the application and
-// library members among the fallback targets (JDK members are left out: a
-// specification names the program's plugins, not the platform). Loading and
-// instantiation sites name classes; invocation sites name methods.
-func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
-	g := snap.Graph
-	knownSets, fallbackSets := siteSets(g, site)
-	sets := fallbackSets
-	if site.Status == callgraph.Partial && len(knownSets) > 0 {
-		sets = knownSets
-	}
-	var ids []int32
-	for _, si := range sets {
-		ids = append(ids, g.Sets[si]...)
-	}
-	var out []specTarget
-	seen := map[specTarget]bool{}
-	for _, id := range ids {
-		m := snap.Method(id)
-		if m == nil || m.Class.Origin == hierarchy.JDK {
-			continue
-		}
-		t := specTarget{Class: javaName(m.Class.Name)}
-		if site.Feature == callgraph.FeatInvocation || site.Feature == callgraph.FeatMethodHandle {
-			if m.Name == "<init>" || m.Name == "<clinit>" {
-				continue
-			}
-			t.Member, t.Desc = m.Name, m.Desc
-		}
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-			if len(out) > maxAllCandidates {
-				return out
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b specTarget) int { return strings.Compare(targetString(a), targetString(b)) })
-	return out
-}
-
-// specEdit returns the workspace edit that adds an entry to the specification file:
-// it creates the file when it does not exist, and otherwise inserts the entry where it
-// keeps the file sorted, at the version the editor has (the client rejects the edit
-// rather than clobber text changed since).
-func (s *Server) specEdit(snap *Snapshot, site specSite, entry string) (*protocol.WorkspaceEdit, error) {
-	path := snap.Project.SpecFile
-	u := uri.File(path)
-	text, version, open, err := s.docs.text(path)
-	exists := err == nil
-	if err != nil && !os.IsNotExist(err) {
-		return nil, err
-	}
-	s.mu.Lock()
-	caps := s.caps
-	s.mu.Unlock()
-
-	var pos protocol.Position
-	insert := entry + "\n"
-	switch {
-	case !exists:
-		insert = specHeader + insert
-	default:
-		line := insertionLine(text, site)
-		if end := endPosition(text); line >= int(end.Line) && (end.Character > 0 || line > int(end.Line)) {
-			// After the last line: append, ending an unterminated last line first.
-			pos = end
-			if end.Character > 0 {
-				insert = "\n" + insert
-			}
-		} else {
-			pos = protocol.Position{Line: uint32(line)}
-		}
-	}
-	edit := protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: insert}
+// specEdit returns the workspace edit of a specification entry: a versioned document
+// change (creating the file first when needed) for clients that take document
+// changes, else a plain text edit.
+func specEdit(e *ide.SpecEdit, caps clientCaps) *protocol.WorkspaceEdit {
+	u := uri.File(e.Path)
+	pos := toPosition(e.At)
+	edit := protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: e.Text}
 	if !caps.docChanges {
-		return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}, nil
+		return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
 	}
 	var changes []protocol.DocumentChange
-	if !exists {
+	if e.Create {
 		yes := true
 		changes = append(changes, &protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}})
 	}
 	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
-	if open {
+	if e.Open {
+		version := e.Version
 		id.Version = &version
 	}
 	changes = append(changes, &protocol.TextDocumentEdit{TextDocument: id, Edits: []protocol.TextDocumentEditElement{&edit}})
-	return &protocol.WorkspaceEdit{DocumentChanges: changes}, nil
-}
-
-// endPosition returns the position after the last character of a text.
-func endPosition(text []byte) protocol.Position {
-	line, col := 0, 0
-	for _, r := range string(text) {
-		switch {
-		case r == '\n':
-			line++
-			col = 0
-		case r >= 0x10000:
-			col += 2
-		default:
-			col++
-		}
-	}
-	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+	return &protocol.WorkspaceEdit{DocumentChanges: changes}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -18,16 +16,15 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/export"
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
-	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/internal/leveltable"
 )
 
 // Commands of workspace/executeCommand.
 const (
 	cmdSetLevel          = "jcg.setLevel"          // [level]: switch the assumption level; returns the new summary
 	cmdStatistics        = "jcg.statistics"        // per-level statistics table (text)
-	cmdExport            = "jcg.exportCallGraph"   // [{format, path, appOnly}]: write the graph
+	cmdExport            = ide.ExportCommand       // [{format, path, appOnly}]: write the graph
 	cmdShowClassPath     = "jcg.showClassPath"     // the discovered class path and source roots (text)
 	cmdReanalyze         = "jcg.reanalyze"         // re-read the class path and analyse again
 	cmdOpenSpecFile      = "jcg.openSpecFile"      // open (creating it if needed) the specification file
@@ -56,7 +53,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	}
 	switch p.Command {
 	case cmdStatistics:
-		return statistics(ctx, snap)
+		return ide.Statistics(ctx, snap)
 	case cmdExport:
 		return s.export(ctx, snap, p.Arguments)
 	case cmdShowClassPath:
@@ -64,7 +61,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		defer releaseAll()
 		var parts []string
 		for i, p := range all {
-			text := showClassPath(p)
+			text := ide.ClassPathReport(p)
 			if len(all) > 1 {
 				text = fmt.Sprintf("Project %d of %d (analysed separately):\n%s", i+1, len(all), text)
 			}
@@ -84,7 +81,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		if now := incremental.ReadSpecFile(sf.Path); now.Err == nil && now.Meaning() == sf.Meaning() {
 			sf = now
 		}
-		return describeSpec(sf, probs), nil
+		return ide.DescribeSpec(sf, probs), nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commandNames(), ", "))
 }
@@ -110,33 +107,6 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 		return nil, err
 	}
 	return snap.Options.Level.Title() + ": " + summary(snap), nil
-}
-
-// statistics renders the per-level tables of `jcg-lsp analyze` for the snapshot's
-// program, computing (and caching) the graph of every level.
-func statistics(ctx context.Context, snap *Snapshot) (string, error) {
-	var rows []leveltable.Row
-	for _, l := range callgraph.Levels {
-		opts := snap.Options
-		opts.Level = l
-		t0 := time.Now()
-		g, err := snap.GraphWith(ctx, opts)
-		if err != nil {
-			return "", err
-		}
-		rows = append(rows, leveltable.Row{Graph: g, Time: time.Since(t0)})
-	}
-	ms := snap.Hierarchy().Methods()
-	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", strings.ToUpper(snap.Options.Algorithm))
-	if err := leveltable.Write(&b, rows, own); err != nil {
-		return "", err
-	}
-	if len(snap.Options.Env) > 0 {
-		fmt.Fprintln(&b, "Correct-Env is sound only for the environment configured in jcg.env.")
-	}
-	return b.String(), nil
 }
 
 type exportArgs struct {
@@ -188,42 +158,12 @@ func (s *Server) export(ctx context.Context, snap *Snapshot, args []protocol.LSP
 	return &exportResult{Path: path, Bytes: fi.Size()}, nil
 }
 
-func showClassPath(snap *Snapshot) string {
-	var b strings.Builder
-	b.WriteString(snap.Project.Describe())
-	ix := snap.Index()
-	if ix.ClassPath.JDKHome != "" {
-		fmt.Fprintf(&b, "JDK in use: %s (release %d)\n", ix.ClassPath.JDKHome, ix.ClassPath.Release)
-	}
-	counts := map[hierarchy.Origin]int{}
-	phantoms := 0
-	for _, c := range snap.Hierarchy().Classes() {
-		if c.Phantom {
-			phantoms++
-		} else {
-			counts[c.Origin]++
-		}
-	}
-	fmt.Fprintf(&b, "Classes: %d application, %d library, %d JDK; %d phantom (referenced, missing)\n",
-		counts[hierarchy.Application], counts[hierarchy.Library], counts[hierarchy.JDK], phantoms)
-	fmt.Fprintf(&b, "Source files mapped to classes: %d\n", len(sourcesOf(snap).classes))
-	fmt.Fprintf(&b, "Index warnings: %d\n", len(ix.Warnings))
-	for i, w := range ix.Warnings {
-		if i == 20 {
-			fmt.Fprintf(&b, "  ... %d more (see the log)\n", len(ix.Warnings)-i)
-			break
-		}
-		fmt.Fprintf(&b, "  %s\n", w)
-	}
-	return b.String()
-}
-
 // openSpecFile asks the client to show the specification file, creating it with its
 // header first when it does not exist.
 func (s *Server) openSpecFile(ctx context.Context, snap *Snapshot) (any, error) {
 	path := snap.Project.SpecFile
 	if _, err := os.Stat(path); os.IsNotExist(err) {
-		if err := os.WriteFile(path, []byte(specHeader), 0o666); err != nil {
+		if err := os.WriteFile(path, []byte(ide.SpecHeader), 0o666); err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "creating %s: %v", path, err)
 		}
 	}
@@ -258,17 +198,17 @@ func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, 
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "not a %s: URI: %q", ClassScheme, p.URI)
 	}
-	if name == nativeNodeName {
-		return &classContentResult{Text: nativeListing}, nil
+	if name == ide.NativeNodeClass {
+		return &classContentResult{Text: ide.NativeListing}, nil
 	}
 	snap, release := s.currentFor(uri.URI(p.URI))
 	defer release()
 	if snap == nil {
 		return nil, errNoSnapshot
 	}
-	c := snap.Hierarchy().Class(name)
-	if c == nil || c.Phantom {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "class %s is not on the class path", javaName(name))
+	text, ok := ide.ClassListing(snap, name)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "class %s is not on the class path", strings.ReplaceAll(name, "/", "."))
 	}
-	return &classContentResult{Text: listingOf(snap, c).Text()}, nil
+	return &classContentResult{Text: text}, nil
 }

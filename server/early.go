@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/ide"
 )
 
 // earlyPublisher publishes, during the server's first build, the diagnostics of the
@@ -32,7 +33,7 @@ import (
 type earlyPublisher struct {
 	s     *Server
 	ctx   context.Context
-	st    *Settings
+	st    ide.Settings     // the build's presentation settings
 	base  *Snapshot        // the project's snapshot without a graph
 	start time.Time        // of the build, for the log
 	graph *callgraph.Graph // the reported sites of source files so far, with their edges
@@ -42,7 +43,7 @@ type earlyPublisher struct {
 // earlyDiagnostics returns the analysis.Options.Sites callback of the first build's
 // analysis of a project.
 func (s *Server) earlyDiagnostics(ctx context.Context, st *Settings, base *Snapshot, start time.Time) func(*callgraph.Graph) {
-	e := &earlyPublisher{s: s, ctx: ctx, st: st, base: base, start: start, mine: map[uri.URI]bool{}}
+	e := &earlyPublisher{s: s, ctx: ctx, st: st.present(), base: base, start: start, mine: map[uri.URI]bool{}}
 	return e.found
 }
 
@@ -52,7 +53,7 @@ func (s *Server) earlyDiagnostics(ctx context.Context, st *Settings, base *Snaps
 func (e *earlyPublisher) found(p *callgraph.Graph) {
 	var keep []int
 	for i := range p.Sites {
-		if _, ok := diagnosticFile(e.st, e.base, &p.Sites[i]); ok {
+		if _, ok := e.s.ide.DiagnosticFile(&e.st, e.base, &p.Sites[i]); ok {
 			keep = append(keep, i)
 		}
 	}
@@ -106,13 +107,13 @@ func (e *earlyPublisher) publish() {
 	native := len(e.graph.Callees(e.graph.Native)) > 0
 	next := map[uri.URI][]protocol.Diagnostic{}
 	sites := 0
-	for path, ss := range sitesByFile(e.st, snap) {
+	for path, ss := range e.s.ide.SitesByFile(&e.st, snap) {
 		if !native {
 			// Their message counts NativeMethod's targets, not reported yet.
 			ss = slices.DeleteFunc(ss, func(s *callgraph.Site) bool { return s.Feature == callgraph.FeatNative })
 		}
 		if len(ss) > 0 && e.ctx.Err() == nil {
-			next[uri.File(path)] = fileDiagnostics(e.s, e.st, snap, path, ss)
+			next[uri.File(path)] = toDiagnostics(e.s.ide.FileDiagnostics(&e.st, snap, path, ss))
 			sites += len(ss)
 		}
 	}

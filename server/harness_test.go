@@ -463,3 +463,14 @@ func detail(it protocol.CallHierarchyItem) string {
 	}
 	return *it.Detail
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

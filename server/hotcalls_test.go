@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -55,13 +54,13 @@ func TestCallHierarchyHotMethods(t *testing.T) {
 			t.Fatalf("prepare String.valueOf: %+v", items)
 		}
 		snap, release := e.srv.current()
-		var ref methodRef
-		if err := json.Unmarshal(items[0].Data, &ref); err != nil {
-			t.Fatal(err)
+		node, ok := e.srv.ide.ItemNode(snap, fromItem(&items[0]))
+		if !ok {
+			t.Fatalf("item %+v names no node", items[0])
 		}
 		g := snap.Graph
 		want := map[int32]bool{}
-		for _, bi := range g.Callers(ref.node(snap)) {
+		for _, bi := range g.Callers(node) {
 			want[g.Bundles[bi].Caller] = true
 		}
 		release()
@@ -128,13 +127,13 @@ func TestCallHierarchyHotMethods(t *testing.T) {
 			t.Fatalf("prepare describe: %+v", items)
 		}
 		snap, release := e.srv.current()
-		var ref methodRef
-		if err := json.Unmarshal(items[0].Data, &ref); err != nil {
-			t.Fatal(err)
+		node, ok := e.srv.ide.ItemNode(snap, fromItem(&items[0]))
+		if !ok {
+			t.Fatalf("item %+v names no node", items[0])
 		}
 		g := snap.Graph
 		targets := 0
-		for _, b := range g.Callees(ref.node(snap)) {
+		for _, b := range g.Callees(node) {
 			targets += len(g.Sets[b.Set])
 		}
 		release()
@@ -194,7 +193,7 @@ func TestCallHierarchyHotMethods(t *testing.T) {
 		var it protocol.CallHierarchyItem
 		for _, m := range c.Methods {
 			if m.Name == "invoke" {
-				it = e.srv.item(snap, m.ID)
+				it = toItem(ptr(e.srv.ide.Item(snap, m.ID)))
 			}
 		}
 		release()

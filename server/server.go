@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 )
 
@@ -64,8 +65,8 @@ type Server struct {
 	progressSeq atomic.Uint64
 	build       buildState
 	watch       watchState
-	reflLogs    reflLogs
-	docs        documents
+	// ide answers the requests about a snapshot; it holds the open documents.
+	ide *ide.Session
 
 	firstBuildWait time.Duration
 
@@ -108,7 +109,7 @@ func New(opts Options) *Server {
 	if s.firstBuildWait <= 0 {
 		s.firstBuildWait = defaultFirstBuildWait
 	}
-	s.docs.open = map[string]*document{}
+	s.ide = ide.NewSession(func() ide.Settings { return s.shownSettings().present() }, func(msg string) { s.bug("%s", msg) }, log)
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.host = incremental.NewHost(s.bg, incremental.HostOptions{Graphs: opts.Graphs, Logger: log})
 	s.routes = s.makeRoutes()

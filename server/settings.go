@@ -13,6 +13,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 )
 
@@ -246,4 +247,10 @@ func (st *Settings) options() analysis.Options {
 // equal reports whether two settings are the same.
 func (st *Settings) equal(o *Settings) bool {
 	return fmt.Sprintf("%#v", *st) == fmt.Sprintf("%#v", *o)
+}
+
+// present returns what features present with the settings.
+func (st *Settings) present() ide.Settings {
+	return ide.Settings{Severity: toSeverity(st.Severity), NativeSeverity: toSeverity(st.NativeSeverity),
+		HoverTargets: st.HoverTargets, MaxCallItems: st.MaxCallItems}
 }

@@ -22,9 +22,7 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	if path == "" {
 		return nil
 	}
-	s.docs.mu.Lock()
-	s.docs.open[path] = &document{version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
-	s.docs.mu.Unlock()
+	s.ide.Docs.Open(path, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	return nil
 }
 
@@ -43,17 +41,13 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	default:
 		return nil
 	}
-	s.docs.mu.Lock()
-	s.docs.open[path] = &document{version: p.TextDocument.Version, text: []byte(text)}
-	s.docs.mu.Unlock()
+	s.ide.Docs.Open(path, p.TextDocument.Version, []byte(text))
 	return nil
 }
 
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	path := filePath(p.TextDocument.URI)
-	s.docs.mu.Lock()
-	delete(s.docs.open, path)
-	s.docs.mu.Unlock()
+	s.ide.Docs.Close(path)
 	return nil
 }
 

@@ -21,8 +21,12 @@ type pkg struct {
 //   - analysis imports no incremental, server or command package, and no package
 //     that does IO (os, os/exec, net, path/filepath, io/fs, syscall): what it reads
 //     comes through the index, what it writes through an io.Writer;
-//   - incremental imports no server or command package;
-//   - internal helpers import neither incremental, the server nor a command;
+//   - incremental imports no ide, server or command package;
+//   - ide (the features: plain data about a snapshot) imports no server or command
+//     package;
+//   - the server imports no index package: it reads snapshots through incremental
+//     and answers through ide;
+//   - internal helpers import neither incremental, ide, the server nor a command;
 //   - only the server imports the LSP packages (go.lsp.dev).
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"...").Output()
@@ -68,9 +72,13 @@ func forbidden(name, imp string) string {
 		return "the index knows nothing above it"
 	case in("analysis") && (under("incremental") || under("server") || under("cmd")):
 		return "the analysis knows nothing above it"
-	case in("incremental") && (under("server") || under("cmd")):
-		return "incremental knows nothing of the server"
-	case in("internal") && (under("incremental") || under("server") || under("cmd")):
+	case in("incremental") && (under("ide") || under("server") || under("cmd")):
+		return "incremental knows nothing of the features or the server"
+	case in("ide") && (under("server") || under("cmd")):
+		return "the features answer in plain data: the server converts them to the protocol"
+	case in("server") && under("index"):
+		return "the server reads snapshots (incremental) and features (ide), not the index"
+	case in("internal") && (under("incremental") || under("ide") || under("server") || under("cmd")):
 		return "internal helpers serve the layers, they do not use the upper ones"
 	}
 	return ""
@@ -96,6 +104,12 @@ func TestForbidden(t *testing.T) {
 		{"internal/graphtext", module + "analysis/callgraph", false},
 		{"server", "go.lsp.dev/protocol", false},
 		{"server", module + "incremental", false},
+		{"server", module + "index/hierarchy", true},
+		{"server", module + "ide", false},
+		{"ide", module + "index/hierarchy", false},
+		{"ide", module + "server", true},
+		{"ide/javasrc", "go.lsp.dev/uri", true},
+		{"incremental", module + "ide", true},
 		{"cmd/jcg-lsp", module + "server", false},
 	} {
 		if got := forbidden(c.name, c.imp) != ""; got != c.bad {

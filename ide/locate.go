@@ -1,16 +1,13 @@
-package server
+package ide
 
 import (
 	"encoding/json"
 	"strings"
 
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
-
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/ide/javasrc"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/server/javasrc"
 )
 
 // target is what a document position designates in a snapshot.
@@ -19,7 +16,7 @@ type target struct {
 	// (call is -1 when there is none); tok is the token's range.
 	caller *hierarchy.Method
 	call   int
-	tok    protocol.Range
+	tok    Range
 	// methods are the methods whose declaration or code is at the position; decl is
 	// set when the position is on a declaration's name.
 	methods []*hierarchy.Method
@@ -27,10 +24,10 @@ type target struct {
 }
 
 // resolve finds what a position of a source file or class listing designates.
-func (s *Server) resolve(snap *Snapshot, u uri.URI, pos protocol.Position) target {
+func (s *Session) resolve(snap *Snapshot, doc Doc, pos Position) target {
 	t := target{call: -1}
-	if name, ok := classOfURI(u); ok {
-		c := snap.Hierarchy().Class(name)
+	if doc.Class != "" {
+		c := snap.Hierarchy().Class(doc.Class)
 		if c == nil || c.Phantom {
 			return t
 		}
@@ -48,8 +45,7 @@ func (s *Server) resolve(snap *Snapshot, u uri.URI, pos protocol.Position) targe
 		t.tok = lineRange(line, col, end)
 		return t
 	}
-	path := filePath(u)
-	fm := s.fileMap(snap, path)
+	fm := s.fileMap(snap, doc.Path)
 	if fm == nil {
 		return t
 	}
@@ -67,64 +63,64 @@ func (s *Server) resolve(snap *Snapshot, u uri.URI, pos protocol.Position) targe
 	return t
 }
 
-func lineRange(line, col, end int) protocol.Range {
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(line), Character: uint32(col)},
-		End:   protocol.Position{Line: uint32(line), Character: uint32(end)},
+func lineRange(line, col, end int) Range {
+	return Range{
+		Start: Position{Line: uint32(line), Character: uint32(col)},
+		End:   Position{Line: uint32(line), Character: uint32(end)},
 	}
 }
 
 // offRange converts a byte extent of the file to a protocol range.
-func (fm *fileMap) offRange(start, end int32) protocol.Range {
+func (fm *fileMap) offRange(start, end int32) Range {
 	sl, sc := fm.f.Position(start)
 	el, ec := fm.f.Position(end)
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(sl), Character: uint32(sc)},
-		End:   protocol.Position{Line: uint32(el), Character: uint32(ec)},
+	return Range{
+		Start: Position{Line: uint32(sl), Character: uint32(sc)},
+		End:   Position{Line: uint32(el), Character: uint32(ec)},
 	}
 }
 
-func (fm *fileMap) tokRange(t javasrc.Token) protocol.Range { return fm.offRange(t.Off, t.End) }
+func (fm *fileMap) tokRange(t javasrc.Token) Range { return fm.offRange(t.Off, t.End) }
 
 // lineRange returns the range of a 1-based source line's text.
-func (fm *fileMap) lineRange(line int32) protocol.Range {
+func (fm *fileMap) lineRange(line int32) Range {
 	s, e := fm.f.LineRange(int(line) - 1)
 	return fm.offRange(s, e)
 }
 
 // location is where a method is shown: its document, its whole extent and its name.
 type location struct {
-	uri      uri.URI
-	rng, sel protocol.Range
+	doc      Doc
+	rng, sel Range
 }
 
 // methodLocation returns where a method is: its declaration in a source file, or its
 // line in its class's listing.
-func (s *Server) methodLocation(snap *Snapshot, m *hierarchy.Method) location {
+func (s *Session) methodLocation(snap *Snapshot, m *hierarchy.Method) location {
 	if fm := s.sourceOf(snap, m.Class); fm != nil {
 		if code := fm.methodCode[m.ID]; code != nil {
-			return location{fm.uri, fm.offRange(code.Start, code.End), fm.tokRange(code.NameTok)}
+			return location{Doc{Path: fm.path}, fm.offRange(code.Start, code.End), fm.tokRange(code.NameTok)}
 		}
 		// No declaration of its own (implicit constructors, accessors of records,
 		// bridges, lambdas javac makes for method references): the line its code
 		// starts on, else the class's name.
 		if lo, _ := span(snap.Index(), m); lo > 0 {
 			r := fm.lineRange(lo)
-			return location{fm.uri, r, r}
+			return location{Doc{Path: fm.path}, r, r}
 		}
 		if t := fm.classType[m.Class.ID]; t != nil {
 			r := fm.tokRange(t.NameTok)
-			return location{fm.uri, r, r}
+			return location{Doc{Path: fm.path}, r, r}
 		}
 	}
 	l := listingOf(snap, m.Class)
 	line, col, end := l.methodRange(m)
 	r := lineRange(line, 0, end)
-	return location{classURI(m.Class.Name), r, lineRange(line, col, end)}
+	return location{Doc{Class: m.Class.Name}, r, lineRange(line, col, end)}
 }
 
 // sourceOf returns the mapping of the source file of a class, or nil.
-func (s *Server) sourceOf(snap *Snapshot, c *hierarchy.Class) *fileMap {
+func (s *Session) sourceOf(snap *Snapshot, c *hierarchy.Class) *fileMap {
 	path, ok := sourcesOf(snap).pathOf[c.ID]
 	if !ok {
 		return nil
@@ -134,11 +130,11 @@ func (s *Server) sourceOf(snap *Snapshot, c *hierarchy.Class) *fileMap {
 
 // bundleRange returns the range, in the caller's document, of the instruction a
 // bundle comes from: the call's token, else its line, else the caller's name.
-func (s *Server) bundleRange(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) protocol.Range {
+func (s *Session) bundleRange(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundle) Range {
 	return s.siteRange(snap, caller, int(b.Call), b.Line)
 }
 
-func (s *Server) siteRange(snap *Snapshot, m *hierarchy.Method, call int, line int32) protocol.Range {
+func (s *Session) siteRange(snap *Snapshot, m *hierarchy.Method, call int, line int32) Range {
 	if fm := s.sourceOf(snap, m.Class); fm != nil {
 		if call >= 0 {
 			if tok, ok := fm.callToken(m, call); ok {
@@ -197,6 +193,9 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// QualifiedName renders a method for humans: "example.Main.main".
+func QualifiedName(m *hierarchy.Method) string { return qualifiedName(m) }
 
 // qualifiedName renders a method for humans: "example.Main.main".
 func qualifiedName(m *hierarchy.Method) string {

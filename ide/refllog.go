@@ -1,4 +1,4 @@
-package server
+package ide
 
 // Observed targets: TamiFlex (Bodden et al., ICSE'11) records the reflective calls a
 // run of the program made in a refl.log. A quick fix on a dynamic site offers what
@@ -74,7 +74,7 @@ func (r *reflLogs) load(path string, log *zap.Logger) *reflLog {
 // observedTargets returns the targets the workspace's reflection logs saw at a site,
 // of the kind the site's specification entry names (classes for loading and
 // instantiation, methods for invocation), and the log they come from.
-func (s *Server) observedTargets(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) ([]specTarget, string) {
+func (s *Session) observedTargets(snap *Snapshot, m *hierarchy.Method, site *callgraph.Site) ([]specTarget, string) {
 	k := observedKey{javaName(m.Class.Name), m.Name, int(site.Line)}
 	for _, path := range snap.Project.ReflectionLogs {
 		l := s.reflLogs.load(path, s.log)

@@ -1,13 +1,10 @@
-package server
+package ide
 
 import (
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
-
-	"go.lsp.dev/uri"
 
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
@@ -16,38 +13,9 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// ClassScheme is the URI scheme of the read-only listings the server serves for
-// classes without source (the JDK, jars): jcg-class:/java/lang/Thread.class. The
-// client fetches their text with the jcg/classContent request.
-const ClassScheme = "jcg-class"
-
-// nativeNodeName names the synthetic NativeMethod node in class URIs.
-const nativeNodeName = "jcg-lsp/NativeMethod"
-
-// classURI returns the listing URI of a class, in the canonical form of
-// go.lsp.dev/uri and vscode-uri ("jcg-class:/java/lang/Thread.class"), so that it
-// comes back from clients unchanged.
-func classURI(name string) uri.URI {
-	u, err := uri.From(uri.Components{Scheme: ClassScheme, Path: "/" + name + ".class"})
-	if err != nil {
-		return uri.URI(ClassScheme + ":/" + (&url.URL{Path: name}).EscapedPath() + ".class")
-	}
-	return u
-}
-
-// classOfURI returns the internal class name of a listing URI.
-func classOfURI(u uri.URI) (string, bool) {
-	s, ok := strings.CutPrefix(string(u), ClassScheme+":")
-	if !ok {
-		return "", false
-	}
-	s = strings.TrimLeft(s, "/")
-	s = strings.TrimSuffix(s, ".class")
-	if p, err := url.PathUnescape(s); err == nil {
-		s = p
-	}
-	return s, s != ""
-}
+// NativeNodeClass is the class name of the document of the synthetic NativeMethod
+// node (a listing no class has).
+const NativeNodeClass = "jcg-lsp/NativeMethod"
 
 // listing is the javap-style text of a class: a header, then each method with one
 // line per call site, so that call-hierarchy items and ranges can point into it.
@@ -301,8 +269,8 @@ func typeName(d string) string {
 // javaName turns an internal name into a binary name with dots: "java.util.Map$Entry".
 func javaName(internal string) string { return strings.ReplaceAll(internal, "/", ".") }
 
-// nativeListing is the text of the synthetic NativeMethod node's document.
-const nativeListing = `// NativeMethod is a synthetic node of jcg-lsp's call graphs, not a class.
+// NativeListing is the text of the synthetic NativeMethod node's document.
+const NativeListing = `// NativeMethod is a synthetic node of jcg-lsp's call graphs, not a class.
 //
 // A call of a native method has an edge to the native method and, through it, to
 // NativeMethod, because native code may call back into Java: at Behaved-CLs into any

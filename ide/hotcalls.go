@@ -1,4 +1,4 @@
-package server
+package ide
 
 import (
 	"cmp"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"go.lsp.dev/protocol"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -88,7 +86,7 @@ type moreData struct {
 // pageOf returns the paging state of an item sent back by the client: nil for an
 // ordinary item, and for a "more" item of the other direction (a client that shows
 // the outgoing calls of an incoming "more" item gets the method's own).
-func pageOf(it *protocol.CallHierarchyItem, dir string) *callPage {
+func pageOf(it *CallItem, dir string) *callPage {
 	if len(it.Data) == 0 {
 		return nil
 	}
@@ -172,7 +170,7 @@ func leftOut(byRank [numRanks]int, listed []entryKey) (rest [numRanks]int, total
 // moreItem returns the "more" item of an answer about node n: the item of n itself
 // (a valid location clients can open and expand), named by what was left out, with
 // the cursor that lists the next page.
-func (s *Server) moreItem(snap *Snapshot, n int32, name, detail string, page *callPage) protocol.CallHierarchyItem {
+func (s *Session) moreItem(snap *Snapshot, n int32, name, detail string, page *callPage) CallItem {
 	it := s.item(snap, n)
 	d := moreData{More: page}
 	if m := snap.Method(n); m != nil {
@@ -181,10 +179,14 @@ func (s *Server) moreItem(snap *Snapshot, n int32, name, detail string, page *ca
 		d.methodRef = methodRef{Native: true}
 	}
 	it.Name = name
-	it.Detail = &detail
+	it.Detail = detail
 	it.Data = mustJSON(d)
 	return it
 }
+
+// ExportCommand is the server's command that writes a whole graph: capped answers
+// name it.
+const ExportCommand = "jcg.exportCallGraph"
 
 // moreCallersDetail explains a "more callers" item: where the callers left out
 // are, and how to see them.
@@ -195,13 +197,13 @@ func moreCallersDetail(rest [numRanks]int, next int) string {
 		fb += rest[rankOf(o, true)]
 	}
 	return fmt.Sprintf("not listed: %d in the JDK, %d only through conservative fallbacks. Expand for the next %d (sorted: application, library, JDK; by class), or run \"JCG: Export Call Graph\" (%s) for all",
-		jdk, fb, next, cmdExport)
+		jdk, fb, next, ExportCommand)
 }
 
 // moreTargetsDetail explains a "more targets" item; rest is nil when none of the
 // call's targets is listed (the answer was full), and then not counted by origin.
 func moreTargetsDetail(rest *[numRanks]int, next int) string {
-	how := fmt.Sprintf("(sorted: application, library, JDK; by class); the call's hover counts them, \"JCG: Export Call Graph\" (%s) lists them all", cmdExport)
+	how := fmt.Sprintf("(sorted: application, library, JDK; by class); the call's hover counts them, \"JCG: Export Call Graph\" (%s) lists them all", ExportCommand)
 	if rest == nil {
 		return fmt.Sprintf("not listed: this answer is full. Expand for the first %d %s", next, how)
 	}

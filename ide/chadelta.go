@@ -1,4 +1,4 @@
-package server
+package ide
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"go.lsp.dev/protocol"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -122,7 +120,7 @@ func callsAt(g *callgraph.Graph, caller, k, callee int32) bool {
 
 // chaCallersItem is the last item of incoming calls under a finer algorithm when
 // CHA would add callers: a note (expanding it lists nothing) naming how many.
-func (s *Server) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *protocol.CallHierarchyIncomingCall {
+func (s *Session) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *IncomingCall {
 	m := snap.Method(n)
 	if m == nil {
 		return nil
@@ -134,14 +132,14 @@ func (s *Server) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *p
 	name := fmt.Sprintf("… CHA would add %d caller%s", extra, plural(extra))
 	detail := fmt.Sprintf("virtual and interface calls that may reach this method by the class hierarchy alone, which the %s graph rules out; choose the CHA algorithm to see them", strings.ToUpper(snap.Graph.Algorithm))
 	it := s.item(snap, n)
-	it.Name, it.Detail = name, &detail
+	it.Name, it.Detail = name, detail
 	it.Data = mustJSON(moreData{methodRef: refOf(m), Note: true})
-	return &protocol.CallHierarchyIncomingCall{From: it, FromRanges: []protocol.Range{it.SelectionRange}}
+	return &IncomingCall{From: it, FromRanges: []Range{it.Selection}}
 }
 
 // isNote reports whether an item sent back by the client is a note, which has no
 // calls of its own.
-func isNote(it *protocol.CallHierarchyItem) bool {
+func isNote(it *CallItem) bool {
 	var d moreData
 	return len(it.Data) > 0 && json.Unmarshal(it.Data, &d) == nil && d.Note
 }

@@ -1,4 +1,4 @@
-package server
+package ide
 
 // The specification file, as far as the server is concerned: it reads the file for
 // the analysis (analysis.Options.Spec) and for jcg.showSpecification, and its quick
@@ -26,8 +26,8 @@ func targetString(t specTarget) string {
 	return t.Class + "." + t.Member + t.Desc
 }
 
-// specHeader starts a specification file the server creates.
-const specHeader = spec.Header
+// SpecHeader starts a specification file the server creates.
+const SpecHeader = spec.Header
 
 // formatSpecEntry renders one specification entry (without a line break).
 func formatSpecEntry(site specSite, targets []specTarget) string {
@@ -44,8 +44,8 @@ func newSpecSite(class, method, desc string, line, ordinal, pc int) specSite {
 	return specSite{Class: class, Method: method, Desc: desc, Line: line, Ordinal: ordinal, PC: pc}
 }
 
-// describeSpec renders the file's entries and problems for jcg.showSpecification.
-func describeSpec(sf *incremental.SpecFile, graphProblems []string) string {
+// DescribeSpec renders the file's entries and problems for jcg.showSpecification.
+func DescribeSpec(sf *incremental.SpecFile, graphProblems []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Specification file: %s\n", sf.Path)
 	switch {

@@ -1,4 +1,4 @@
-package server
+package ide
 
 import (
 	"context"
@@ -12,14 +12,13 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
-	"go.lsp.dev/uri"
 
+	"github.com/jcg-lsp/jcg-lsp/ide/javasrc"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/server/javasrc"
 )
 
 // sourceIndex connects source files and classes: a file holds the classes whose
@@ -92,13 +91,30 @@ func sourceName(h *hierarchy.Hierarchy, c *hierarchy.Class) string {
 	return top + ".java"
 }
 
-// documents holds the text of the files open in the editor: for those the editor's
+// Documents holds the text of the files open in the editor: for those the editor's
 // text, not the file on disk, is what positions refer to.
-type documents struct {
+type Documents struct {
 	mu   sync.Mutex
 	open map[string]*document // by path
 	// parsed caches the scanned structure of files by path, keyed by content hash.
 	parsed sync.Map // path -> *parsedFile
+}
+
+// NewDocuments returns an empty set of open documents.
+func NewDocuments() *Documents { return &Documents{open: map[string]*document{}} }
+
+// Open sets the editor's text of a file (opened or changed).
+func (d *Documents) Open(path string, version int32, text []byte) {
+	d.mu.Lock()
+	d.open[path] = &document{version: version, text: text}
+	d.mu.Unlock()
+}
+
+// Close forgets the editor's text of a file: the file on disk counts again.
+func (d *Documents) Close(path string) {
+	d.mu.Lock()
+	delete(d.open, path)
+	d.mu.Unlock()
 }
 
 type document struct {
@@ -113,7 +129,7 @@ type parsedFile struct {
 
 // text returns the current text of a file: the editor's if it is open, else the
 // file on disk.
-func (d *documents) text(path string) ([]byte, int32, bool, error) {
+func (d *Documents) text(path string) ([]byte, int32, bool, error) {
 	d.mu.Lock()
 	doc := d.open[path]
 	d.mu.Unlock()
@@ -125,7 +141,7 @@ func (d *documents) text(path string) ([]byte, int32, bool, error) {
 }
 
 // parse returns the scanned structure of a file's current text.
-func (d *documents) parse(path string) (*javasrc.File, uint64, error) {
+func (d *Documents) parse(path string) (*javasrc.File, uint64, error) {
 	text, _, _, err := d.text(path)
 	if err != nil {
 		return nil, 0, err
@@ -144,7 +160,6 @@ func (d *documents) parse(path string) (*javasrc.File, uint64, error) {
 // file text).
 type fileMap struct {
 	path string
-	uri  uri.URI
 	hash uint64
 	f    *javasrc.File
 	ix   *index.Index
@@ -159,12 +174,12 @@ type fileMap struct {
 
 // fileMap returns the mapping of a source file, or nil when it is not a source of
 // the index's classes or cannot be read.
-func (s *Server) fileMap(snap *Snapshot, path string) *fileMap {
+func (s *Session) fileMap(snap *Snapshot, path string) *fileMap {
 	classes := sourcesOf(snap).classes[path]
 	if len(classes) == 0 {
 		return nil
 	}
-	f, h, err := s.docs.parse(path)
+	f, h, err := s.Docs.parse(path)
 	if err != nil {
 		return nil
 	}
@@ -193,7 +208,7 @@ func sourcesOf(snap *Snapshot) *sourceIndex {
 
 func newFileMap(ix *index.Index, path string, f *javasrc.File, h uint64, classes []*hierarchy.Class) *fileMap {
 	fm := &fileMap{
-		path: path, uri: uri.File(path), hash: h, f: f, ix: ix, h: ix.Hierarchy(),
+		path: path, hash: h, f: f, ix: ix, h: ix.Hierarchy(),
 		typeClass:   map[*javasrc.Type]*hierarchy.Class{},
 		classType:   map[int32]*javasrc.Type{},
 		codeMethods: map[*javasrc.Code][]*hierarchy.Method{},

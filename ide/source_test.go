@@ -1,4 +1,4 @@
-package server
+package ide
 
 import (
 	"context"
@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jcg-lsp/jcg-lsp/ide/javasrc"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
-	"github.com/jcg-lsp/jcg-lsp/server/javasrc"
 )
 
 // mappedProgram indexes a compiled test program (without the JDK: the mapping needs
 // only the program's own classes) and returns a snapshot-like view over it.
-func mappedProgram(t *testing.T, srcDir string) (*Server, *Snapshot) {
+func mappedProgram(t *testing.T, srcDir string) (*Session, *Snapshot) {
 	t.Helper()
 	classes := javatest.Compile(t, srcDir, javatest.Release(17))
 	ix, err := index.Build(context.Background(), index.Config{NoJDK: true, Sources: []classpath.Source{{Path: classes, Origin: classpath.Application}}}, nil)
@@ -26,7 +26,7 @@ func mappedProgram(t *testing.T, srcDir string) (*Server, *Snapshot) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	return New(Options{}), incremental.Open(&incremental.Project{SourceRoots: []string{srcDir}}, ix)
+	return NewSession(func() Settings { return Settings{} }, func(msg string) { t.Errorf("bug: %s", msg) }, nil), incremental.Open(&incremental.Project{SourceRoots: []string{srcDir}}, ix)
 }
 
 // TestMapping checks the source/bytecode mapping on every test program: each method
@@ -192,26 +192,5 @@ func TestParamsScore(t *testing.T) {
 	a := paramsScore([]javasrc.Param{p("String", 0)}, "(Lp/O;Ljava/lang/String;Ljava/lang/String;)V", true, nil)
 	if a < 0 {
 		t.Fatal("no match")
-	}
-}
-
-// TestSettings checks the layers of settings and the reporting of bad values.
-func TestSettings(t *testing.T) {
-	st := DefaultSettings()
-	l, err := parseLayer([]byte(`{"jcg": {"level": 2, "algorithm": "RTA", "env": {"k": "v"}, "diagnosticSeverity": "error", "bogus": 1, "classPath": "out"}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	probs := st.apply(l)
-	if st.Level != 2 || st.Algorithm != "rta" || st.Env["k"] != "v" || st.Severity != 1 || !slices.Equal(st.ClassPath, []string{"out"}) {
-		t.Errorf("settings %+v", st)
-	}
-	if len(probs) != 1 || !strings.Contains(probs[0], "bogus") {
-		t.Errorf("problems %v", probs)
-	}
-	l, _ = parseLayer([]byte(`{"jcg.level": "nonsense", "jcg.nativeDiagnosticSeverity": "off"}`))
-	probs = st.apply(l)
-	if st.Level != 2 || st.NativeSeverity != 0 || len(probs) != 1 || !strings.Contains(probs[0], "level") {
-		t.Errorf("after a bad level: %+v %v", st, probs)
 	}
 }

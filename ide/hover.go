@@ -1,0 +1,300 @@
+package ide
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Hover describes what a position designates: a call instruction (its dynamic sites
+// or targets; rng is the call's token) or a method's declaration (its reachability
+// and a path from an entry point). md is Markdown; "" when there is nothing to say.
+func (s *Session) Hover(snap *Snapshot, doc Doc, pos Position) (md string, rng *Range) {
+	t := s.resolve(snap, doc, pos)
+	switch {
+	case t.call >= 0:
+		return callHover(s, snap, t.caller, t.call), &t.tok
+	case t.decl && len(t.methods) > 0:
+		return methodHover(s, snap, t.methods[0]), nil
+	}
+	return "", nil
+}
+
+// graphLine names the graph a hover describes, and says when it is sound only for
+// the configured environment.
+func graphLine(snap *Snapshot) string {
+	st := snap.Options
+	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level, strings.ToUpper(st.Algorithm))
+	if st.Level >= callgraph.CorrectEnv {
+		s += "\n\n_" + st.Level.Title() + ": sound only for the environment configured in `jcg.env`._"
+	}
+	if st.Level >= callgraph.CorrectJDK {
+		s += "\n\n_Correct-JDK: the JDK's native methods do only what jcg-lsp's model of them (analysis/jdkmodel/jdk.model) says._"
+	}
+	return s
+}
+
+// callHover describes a call instruction: its dynamic sites (status, targets,
+// evidence, fallback, specification points) or, for an ordinary call, its targets.
+func callHover(s *Session, snap *Snapshot, m *hierarchy.Method, k int) string {
+	var b strings.Builder
+	f := snap.Index().Facts(m)
+	if f == nil || k >= len(f.Calls) {
+		return ""
+	}
+	c := &f.Calls[k]
+	fmt.Fprintf(&b, "`%s` in `%s`", callName(c), qualifiedName(m))
+	if c.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", c.Line)
+	}
+	b.WriteString("\n\n")
+	g := snap.Graph
+	if g == nil {
+		fmt.Fprintf(&b, "No call graph: %v\n", snap.Err)
+		return b.String()
+	}
+	if !g.Reachable.Has(m.ID) {
+		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", qualifiedName(m), snap.Options.Level.Title(), graphLine(snap))
+		return b.String()
+	}
+	limit := max(s.Settings().HoverTargets, 1)
+	var sites []*callgraph.Site
+	for i, st := range g.SitesOf(m.ID) {
+		if int(st.Call) == k {
+			sites = append(sites, &g.SitesOf(m.ID)[i])
+		}
+	}
+	bundles := bundlesAt(g, m.ID, int32(k))
+	for _, site := range sites {
+		siteHover(&b, snap, site, limit)
+	}
+	if len(sites) == 0 {
+		b.WriteString(edgesHover(snap, m, bundles, limit))
+	}
+	b.WriteString("\n")
+	b.WriteString(graphLine(snap))
+	return b.String()
+}
+
+// callName renders the declared target of a call for humans:
+// "java.lang.Class.forName(String)".
+func callName(c *facts.Call) string {
+	if c.Op == bytecode.Invokedynamic {
+		if c.Indy == nil {
+			return "invokedynamic"
+		}
+		return "invokedynamic " + c.Indy.Name + " (" + simpleName(c.Indy.Bootstrap.Class) + "." + c.Indy.Bootstrap.Name + ")"
+	}
+	name := c.Ref.Name
+	if name == "<init>" {
+		name = "new " + simpleName(c.Ref.Class)
+	}
+	params, _, err := parseParams(c.Ref.Desc)
+	if err != nil {
+		return javaName(c.Ref.Class) + "." + name + c.Ref.Desc
+	}
+	return javaName(c.Ref.Class) + "." + name + "(" + strings.Join(params, ", ") + ")"
+}
+
+// bundlesAt returns the bundles of call k of node n.
+func bundlesAt(g *callgraph.Graph, n, k int32) []callgraph.Bundle {
+	var out []callgraph.Bundle
+	for _, b := range g.Callees(n) {
+		if b.Call == k {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit int) {
+	g := snap.Graph
+	fmt.Fprintf(b, "**%s** (%s): **%s**", site.API, site.Feature, site.Status)
+	if site.Fallback != 0 {
+		fmt.Fprintf(b, ", falls back to the level %d (%s) set", site.Fallback, site.Fallback.Title())
+	}
+	b.WriteString("\n\n")
+	if site.Evidence != "" {
+		fmt.Fprintf(b, "Evidence: %s\n\n", site.Evidence)
+	}
+	known, fallback := siteSets(g, site)
+	sets := append(known, fallback...)
+	total := countTargets(g, sets)
+	if total > 0 {
+		shown := setMembers(snap, sets, limit)
+		fmt.Fprintf(b, "Targets: %d", total)
+		if len(shown) < total {
+			fmt.Fprintf(b, " (first %d, application code first)", len(shown))
+		}
+		b.WriteString("\n")
+		for _, t := range shown {
+			fmt.Fprintf(b, "- `%s`\n", nodeName(snap, t))
+		}
+		b.WriteString("\n")
+	}
+	if len(site.Points) > 0 {
+		b.WriteString("Specification points (where a value from outside reaches this site):\n")
+		for _, p := range site.Points {
+			where := "?"
+			if pm := snap.Method(p.Method); pm != nil {
+				where = qualifiedName(pm)
+			}
+			if p.Line > 0 {
+				where += fmt.Sprintf(", line %d", p.Line)
+			}
+			why := "a source the level licenses: the analysis stopped here"
+			if p.Beyond {
+				why = "a source " + snap.Options.Level.Title() + " does not license"
+			}
+			fmt.Fprintf(b, "- %s: `%s` (%s)\n", p.Kind, where, why)
+		}
+		b.WriteString("\n")
+	}
+	if site.Status == callgraph.Unresolved || site.Status == callgraph.Partial {
+		if site.Feature != callgraph.FeatNative {
+			b.WriteString("A specification entry would resolve it: use the quick fix on its diagnostic.\n\n")
+		}
+	}
+}
+
+// edgesHover lists the targets of an ordinary call in caller, by reason, and under
+// an algorithm finer than CHA how many more a virtual call would have under CHA.
+func edgesHover(snap *Snapshot, caller *hierarchy.Method, bundles []callgraph.Bundle, limit int) string {
+	g := snap.Graph
+	var b strings.Builder
+	for _, bd := range bundles {
+		r := g.Reasons[bd.Reason]
+		set := g.Sets[bd.Set]
+		fmt.Fprintf(&b, "**%s** call: %d target%s", r.Kind, len(set), plural(len(set)))
+		if r.Evidence != "" {
+			fmt.Fprintf(&b, " (%s)", r.Evidence)
+		}
+		if r.Fallback != 0 {
+			fmt.Fprintf(&b, ", level %d (%s) fallback", r.Fallback, r.Fallback.Title())
+		}
+		b.WriteString("\n")
+		for _, t := range pickTargets(snap, set, limit) {
+			fmt.Fprintf(&b, "- `%s`\n", nodeName(snap, t))
+		}
+		if len(set) > limit {
+			fmt.Fprintf(&b, "- … %d more\n", len(set)-limit)
+		}
+		if n, ok := chaExtraTargets(snap, caller, &bd); ok && n > 0 {
+			fmt.Fprintf(&b, "\nCHA would add %d more target%s: the class hierarchy allows them, %s's reasoning about the receiver rules them out.\n", n, plural(n), strings.ToUpper(snap.Graph.Algorithm))
+		}
+		b.WriteString("\n")
+	}
+	if len(bundles) == 0 {
+		b.WriteString("No targets in the call graph (the callee cannot be resolved on the class path).\n")
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// nodeName renders a graph node for a hover.
+func nodeName(snap *Snapshot, n int32) string {
+	m := snap.Method(n)
+	if m == nil {
+		return "NativeMethod (synthetic)"
+	}
+	if m.Name == "<clinit>" {
+		return javaName(m.Class.Name) + ".<clinit>"
+	}
+	return javaName(m.Class.Name) + "." + shortSignature(m)
+}
+
+// methodHover describes a method declaration: whether it is reachable at the current
+// level and, if so, one shortest path to it from an entry point.
+func methodHover(s *Session, snap *Snapshot, m *hierarchy.Method) string {
+	var b strings.Builder
+	sig, _ := methodSignature(m)
+	fmt.Fprintf(&b, "```java\n%s\n```\n`%s` · `%s`\n\n", sig, javaName(m.Class.Name), m.Desc)
+	if src := snap.Index().Source(m.Class); src != nil {
+		// Which jar, nested archive or directory the analysed class file came from.
+		fmt.Fprintf(&b, "From `%s` (%s)\n\n", src.Location(), src.Origin)
+	}
+	g := snap.Graph
+	if g == nil {
+		fmt.Fprintf(&b, "No call graph: %v\n", snap.Err)
+		return b.String()
+	}
+	if !g.Reachable.Has(m.ID) {
+		fmt.Fprintf(&b, "**Not reachable** at %s from the %d entry point%s.\n\n%s", snap.Options.Level.Title(), len(g.Entries), plural(len(g.Entries)), graphLine(snap))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**Reachable** at %s", snap.Options.Level.Title())
+	path := pathTo(snap, m.ID)
+	if len(path) == 1 {
+		b.WriteString(": it is an entry point.\n\n")
+	} else {
+		b.WriteString(". A shortest path from an entry point:\n\n")
+		for i, st := range path {
+			fmt.Fprintf(&b, "%d. `%s`", i+1, nodeName(snap, st.node))
+			switch {
+			case i == 0:
+				b.WriteString(" (entry point)")
+			case st.via != "":
+				fmt.Fprintf(&b, " — %s", st.via)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	callers, sites := g.NumCallers(m.ID), g.SitesOf(m.ID)
+	unresolved := 0
+	for _, st := range sites {
+		if st.Status == callgraph.Unresolved || st.Status == callgraph.Partial {
+			unresolved++
+		}
+	}
+	fmt.Fprintf(&b, "Incoming edges: %d. Dynamic sites in this method: %d (%d unresolved or partially resolved).\n\n", callers, len(sites), unresolved)
+	b.WriteString(graphLine(snap))
+	return b.String()
+}
+
+type pathStep struct {
+	node int32
+	via  string // how the previous step reaches this one
+}
+
+// pathTo returns a shortest path from an entry point to n, from the snapshot's BFS
+// tree (at most 50 steps are shown).
+func pathTo(snap *Snapshot, n int32) []pathStep {
+	tree := snap.PathTree()
+	g := snap.Graph
+	var rev []pathStep
+	for cur := n; len(rev) < 50; {
+		if cur < 0 || int(cur) >= len(tree) {
+			break
+		}
+		bi := tree[cur]
+		if bi < 0 {
+			rev = append(rev, pathStep{node: cur})
+			break
+		}
+		b := &g.Bundles[bi]
+		caller := snap.Method(b.Caller)
+		via := g.Reasons[b.Reason].Kind.String() + " call"
+		if d := edgeDetail(snap, caller, b); d != "" {
+			via = d
+		}
+		if b.Line > 0 {
+			via += fmt.Sprintf(" (line %d)", b.Line)
+		}
+		rev = append(rev, pathStep{node: cur, via: via})
+		cur = b.Caller
+	}
+	slices.Reverse(rev)
+	return rev
+}
