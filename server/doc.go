@@ -28,17 +28,15 @@
 //     (or incremental.ReasonSpec) when the host says they change something
 //     (incremental.Host.Changed: other class bytes, a specification meaning that no
 //     build or didSave took yet); half-written class files defer them.
-//   - source.go, javasrc/, listing.go, locate.go: the mapping between source text and
-//     bytecode. A .java file holds the classes whose package and SourceFile match it;
-//     declarations, lambdas and initialisers are matched to methods by name,
-//     parameter types and LineNumberTable lines; a call instruction's token is the
-//     n-th token with its name on its line. Classes without source get a javap-style
-//     listing at a jcg-class: URI (served by jcg/classContent).
-//   - One file per feature, each a thin handler over a snapshot plus small functions:
-//     hover.go, callhierarchy.go, diagnostics.go, codeaction.go, command.go.
-//   - specfile.go: everything that depends on the specification file's syntax
-//     (package analysis/spec).
-//
+//   - hover.go, callhierarchy.go, diagnostics.go, codeaction.go, command.go,
+//     textsync.go: the handlers. Each takes a snapshot, asks package ide (the
+//     features: what a position designates, hovers, call hierarchies, diagnostics,
+//     quick fixes, listings), and converts its plain data to LSP's types
+//     (convert.go; uris.go turns ide's documents into file: and jcg-class: URIs).
+//     The server imports no index package.
+//   - early.go, firstbuild.go: diagnostics published while the first analysis runs,
+//     and requests that wait for the first snapshot.
+
 // # Invariants
 //
 // Requests never wait for a build: they are answered from the latest snapshot (or
