@@ -120,6 +120,22 @@ func specCandidates(snap *Snapshot, site *callgraph.Site) []specTarget {
 	}
 	var out []specTarget
 	seen := map[specTarget]bool{}
+	if site.Feature == callgraph.FeatLoading && site.Status == callgraph.Unresolved {
+		// A loading fallback may load any class, but its edges reach only the
+		// classes with a static initialiser: every class of the program is a
+		// candidate.
+		for _, c := range snap.Hierarchy().Classes() {
+			if c.Phantom || c.Origin == hierarchy.JDK {
+				continue
+			}
+			out = append(out, specTarget{Class: javaName(c.Name)})
+			if len(out) > maxAllCandidates {
+				return out
+			}
+		}
+		slices.SortFunc(out, func(a, b specTarget) int { return strings.Compare(targetString(a), targetString(b)) })
+		return out
+	}
 	for _, id := range ids {
 		m := snap.Method(id)
 		if m == nil || m.Class.Origin == hierarchy.JDK {

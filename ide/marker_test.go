@@ -1,0 +1,220 @@
+package ide
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
+)
+
+// marker is one expectation written in a test program: "//@name(args)" on a line.
+type marker struct {
+	path string
+	line int // 0-based
+	name string
+	args []string
+}
+
+var (
+	markerRE = regexp.MustCompile(`@(\w+)\(((?:\s*"(?:[^"\\]|\\.)*"\s*,?)*)\)`)
+	argRE    = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+)
+
+// readMarkers returns the markers of the .java files under dir.
+func readMarkers(t *testing.T, dir string) []marker {
+	t.Helper()
+	var out []marker
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".java") {
+			return err
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			_, comment, ok := strings.Cut(line, "//@")
+			if !ok {
+				continue
+			}
+			for _, m := range markerRE.FindAllStringSubmatch("@"+comment, -1) {
+				mk := marker{path: p, line: i, name: m[1]}
+				for _, a := range argRE.FindAllStringSubmatch(m[2], -1) {
+					s, err := strconv.Unquote(`"` + a[1] + `"`)
+					if err != nil {
+						t.Fatalf("%s:%d: bad argument %s", p, i+1, a[0])
+					}
+					mk.args = append(mk.args, s)
+				}
+				if len(mk.args) == 0 {
+					t.Fatalf("%s:%d: @%s without a token", p, i+1, mk.name)
+				}
+				out = append(out, mk)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMarkers checks the features on the marked lines of testdata/ide: each marker
+// asks the feature at its token and compares with what the comment says, which comes
+// from reading the program. The program is analysed by an incremental.Host, as the
+// server has it analysed (Correct-String, CHA, the mini JDK).
+func TestMarkers(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "testdata", "ide", "markers", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := javatest.Compile(t, src, javatest.Release(17))
+	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
+	t.Cleanup(h.Close)
+	p := &incremental.Project{
+		ClassPath: []incremental.ClassPathEntry{
+			{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}},
+		SourceRoots: []string{src},
+		SpecFile:    filepath.Join(t.TempDir(), "jcg-spec.txt"),
+	}
+	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p},
+		Options: analysis.Options{Level: callgraph.CorrectString, Algorithm: analysis.CHA, Mains: []string{"mk.Main"}}})
+	if err != nil || snaps[0].Err != nil {
+		t.Fatalf("build: %v %v", err, snaps[0].Err)
+	}
+	snap := snaps[0]
+	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, HoverTargets: 10, MaxCallItems: 100}
+	s := NewSession(func() Settings { return st }, func(msg string) { t.Errorf("bug: %s", msg) }, nil)
+
+	markers := readMarkers(t, src)
+	if len(markers) < 10 {
+		t.Fatalf("%d markers: the program lost its expectations", len(markers))
+	}
+	// Diagnostics of every file, by line: each must be claimed by a @diag marker.
+	diags := map[string]map[int][]Diagnostic{}
+	for path, ds := range s.Diagnostics(context.Background(), &st, snap) {
+		diags[path] = map[int][]Diagnostic{}
+		for _, d := range ds {
+			diags[path][int(d.Range.Start.Line)] = append(diags[path][int(d.Range.Start.Line)], d)
+		}
+	}
+	claimed := map[*Diagnostic]bool{}
+	for _, mk := range markers {
+		where := filepath.Base(mk.path) + ":" + strconv.Itoa(mk.line+1) + ": @" + mk.name
+		text, err := os.ReadFile(mk.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := strings.Split(string(text), "\n")[mk.line]
+		code, _, _ := strings.Cut(line, "//@")
+		col := strings.Index(code, mk.args[0])
+		if col < 0 {
+			t.Errorf("%s: token %q not on the line", where, mk.args[0])
+			continue
+		}
+		pos := Position{Line: uint32(mk.line), Character: uint32(col)} // the line is ASCII
+		doc := Doc{Path: mk.path}
+		want := mk.args[1:]
+		switch mk.name {
+		case "hover":
+			md, _ := s.Hover(snap, doc, pos)
+			for _, w := range want {
+				if !strings.Contains(md, w) {
+					t.Errorf("%s: hover lacks %q:\n%s", where, w, md)
+				}
+			}
+		case "calls", "callers":
+			items := s.Prepare(snap, doc, pos)
+			if len(items) != 1 {
+				t.Errorf("%s: %d items at %q", where, len(items), mk.args[0])
+				continue
+			}
+			var got []string
+			if mk.name == "calls" {
+				calls, _ := s.Outgoing(context.Background(), snap, items[0])
+				for _, c := range calls {
+					got = append(got, itemName(t, s, snap, c.To))
+				}
+			} else {
+				calls, _ := s.Incoming(context.Background(), snap, items[0])
+				for _, c := range calls {
+					got = append(got, itemName(t, s, snap, c.From))
+				}
+			}
+			got = slices.DeleteFunc(got, func(n string) bool { return n == "" })
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: got %q, want %q", where, got, want)
+			}
+		case "diag", "fix":
+			var d *Diagnostic
+			for i, cand := range diags[mk.path][mk.line] {
+				if int(cand.Range.Start.Character) == col {
+					d = &diags[mk.path][mk.line][i]
+				}
+			}
+			if d == nil {
+				t.Errorf("%s: no diagnostic at %q", where, mk.args[0])
+				continue
+			}
+			if mk.name == "diag" {
+				claimed[d] = true
+				for _, w := range want {
+					if !strings.Contains(d.Message, w) {
+						t.Errorf("%s: diagnostic lacks %q: %s", where, w, d.Message)
+					}
+				}
+				continue
+			}
+			var titles []string
+			for _, f := range s.Fixes(snap, d.Data) {
+				titles = append(titles, f.Title)
+			}
+			for _, w := range want {
+				if !slices.ContainsFunc(titles, func(title string) bool { return strings.Contains(title, w) }) {
+					t.Errorf("%s: no fix titled %q among %q", where, w, titles)
+				}
+			}
+		default:
+			t.Errorf("%s: unknown marker", where)
+		}
+	}
+	for path, byLine := range diags {
+		for line, ds := range byLine {
+			for i := range ds {
+				if !claimed[&byLine[line][i]] {
+					t.Errorf("%s:%d: diagnostic no marker expects: %s", filepath.Base(path), line+1, ds[i].Message)
+				}
+			}
+		}
+	}
+}
+
+// itemName names an item's method as markers do (Class.method, package mk only);
+// "" for the JDK's methods and the NativeMethod node.
+func itemName(t *testing.T, s *Session, snap *Snapshot, it CallItem) string {
+	t.Helper()
+	n, ok := s.ItemNode(snap, it)
+	if !ok {
+		t.Errorf("item %q names nothing", it.Name)
+		return ""
+	}
+	m := snap.Method(n)
+	if m == nil || !strings.HasPrefix(m.Class.Name, "mk/") {
+		return ""
+	}
+	return strings.TrimPrefix(m.Class.Name, "mk/") + "." + m.Name
+}
