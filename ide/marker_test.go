@@ -35,14 +35,7 @@ var (
 func readMarkers(t *testing.T, dir string) []marker {
 	t.Helper()
 	var out []marker
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".java") {
-			return err
-		}
-		text, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	javatest.Sources(t, dir, func(p string, text []byte) {
 		for i, line := range strings.Split(string(text), "\n") {
 			_, comment, ok := strings.Cut(line, "//@")
 			if !ok {
@@ -63,11 +56,7 @@ func readMarkers(t *testing.T, dir string) []marker {
 				out = append(out, mk)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

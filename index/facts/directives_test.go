@@ -2,6 +2,7 @@ package facts
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io/fs"
 	"math"
@@ -233,16 +234,8 @@ func (d directive) String() string {
 func readDirectives(t *testing.T, dir string) []directive {
 	t.Helper()
 	var out []directive
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".java") {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
+	javatest.Sources(t, dir, func(path string, src []byte) {
+		sc := bufio.NewScanner(bytes.NewReader(src))
 		lastCode := 0
 		for n := 1; sc.Scan(); n++ {
 			text := sc.Text()
@@ -261,11 +254,10 @@ func readDirectives(t *testing.T, dir string) []directive {
 			}
 			out = append(out, directive{file: filepath.Base(path), line: at, srcLine: n, kind: m[1], text: m[2]})
 		}
-		return sc.Err()
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

@@ -3,7 +3,6 @@ package hierarchy_test
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,18 +120,11 @@ func parseDirectives(display, file, text string) []directive {
 func sourceDirectives(t *testing.T, srcDir string) []directive {
 	t.Helper()
 	var ds []directive
-	err := filepath.WalkDir(srcDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".java") {
-			return err
-		}
+	javatest.Sources(t, srcDir, func(path string, text []byte) {
 		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(srcDir)), path)
 		file, _ := filepath.Rel(srcDir, path)
-		ds = append(ds, parseDirectives(filepath.ToSlash(rel), filepath.ToSlash(file), readFile(t, path))...)
-		return nil
+		ds = append(ds, parseDirectives(filepath.ToSlash(rel), filepath.ToSlash(file), string(text))...)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return ds
 }
 

@@ -494,3 +494,23 @@ func CopyTree(t testing.TB, from, to string) {
 		t.Fatalf("copying %s: %v", from, err)
 	}
 }
+
+// Sources calls fn with the path and text of every .java file under dir, in lexical
+// order: what tests that read expectations from test programs walk.
+func Sources(t testing.TB, dir string, fn func(path string, text []byte)) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".java") {
+			return err
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fn(p, text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
