@@ -62,6 +62,39 @@ class BigStar extends Star {
     }
 }
 
+class Comet implements Shape {
+    public String name() {
+        return "comet";
+    }
+}
+
+class Planet implements Shape {
+    public String name() {
+        return "planet";
+    }
+}
+
+class Bee implements Shape {
+    public String name() {
+        return "bee";
+    }
+}
+
+class Sea implements Shape {
+    public String name() {
+        return "sea";
+    }
+}
+
+// The paper's Fig. 1: an object with a field, and a method that returns it.
+class Holder {
+    Shape f;
+
+    Shape m() {
+        return this.f;
+    }
+}
+
 // Called only from Main.lambdas: no JDK code calls it, so the lambda's body gets
 // only what the program passes (Runnable.run, called all over the JDK, would pass
 // the JDK's sets too).
