@@ -95,15 +95,16 @@ func (s *Snapshot) UnresolvedByLevel() map[string]int {
 	return s.w.unresolvedByLevel(s.Options, s.Spec)
 }
 
-// Derived returns the value of key derived from the snapshot's index, calling make
-// the first time: what features compute from an index (class listings, the mapping
-// of source files to classes) is kept once for every snapshot sharing the index.
-// make may run more than once when callers race; the first value stored wins.
-func (s *Snapshot) Derived(key any, make func() any) any {
+// Derived returns the value of key derived from the snapshot's index, calling
+// build the first time: what features compute from an index (class listings, the
+// mapping of source files to classes) is kept once for every snapshot sharing the
+// index. build may run more than once when callers race; the first value stored
+// wins.
+func (s *Snapshot) Derived(key any, build func() any) any {
 	if v, ok := s.w.derived.Load(key); ok {
 		return v
 	}
-	v, _ := s.w.derived.LoadOrStore(key, make())
+	v, _ := s.w.derived.LoadOrStore(key, build())
 	return v
 }
 
