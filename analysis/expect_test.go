@@ -269,14 +269,7 @@ func parseProgram(t *testing.T, dir string) (*expProgram, []string) {
 	}
 	p := &expProgram{name: dir, src: src}
 	var errs []string
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".java") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	javatest.Sources(t, src, func(path string, data []byte) {
 		rel, _ := filepath.Rel(root, path)
 		inSrc, _ := filepath.Rel(src, path)
 		f := &expFile{
@@ -290,11 +283,7 @@ func parseProgram(t *testing.T, dir string) (*expProgram, []string) {
 		}
 		p.files = append(p.files, f)
 		errs = append(errs, p.parseFile(f)...)
-		return nil
 	})
-	if err != nil {
-		t.Fatalf("reading %s: %v", src, err)
-	}
 	if len(p.files) == 0 {
 		t.Fatalf("%s: no Java sources", src)
 	}

@@ -2,7 +2,7 @@ package javatest
 
 import (
 	"bufio"
-	"os"
+	"bytes"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -90,16 +90,8 @@ func TestDirectiveSyntax(t *testing.T) {
 	counts := map[string]int{}
 	for _, program := range []string{"hierarchy", "flow"} {
 		src := Program(t, program)
-		err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".java") {
-				return err
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			sc := bufio.NewScanner(f)
+		Sources(t, src, func(path string, text []byte) {
+			sc := bufio.NewScanner(bytes.NewReader(text))
 			for line := 1; sc.Scan(); line++ {
 				m := directiveRE.FindStringSubmatch(sc.Text())
 				if m == nil {
@@ -130,11 +122,10 @@ func TestDirectiveSyntax(t *testing.T) {
 					t.Errorf("%s:%d: SELECT needs receiver=: %q", path, line, body)
 				}
 			}
-			return sc.Err()
+			if err := sc.Err(); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	}
 	for _, kind := range []string{"RESOLVE", "SELECT", "NEST", "DEFS", "POSTDOM", "NOPOSTDOM"} {
 		if counts[kind] == 0 {
