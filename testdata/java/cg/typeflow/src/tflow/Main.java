@@ -75,10 +75,10 @@ public class Main {
     }
 
     // Two private fields, each written once here: TFA's read of a field holds what
-    // was written into that field only; RTA has every created Shape at each, and
-    // XTA's sets, per method, still mix the two in the readers. (Private: at level 6
-    // the JDK's reflection and natives obey access rules and write no field of the
-    // program that did not ask for access by name.)
+    // was written into that field only. RTA has every created Shape at each; XTA
+    // writes the writing method's whole set (both shapes, created here) into each
+    // field. (Private: at level 6 the JDK's reflection and natives obey access rules
+    // and write no field of the program that did not ask for access by name.)
     private static Shape first;
     private static Shape second;
 
