@@ -229,6 +229,7 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 		var why string
 		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec); inPlace {
 			h.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
+			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
 			h.log.Debug("call graph not updated in place", zap.String("why", why))
 		}

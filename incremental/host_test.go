@@ -239,3 +239,49 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 	releases[len(releases)-1]()
 }
+
+// TestOtherGraphsUpdatedInPlace: after an edit of a method body, the graphs of the
+// other levels the previous snapshot computed are updated in place in the
+// background (so their counts stay in the status, and switching to them costs an
+// update), and equal new analyses.
+func TestOtherGraphsUpdatedInPlace(t *testing.T) {
+	out := t.TempDir()
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
+	st := testSettings(t, out, "")
+	m := newTestHost(t, st)
+	s, release := m.acquire()
+	other := s.Options
+	other.Level = callgraph.BehavedCLs
+	if _, err := s.GraphWith(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.UnresolvedByLevel()[callgraph.BehavedCLs.String()]; !ok {
+		t.Fatal("the other level's graph is not counted")
+	}
+	release()
+
+	// A body change only: run calls another PrintStream method.
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": `package p;
+public class B { public void run() { System.out.print("b"); } }
+`}, out)
+	ev, err := m.update(context.Background(), ChangeSet{Paths: []string{filepath.Join(out, "p/B.class")}})
+	if err != nil || !ev.InPlace {
+		t.Fatalf("the edit was not updated in place: %+v %v", ev, err)
+	}
+	s, release = m.acquire()
+	defer release()
+	// Nobody asks for the other level: only the background update counts it.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, ok := s.UnresolvedByLevel()[callgraph.BehavedCLs.String()]; ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the other level's graph was not updated after the edit")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got, want := snapshotText(t, s, callgraph.BehavedCLs), scratchText(t, st, callgraph.BehavedCLs); got != want {
+		t.Errorf("the other level's updated graph differs from a new analysis:\n%s\nwant\n%s", got, want)
+	}
+}

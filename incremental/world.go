@@ -67,8 +67,9 @@ type graphCall struct {
 }
 
 type updateBase struct {
-	g  *callgraph.Graph
-	tr *analysis.Trace
+	g    *callgraph.Graph
+	tr   *analysis.Trace
+	opts analysis.Options // of the run, specification included
 }
 
 func newWorld(key string, ix *index.Index, log *zap.Logger) *world {
@@ -167,7 +168,7 @@ func (w *world) graph(ctx context.Context, opts analysis.Options, sf *SpecFile, 
 			c.g, tr, c.err = w.compute(ctx, opts, sf, key, report, expect, sites)
 			switch {
 			case tr != nil:
-				c.base.Store(&updateBase{c.g, tr})
+				c.base.Store(&updateBase{c.g, tr, runOptions(opts, sf)})
 			case c.err == nil:
 				w.traceLater(c, key, runOptions(opts, sf))
 			}
@@ -257,7 +258,7 @@ func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
 			w.log.Debug("trace of a cached graph", zap.Error(err))
 			return
 		}
-		c.base.Store(&updateBase{g, tr})
+		c.base.Store(&updateBase{g, tr, opts})
 		w.log.Info("trace of the cached call graph computed: edits are updated in place")
 	}()
 }
@@ -307,7 +308,7 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 		return false, err.Error()
 	}
 	c := &graphCall{done: make(chan struct{}), g: g}
-	c.base.Store(&updateBase{g, tr})
+	c.base.Store(&updateBase{g, tr, runOptions(opts, sf)})
 	close(c.done)
 	w.mu.Lock()
 	w.graphs[key] = c
@@ -318,6 +319,86 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 		w.stores.later(w.cache, k, g)
 	}
 	return true, ""
+}
+
+// updateOthers updates in place, in the background, the other graphs prev keeps
+// with a trace (the levels, algorithms or specifications the user looked at before
+// the edit that made w from prev), so that switching to one of them after the edit
+// costs an update instead of an analysis, and the status keeps counting their
+// unresolved sites. A request for such a graph meanwhile waits for its update; one
+// that cannot be done in place is left to be analysed on request. except is the key
+// of the graph the build updated itself.
+func (w *world) updateOthers(prev *world, except string) {
+	if w.bg == nil || !w.acquire() {
+		return
+	}
+	if !prev.acquire() {
+		w.release()
+		return
+	}
+	type job struct {
+		key  string
+		base *updateBase
+		c    *graphCall
+	}
+	var jobs []job
+	prev.mu.Lock()
+	for _, key := range prev.recent {
+		pc := prev.graphs[key]
+		if key == except || pc == nil {
+			continue
+		}
+		select {
+		case <-pc.done:
+		default:
+			continue // still being computed
+		}
+		if base := pc.base.Load(); base != nil {
+			jobs = append(jobs, job{key: key, base: base})
+		}
+	}
+	prev.mu.Unlock()
+	w.mu.Lock()
+	for i := range jobs {
+		if w.graphs[jobs[i].key] == nil {
+			jobs[i].c = &graphCall{done: make(chan struct{})}
+			w.graphs[jobs[i].key] = jobs[i].c
+			w.recent = append([]string{jobs[i].key}, w.recent...) // least recently used
+		}
+	}
+	w.mu.Unlock()
+	go func() {
+		defer w.release()
+		defer prev.release()
+		changed, same := w.ix.ChangedSince(prev.ix)
+		for _, j := range jobs {
+			if j.c == nil {
+				continue
+			}
+			var g *callgraph.Graph
+			var tr *analysis.Trace
+			err := w.bg.Err()
+			if err == nil && !same {
+				err = fmt.Errorf("the hierarchy changed")
+			}
+			if err == nil {
+				g, tr, err = w.an.Update(w.bg, j.base.opts, analysis.Previous{Analyzer: prev.an, Graph: j.base.g, Trace: j.base.tr}, changed)
+			}
+			w.mu.Lock()
+			if err == nil {
+				j.c.g = g
+				j.c.base.Store(&updateBase{g, tr, j.base.opts})
+				w.unresolved[j.key] = UnresolvedSites(g, w.h.Methods())
+			} else {
+				// Its waiters try again, and analyse.
+				j.c.err = context.Canceled
+				delete(w.graphs, j.key)
+				w.log.Debug("other graph not updated in place", zap.String("why", err.Error()))
+			}
+			w.mu.Unlock()
+			close(j.c.done)
+		}
+	}()
 }
 
 // touch marks key as the most recently used graph.
