@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
@@ -308,6 +309,13 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 	_, e := pluginsEnv(t)
 	e.waitReady(0)
+	// The user looked at Correct-Cast before the edit: its graph is kept beside.
+	var res string
+	for _, l := range []string{"correct-cast", "correct-string"} {
+		if err := e.command(cmdSetLevel, &res, l); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e.mu.Lock()
 	nStatuses := len(e.statuses)
 	e.mu.Unlock()
@@ -332,6 +340,24 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no edge Worker.run -> Main.record at line %d", line)
+	}
+
+	// Back at Correct-Cast after the edit: its graph (updated in the background)
+	// equals a new analysis of the new class files.
+	if err := e.command(cmdSetLevel, &res, "correct-cast"); err != nil {
+		t.Fatal(err)
+	}
+	cast, releaseCast := e.srv.current()
+	defer releaseCast()
+	if cast.Options.Level != callgraph.CorrectCast || cast.Index() != snap.Index() {
+		t.Fatalf("level %v, same index %v", cast.Options.Level, cast.Index() == snap.Index())
+	}
+	want, err := analysis.New(cast.Index()).Run(context.Background(), cast.RunOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(cast.Hierarchy(), cast.Graph, want); d != "" {
+		t.Fatalf("Correct-Cast's graph after the edit differs from a new analysis:\n%s", d)
 	}
 }
 
