@@ -27,7 +27,7 @@ func (s *Session) Incoming(ctx context.Context, snap *Snapshot, item CallItem) (
 	if isNote(&item) {
 		return []IncomingCall{}, true
 	}
-	n, ok := s.itemNode(snap, &item)
+	n, ok := s.ItemNode(snap, item)
 	if !ok {
 		return nil, false
 	}
@@ -40,7 +40,7 @@ func (s *Session) Outgoing(ctx context.Context, snap *Snapshot, item CallItem) (
 	if isNote(&item) {
 		return []OutgoingCall{}, true
 	}
-	n, ok := s.itemNode(snap, &item)
+	n, ok := s.ItemNode(snap, item)
 	if !ok {
 		return nil, false
 	}
@@ -57,7 +57,7 @@ func prepareItems(s *Session, snap *Snapshot, t target) []CallItem {
 	}
 	items := make([]CallItem, 0, len(ms))
 	for _, m := range ms {
-		items = append(items, s.item(snap, m.ID))
+		items = append(items, s.Item(snap, m.ID))
 	}
 	return items
 }
@@ -121,10 +121,7 @@ func lambdaImpl(h *hierarchy.Hierarchy, c *facts.Call) *hierarchy.Method {
 
 // Item returns the call-hierarchy item of a graph node (a method, or the
 // NativeMethod node).
-func (s *Session) Item(snap *Snapshot, n int32) CallItem { return s.item(snap, n) }
-
-// item returns the call-hierarchy item of a graph node.
-func (s *Session) item(snap *Snapshot, n int32) CallItem {
+func (s *Session) Item(snap *Snapshot, n int32) CallItem {
 	m := snap.Method(n)
 	if m == nil {
 		r := lineRange(0, 0, 0)
@@ -151,12 +148,9 @@ func (s *Session) item(snap *Snapshot, n int32) CallItem {
 	}
 }
 
-// ItemNode returns the graph node an item names, if any.
-func (s *Session) ItemNode(snap *Snapshot, it CallItem) (int32, bool) { return s.itemNode(snap, &it) }
-
-// itemNode returns the graph node of an item: from its data, or (for clients that do
+// ItemNode returns the graph node an item names: from its data, or (for clients that do
 // not send data back) from its position.
-func (s *Session) itemNode(snap *Snapshot, it *CallItem) (int32, bool) {
+func (s *Session) ItemNode(snap *Snapshot, it CallItem) (int32, bool) {
 	if snap.Graph == nil {
 		return -1, false
 	}
@@ -336,7 +330,7 @@ func incoming(ctx context.Context, s *Session, snap *Snapshot, n int32, page *ca
 			a.addRange(s.siteRange(snap, cr.method, cr.call, cr.line))
 			a.addDetail("creates this lambda here (LambdaMetafactory); it runs when its functional interface method is called")
 		}
-		it := s.item(snap, gr.node)
+		it := s.Item(snap, gr.node)
 		if len(a.details) > 0 {
 			d := it.Detail + " — " + strings.Join(a.details, " | ")
 			it.Detail = d
@@ -522,7 +516,7 @@ func outgoing(ctx context.Context, s *Session, snap *Snapshot, n int32, page *ca
 			continue
 		}
 		a := e.agg
-		it := s.item(snap, a.node)
+		it := s.Item(snap, a.node)
 		if len(a.details) > 0 {
 			d := it.Detail + " — " + strings.Join(a.details, " | ")
 			it.Detail = d

@@ -131,7 +131,7 @@ func (s *Session) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *
 	}
 	name := fmt.Sprintf("… CHA would add %d caller%s", extra, plural(extra))
 	detail := fmt.Sprintf("virtual and interface calls that may reach this method by the class hierarchy alone, which the %s graph rules out; choose the CHA algorithm to see them", strings.ToUpper(snap.Graph.Algorithm))
-	it := s.item(snap, n)
+	it := s.Item(snap, n)
 	it.Name, it.Detail = name, detail
 	it.Data = mustJSON(moreData{methodRef: refOf(m), Note: true})
 	return &IncomingCall{From: it, FromRanges: []Range{it.Selection}}

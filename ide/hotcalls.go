@@ -171,7 +171,7 @@ func leftOut(byRank [numRanks]int, listed []entryKey) (rest [numRanks]int, total
 // (a valid location clients can open and expand), named by what was left out, with
 // the cursor that lists the next page.
 func (s *Session) moreItem(snap *Snapshot, n int32, name, detail string, page *callPage) CallItem {
-	it := s.item(snap, n)
+	it := s.Item(snap, n)
 	d := moreData{More: page}
 	if m := snap.Method(n); m != nil {
 		d.methodRef = refOf(m)

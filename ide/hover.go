@@ -48,7 +48,7 @@ func callHover(s *Session, snap *Snapshot, m *hierarchy.Method, k int) string {
 		return ""
 	}
 	c := &f.Calls[k]
-	fmt.Fprintf(&b, "`%s` in `%s`", callName(c), qualifiedName(m))
+	fmt.Fprintf(&b, "`%s` in `%s`", callName(c), QualifiedName(m))
 	if c.Line > 0 {
 		fmt.Fprintf(&b, ", line %d", c.Line)
 	}
@@ -59,7 +59,7 @@ func callHover(s *Session, snap *Snapshot, m *hierarchy.Method, k int) string {
 		return b.String()
 	}
 	if !g.Reachable.Has(m.ID) {
-		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", qualifiedName(m), snap.Options.Level.Title(), graphLine(snap))
+		fmt.Fprintf(&b, "`%s` is **not reachable** at %s: this call is not part of the graph.\n\n%s", QualifiedName(m), snap.Options.Level.Title(), graphLine(snap))
 		return b.String()
 	}
 	limit := max(s.Settings().HoverTargets, 1)
@@ -142,7 +142,7 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 		for _, p := range site.Points {
 			where := "?"
 			if pm := snap.Method(p.Method); pm != nil {
-				where = qualifiedName(pm)
+				where = QualifiedName(pm)
 			}
 			if p.Line > 0 {
 				where += fmt.Sprintf(", line %d", p.Line)

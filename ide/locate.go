@@ -195,10 +195,7 @@ func mustJSON(v any) []byte {
 }
 
 // QualifiedName renders a method for humans: "example.Main.main".
-func QualifiedName(m *hierarchy.Method) string { return qualifiedName(m) }
-
-// qualifiedName renders a method for humans: "example.Main.main".
-func qualifiedName(m *hierarchy.Method) string {
+func QualifiedName(m *hierarchy.Method) string {
 	return javaName(m.Class.Name) + "." + displayName(m)
 }
 

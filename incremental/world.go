@@ -72,6 +72,17 @@ type updateBase struct {
 	opts analysis.Options // of the run, specification included
 }
 
+// update returns b's graph updated in place (analysis.Analyzer.Update) for w, whose
+// index was rebuilt from prev's with the classes changed, under the run options
+// opts (b's own, or the same settings with the specification read again).
+func (b *updateBase) update(ctx context.Context, w, prev *world, opts analysis.Options, changed []string) (*updateBase, error) {
+	g, tr, err := w.an.Update(ctx, opts, analysis.Previous{Analyzer: prev.an, Graph: b.g, Trace: b.tr}, changed)
+	if err != nil {
+		return nil, err
+	}
+	return &updateBase{g, tr, opts}, nil
+}
+
 func newWorld(key string, ix *index.Index, log *zap.Logger) *world {
 	w := &world{key: key, ix: ix, an: analysis.New(ix), h: ix.Hierarchy(), log: log, graphs: map[string]*graphCall{}, unresolved: map[string]int{}}
 	w.run = func(ctx context.Context, opts analysis.Options) (*callgraph.Graph, *analysis.Trace, error) {
@@ -303,12 +314,13 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 	if base == nil {
 		return false, "no previous graph with a trace (one loaded from the disk cache waits for its run in the background)"
 	}
-	g, tr, err := w.an.Update(ctx, runOptions(opts, sf), analysis.Previous{Analyzer: prev.an, Graph: base.g, Trace: base.tr}, changed)
+	nb, err := base.update(ctx, w, prev, runOptions(opts, sf), changed)
 	if err != nil {
 		return false, err.Error()
 	}
+	g := nb.g
 	c := &graphCall{done: make(chan struct{}), g: g}
-	c.base.Store(&updateBase{g, tr, runOptions(opts, sf)})
+	c.base.Store(nb)
 	close(c.done)
 	w.mu.Lock()
 	w.graphs[key] = c
@@ -375,20 +387,19 @@ func (w *world) updateOthers(prev *world, except string) {
 			if j.c == nil {
 				continue
 			}
-			var g *callgraph.Graph
-			var tr *analysis.Trace
+			var nb *updateBase
 			err := w.bg.Err()
 			if err == nil && !same {
 				err = fmt.Errorf("the hierarchy changed")
 			}
 			if err == nil {
-				g, tr, err = w.an.Update(w.bg, j.base.opts, analysis.Previous{Analyzer: prev.an, Graph: j.base.g, Trace: j.base.tr}, changed)
+				nb, err = j.base.update(w.bg, w, prev, j.base.opts, changed)
 			}
 			w.mu.Lock()
 			if err == nil {
-				j.c.g = g
-				j.c.base.Store(&updateBase{g, tr, j.base.opts})
-				w.unresolved[j.key] = UnresolvedSites(g, w.h.Methods())
+				j.c.g = nb.g
+				j.c.base.Store(nb)
+				w.unresolved[j.key] = UnresolvedSites(nb.g, w.h.Methods())
 			} else {
 				// Its waiters try again, and analyse.
 				j.c.err = context.Canceled
