@@ -34,12 +34,16 @@ func (a *Analyzer) newOracle(name string, l callgraph.Level, members func(set in
 	case RTA:
 		return rta.New(a.h), nil
 	case XTA:
-		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Members: members}), nil
+		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Members: members, Summarised: inJDK}), nil
 	case TFA:
-		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members}), nil
+		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members, Summarised: inJDK}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
 }
+
+// inJDK says which methods XTA and TFA summarise instead of following their values:
+// the JDK's, as the type flow analysis of Zhuo and Zhang treats library code.
+func inJDK(m *hierarchy.Method) bool { return m.Class.Origin == hierarchy.JDK }
 
 // flowUncached makes the def-use facts of m for TFA, which asks once for every
 // reachable method: keeping them all (Program.Flow caches) would hold hundreds of

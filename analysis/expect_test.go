@@ -44,8 +44,8 @@ package analysis
 //	                    no edge from from to any to
 //	@reachable(m, ...)  / @!reachable(m, ...): by name
 //	@levels(1,2)        the levels to analyse at (also 1-6 or all); default 1,2
-//	@algos(cha,rta,xta) the algorithms; default cha,rta (XTA over the whole JDK
-//	                    takes ~15 s a run: programs ask for it at a few levels)
+//	@algos(cha,rta,xta) the algorithms; default cha,rta (programs ask for XTA and
+//	                    TFA where they test them)
 //	@library            library mode (Options.LibraryMode) instead of main methods
 //
 // Qualifiers restrict the runs a directive applies to: @calls[rta,level>=2](...).

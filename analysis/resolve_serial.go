@@ -63,16 +63,42 @@ func (serialResolver) Resolve(s *solver, at site, _ *facts.Call, rm *hierarchy.M
 	if ss == nil {
 		return
 	}
-	var bundles []serialBundle
+	var sets func() []serialBundle
 	switch {
 	case rm.Class.Name == "java/io/ObjectInputStream" && slices.Contains(serialReadAPIs, rm.Name):
-		bundles = ss.readSets(s, at)
+		sets = func() []serialBundle { return ss.readSets(s, at) }
 	case rm.Class.Name == "java/io/ObjectOutputStream" && slices.Contains(serialWriteAPIs, rm.Name):
-		bundles = ss.writeSets(s)
+		sets = func() []serialBundle { return ss.writeSets(s) }
+	default:
+		return
 	}
-	for _, b := range bundles {
-		s.bundle(at, b.set, b.reason, false)
+	// The streams (de)serialize in their own methods, which run only on a stream:
+	// a site whose receiver the algorithm never sees hold one reads and writes
+	// nothing. (TreeMap.buildFromSorted, reachable from new TreeMap(SortedMap),
+	// names readObject on a stream that is null there; taking every such site for
+	// a deserialization created every serializable class of the JDK.)
+	s.onReceiver(at, rm.Class, func() {
+		for _, b := range sets() {
+			s.bundle(at, b.set, b.reason, false)
+		}
+	})
+}
+
+// onReceiver calls fn once, when the algorithm first says that an object of class
+// cls (or a subclass) may be the receiver of the instance call at site at: at once
+// under CHA, as the run finds one under the other algorithms.
+func (s *solver) onReceiver(at site, cls *hierarchy.Class, fn func()) {
+	if at.caller == nil || at.pc < 0 {
+		fn()
+		return
 	}
+	done := false
+	s.oracle.Types(algo.OperandOf(at.caller, at.pc, 0, cls), func(*hierarchy.Class) {
+		if !done {
+			done = true
+			fn()
+		}
+	})
 }
 
 // serialSets holds a run's serialization targets.

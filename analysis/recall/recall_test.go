@@ -341,6 +341,9 @@ type recallRow struct {
 	missedCalls       []executedMethod
 	dur               time.Duration
 	reachable         int
+	// Precision beside recall: the application's and libraries' virtual and
+	// interface call sites, and those with at most one target.
+	appSites, appSingle int
 }
 
 func (r recallRow) recall(i int) float64 {
@@ -352,6 +355,10 @@ func (r recallRow) recall(i int) float64 {
 
 func measure(g *callgraph.Graph, h *hierarchy.Hierarchy, executed []executedMethod) recallRow {
 	row := recallRow{level: g.Level, reachable: g.NumReachable()}
+	ms := h.Methods()
+	row.appSites, row.appSingle = callgraph.DispatchStats(g, func(n callgraph.NodeID) bool {
+		return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK
+	})
 	for _, e := range executed {
 		i := 2
 		if e.origin == hierarchy.Application {
@@ -503,13 +510,14 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "recall of %s (%d executed methods: %d application, %d JDK):\n", w.name, rows[0].total[0], rows[0].total[1], rows[0].total[2])
-	fmt.Fprintf(&b, "  %-5s %-3s %9s %9s %8s %8s %8s %10s %8s %17s\n", "level", "alg", "executed", "found", "recall", "app", "JDK", "reachable", "time", "first-call edges")
+	fmt.Fprintf(&b, "  %-5s %-3s %9s %9s %8s %8s %8s %10s %10s %15s %8s %17s\n", "level", "alg", "executed", "found", "recall", "app", "JDK", "reachable", "reach/exec", "app calls <=1", "time", "first-call edges")
 	for _, row := range rows {
-		fmt.Fprintf(&b, "  %-5d %-3s %9d %9d %8.4f %8.4f %8.4f %10d %8v %6d/%-5d %.4f\n", row.level, strings.ToUpper(row.algo),
-			row.total[0], row.found[0], row.recall(0), row.recall(1), row.recall(2), row.reachable, row.dur.Round(time.Millisecond),
+		fmt.Fprintf(&b, "  %-5d %-3s %9d %9d %8.4f %8.4f %8.4f %10d %10.1f %7d/%-7d %8v %6d/%-5d %.4f\n", row.level, strings.ToUpper(row.algo),
+			row.total[0], row.found[0], row.recall(0), row.recall(1), row.recall(2), row.reachable, ratio(row.reachable, row.total[0]),
+			row.appSingle, row.appSites, row.dur.Round(time.Millisecond),
 			row.callsFound, row.calls, ratio(row.callsFound, row.calls))
 	}
-	b.WriteString("  (first-call edges: of the executed methods whose first call came from a Java frame, those whose call the graph has as an edge from that caller; informative, not asserted)\n")
+	b.WriteString("  (reach/exec: reachable methods per executed one, the precision beside recall; app calls <=1: virtual and interface call sites of application and library code with at most one target, of all of them; first-call edges: of the executed methods whose first call came from a Java frame, those whose call the graph has as an edge from that caller; informative, not asserted)\n")
 	t.Log(b.String())
 
 	logMissed(t, h, rows)

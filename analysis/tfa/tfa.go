@@ -9,6 +9,9 @@
 // pass. A virtual call reaches only the classes its receiver's set holds, and the
 // sets grow as calls are resolved on the fly.
 //
+// As in the paper, library code is summarised: the JDK's methods are not followed,
+// their values are any object of their declared types.
+//
 // The propagation, and the rules for what bytecode does not show (natives, the
 // JVM's own objects, Unsafe, reflection's way of passing arguments), are package
 // typeflow's, shared with XTA: TFA's sets are those of XTA split per value.

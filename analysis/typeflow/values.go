@@ -46,7 +46,7 @@ func (o *oracle) store(m *hierarchy.Method, pc, n, node int32) {
 
 // def returns the node of what the instruction at pc in m pushes.
 func (o *oracle) def(m *hierarchy.Method, pc int32) int32 {
-	if o.opaque[m.ID] {
+	if o.opaque[m.ID] || o.isSummarised(m) {
 		return o.any
 	}
 	if id, ok := o.lookup(m, pc, defN); ok {
@@ -61,7 +61,7 @@ func (o *oracle) def(m *hierarchy.Method, pc int32) int32 {
 // numbering: the receiver of an instance call is 0). Nodes are made as m is reached;
 // one asked for later comes from m's flow made anew.
 func (o *oracle) operand(m *hierarchy.Method, pc, n int32) int32 {
-	if o.opaque[m.ID] {
+	if o.opaque[m.ID] || o.isSummarised(m) {
 		return o.any
 	}
 	if id, ok := o.lookup(m, pc, n); ok {
@@ -112,7 +112,7 @@ func (o *oracle) defsNode(m *hierarchy.Method, defs []facts.Def) int32 {
 // param returns the node of parameter i of m (this is 0 of an instance method).
 func (o *oracle) param(m *hierarchy.Method, i int) int32 {
 	fs := o.paramFilters(m)
-	if i < 0 || i >= len(fs) {
+	if i < 0 || i >= len(fs) || o.isSummarised(m) {
 		return o.any
 	}
 	base := o.params[m.ID]

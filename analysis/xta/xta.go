@@ -8,6 +8,9 @@
 // for the elements of all reference arrays. A virtual call then reaches only the
 // classes in the caller's own set.
 //
+// The JDK's methods are summarised as TFA's are: their sets are any object of
+// their declared types.
+//
 // The propagation, and the rules for what bytecode does not show (natives, the
 // JVM's own objects, Unsafe), are package typeflow's, shared with TFA.
 package xta
@@ -29,9 +32,12 @@ type Config struct {
 	// Members gives the current members of the solver's target sets (see
 	// typeflow.Config).
 	Members func(set int32) []int32
+	// Summarised names the methods whose code the sets do not follow (see
+	// typeflow.Config).
+	Summarised func(*hierarchy.Method) bool
 }
 
 // New returns an XTA oracle over h for one run.
 func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
-	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize, Members: cfg.Members})
+	return typeflow.New(h, typeflow.Config{Encap: cfg.Encap, TopSize: cfg.TopSize, Members: cfg.Members, Summarised: cfg.Summarised})
 }

@@ -13,7 +13,7 @@
 package tflow;
 
 public class Main {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         locals();
         pair(new Triangle(), new Pentagon());
         lambdas();
@@ -21,6 +21,7 @@ public class Main {
         constants();
         fields();
         paper();
+        streams(null);
     }
 
     // Two locals of one method: XTA's one set for the method holds both classes;
@@ -109,6 +110,16 @@ public class Main {
         y.f = new Sea();
         Shape z = x.m();
         z.name(); // @calls(tflow.Bee.name) @calls[tfa](tflow.Sea.name) @!calls[tfa](tflow.Comet.name, tflow.Planet.name)
+    }
+
+    // Deserialization runs in the stream's own methods, so a readObject call whose
+    // receiver is never a stream (only null reaches in) deserializes nothing: no
+    // hook of a serializable class runs from it. RTA cannot tell: once any
+    // ObjectInputStream exists (the JDK's code creates some), every such call
+    // deserializes. (Kept's hook stays reachable under TFA too: the JDK's own
+    // readObject calls on its streams reach every serializable class.)
+    static Object streams(java.io.ObjectInputStream in) throws Exception {
+        return in == null ? null : in.readObject(); // @calls[rta](tflow.Kept.readObject) @!calls[tfa](tflow.Kept.readObject)
     }
 
     static void use(Shape p) {

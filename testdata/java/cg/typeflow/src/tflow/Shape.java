@@ -101,3 +101,10 @@ class Holder {
 interface Act {
     void act();
 }
+
+// Serializable, with the private hook deserialization calls (Main.streams).
+class Kept implements java.io.Serializable {
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+    }
+}
