@@ -243,11 +243,15 @@ func isIdentByte(c byte) bool {
 // The debounce (settings.go) is part of every figure.
 func BenchmarkClassChange(b *testing.B) {
 	b.Run("javacc-body", func(b *testing.B) {
-		benchJavaccChange(b, "", "System.out.println(a.length);")
+		benchJavaccChange(b, "cha", "", "System.out.println(a.length);")
+	})
+	// TFA analyses anew on every change (updates in place are CHA's).
+	b.Run("javacc-body-tfa", func(b *testing.B) {
+		benchJavaccChange(b, "tfa", "", "System.out.println(a.length);")
 	})
 	b.Run("javacc-reflective", func(b *testing.B) {
 		const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
-		benchJavaccChange(b, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
+		benchJavaccChange(b, "cha", `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
 	b.Run("plugins-reflective", func(b *testing.B) {
 		dir := workspace(b, "plugins")
@@ -270,8 +274,8 @@ func BenchmarkClassChange(b *testing.B) {
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
-// javacc and the full JDK.
-func benchJavaccChange(b *testing.B, body0, body1 string) {
+// javacc and the full JDK, with the given algorithm.
+func benchJavaccChange(b *testing.B, algo, body0, body1 string) {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skipf("%s not found: install javacc", javaccJar)
 	}
@@ -288,7 +292,7 @@ func benchJavaccChange(b *testing.B, body0, body1 string) {
 	os.MkdirAll(filepath.Dir(target), 0o755)
 	os.WriteFile(target, versions[0], 0o644)
 	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes, javaccJar},
-		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string"})
+		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string", "algorithm": algo})
 	b.Logf("ready after %v", ready)
 	benchChange(b, e, target, versions, "")
 }

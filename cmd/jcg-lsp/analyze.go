@@ -37,7 +37,7 @@ type analysisFlags struct {
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
 	a.classPathFlags.register(fs)
-	fs.StringVar(&a.algo, "algo", analysis.CHA, "call-graph algorithm: cha, rta, xta or tfa (experimental: type sets per method and field, or per value); analyze also takes all (one table each)")
+	fs.StringVar(&a.algo, "algo", analysis.TFA, "call-graph algorithm: cha (declared types), rta (instantiated classes), xta (type sets per method and field) or tfa (type sets per value); analyze also takes all (one table each)")
 	fs.Var(&a.mains, "main", "main class (repeatable; default: every application class with a main method)")
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
 	fs.BoolVar(&a.library, "library-mode", false, "analyse the application as a library for unknown clients: every method a client can call or override is an entry point, and calls reach what client subclasses may select")
@@ -279,7 +279,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	af.register(fs)
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
 	var lf levelFlags
-	lf.register(fs, callgraph.CorrectString.String(), "assumption level: "+levelChoices())
+	lf.register(fs, callgraph.CorrectJDK.String(), "assumption level: "+levelChoices())
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
 	if err := cmd.parse(args, stdout); err != nil {
