@@ -931,6 +931,17 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 	o.drain()
 }
 
+// returnNode returns the node of what m returns (under XTA: its one set). A
+// summarised method's is top from its first use, not only once it is reached, so
+// that the hundred thousand JDK members of a fallback set do not each get edges,
+// and every created class, first.
+func (o *oracle) returnNode(m *hierarchy.Method) int32 {
+	if o.isSummarised(m) {
+		o.makeTop(m.ID)
+	}
+	return m.ID
+}
+
 // isSummarised reports whether m's code is summarised (Config.Summarised). Native
 // methods have no code: they keep the rules of native code.
 func (o *oracle) isSummarised(m *hierarchy.Method) bool {
@@ -1069,7 +1080,7 @@ func (o *oracle) results(set, to int32) {
 	}
 	o.eachMember(set, func(m *hierarchy.Method) {
 		if f, ok := o.returnFilter(m); ok {
-			o.link(m.ID, to, f)
+			o.link(o.returnNode(m), to, f)
 		}
 	})
 }
@@ -1121,7 +1132,7 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	}
 	if ret != 0 {
 		if f, ok := o.returnFilter(callee); ok {
-			o.link(callee.ID, ret, f)
+			o.link(o.returnNode(callee), ret, f)
 		}
 	}
 	for _, cr := range o.hubs[set].creators {
@@ -1134,6 +1145,10 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 	h := &o.hubs[set]
 	if o.flow == nil {
+		if o.isSummarised(callee) {
+			o.returnNode(callee) // its one set is any object: nothing passed needs an edge
+			return
+		}
 		if f, ok := o.paramFilter(callee); ok && h.args != 0 {
 			o.link(h.args, callee.ID, f)
 		}
