@@ -16,6 +16,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -86,67 +87,107 @@ func jcgOf(class, name, desc string) jcgMethod {
 	return jcgMethod{Name: name, DeclaringClass: dc, ReturnType: ret, ParameterTypes: params}
 }
 
-type jcgCallSite struct {
-	DeclaredTarget jcgMethod   `json:"declaredTarget"`
-	Line           int32       `json:"line"`
-	PC             int32       `json:"pc"`
-	Targets        []jcgMethod `json:"targets"`
-}
-
 // WriteJCG writes g in the JCG benchmark's call-graph format: one call site per call
 // instruction with its targets, and, for edges that reach a method of another name
 // than the instruction's (reflection, lambdas, Thread.start, initialisers, ...), an
 // extra call site on the same line whose declared target is the callee.
+//
+// The output is written as it is made, each method's JSON encoded once: a
+// whole-program graph has tens of millions of targets (a fallback site alone a
+// hundred thousand), which as encoding/json values cost 30 GB of allocations and
+// 5 GB of memory for javacc.
 func WriteJCG(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options) error {
 	v := newView(g, p, opts)
-	bw := bufio.NewWriterSize(w, 1<<20)
-	enc := json.NewEncoder(bw)
-	bw.WriteString(`{"reachableMethods":[`)
+	jw := &jcgWriter{graphView: v, w: bufio.NewWriterSize(w, 1<<20), methods: make([]jcgEncoded, len(v.ms))}
+	jw.w.WriteString(`{"reachableMethods":[`)
 	first := true
 	err := v.callers(func(m *hierarchy.Method) error {
 		if !first {
-			bw.WriteByte(',')
+			jw.w.WriteByte(',')
 		}
 		first = false
-		bw.WriteString(`{"method":`)
-		if err := enc.Encode(jcgOf(m.Class.Name, m.Name, m.Desc)); err != nil {
-			return err
-		}
-		bw.WriteString(`,"callSites":`)
-		if err := enc.Encode(v.jcgSites(m)); err != nil {
-			return err
-		}
-		bw.WriteByte('}')
-		return nil
+		jw.w.WriteString(`{"method":`)
+		jw.w.Write(jw.method(m.ID).json)
+		// encoding/json's Encoder ended each value with a newline: kept, so the
+		// output stays what it was.
+		jw.w.WriteString("\n,\"callSites\":")
+		return jw.sites(m)
 	})
 	if err != nil {
 		return err
 	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
+	jw.w.WriteString("]}\n")
+	return jw.w.Flush()
 }
 
-// jcgSites builds the call sites of one method.
-func (v *graphView) jcgSites(m *hierarchy.Method) []jcgCallSite {
-	f := v.p.Facts(m)
-	type key struct {
-		pc   int32
-		name string // declared target name for instruction sites, callee for extra sites
-		desc string
-		cls  string
+// jcgWriter writes the JCG format, each method's JSON made once.
+type jcgWriter struct {
+	*graphView
+	w       *bufio.Writer
+	methods []jcgEncoded // by method ID, made on first use
+	num     []byte
+}
+
+// jcgEncoded is a method in the JCG form and its JSON.
+type jcgEncoded struct {
+	m    jcgMethod
+	json []byte
+}
+
+func (jw *jcgWriter) method(id int32) *jcgEncoded {
+	e := &jw.methods[id]
+	if e.json == nil {
+		m := jw.ms[id]
+		e.m = jcgOf(m.Class.Name, m.Name, m.Desc)
+		e.json = mustJSON(e.m)
 	}
-	sites := map[key]*jcgCallSite{}
-	var order []key
-	add := func(k key, line int32, decl jcgMethod, t *hierarchy.Method) {
+	return e
+}
+
+// mustJSON encodes a jcgMethod, which has only strings: it cannot fail.
+func mustJSON(m jcgMethod) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// jcgSite is a call site being collected. Its declared target is the instruction's
+// (decl, JSON), or for a site named after its callee that callee (callee >= 0).
+type jcgSite struct {
+	line    int32
+	decl    []byte // JSON of the declared target of an instruction's site
+	callee  int32  // the callee an extra site is named after, else -1
+	targets []int32
+}
+
+type jcgKey struct {
+	pc   int32
+	name string // declared target name for instruction sites, callee for extra sites
+	desc string
+	cls  string
+}
+
+// sites writes the call sites of one method, then the end of its object.
+func (jw *jcgWriter) sites(m *hierarchy.Method) error {
+	f := jw.p.Facts(m)
+	sites := map[jcgKey]*jcgSite{}
+	var order []jcgKey
+	site := func(k jcgKey, line int32, decl func() []byte, callee int32) *jcgSite {
 		s := sites[k]
 		if s == nil {
-			s = &jcgCallSite{DeclaredTarget: decl, Line: line, PC: k.pc, Targets: []jcgMethod{}}
+			s = &jcgSite{line: line, callee: callee}
+			if callee < 0 {
+				s.decl = decl()
+			}
 			sites[k] = s
 			order = append(order, k)
 		}
-		if t != nil {
-			s.Targets = append(s.Targets, jcgOf(t.Class.Name, t.Name, t.Desc))
-		}
+		return s
+	}
+	refJSON := func(r classfile.Ref) func() []byte {
+		return func() []byte { return mustJSON(jcgOf(r.Class, r.Name, r.Desc)) }
 	}
 	// Every call instruction is a site, even one without targets.
 	if f != nil {
@@ -154,44 +195,68 @@ func (v *graphView) jcgSites(m *hierarchy.Method) []jcgCallSite {
 			if c.Indy != nil {
 				continue
 			}
-			add(key{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}, c.Line, jcgOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc), nil)
+			site(jcgKey{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}, c.Line, refJSON(c.Ref), -1)
 		}
 	}
-	for _, b := range v.g.Callees(m.ID) {
-		r := v.g.Reasons[b.Reason]
-		var decl *jcgMethod
-		var dk key
-		if b.Call >= 0 && f != nil && int(b.Call) < len(f.Calls) && f.Calls[b.Call].Indy == nil {
-			c := f.Calls[b.Call]
-			d := jcgOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
-			decl, dk = &d, key{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}
+	for _, b := range jw.g.Callees(m.ID) {
+		r := jw.g.Reasons[b.Reason]
+		var instr *facts.Call
+		if b.Call >= 0 && f != nil && int(b.Call) < len(f.Calls) && f.Calls[b.Call].Indy == nil && !r.Kind.Dynamic() {
+			instr = &f.Calls[b.Call]
 		}
-		for _, id := range v.g.Sets[b.Set] {
-			if id == v.g.Native {
+		for _, id := range jw.g.Sets[b.Set] {
+			if id == jw.g.Native {
 				continue
 			}
-			t := v.ms[id]
-			if decl != nil && !r.Kind.Dynamic() {
-				add(dk, b.Line, *decl, t)
+			if instr != nil {
+				s := site(jcgKey{pc: instr.PC, name: instr.Ref.Name, desc: instr.Ref.Desc, cls: instr.Ref.Class}, b.Line, refJSON(instr.Ref), -1)
+				s.targets = append(s.targets, id)
 				continue
 			}
 			// An edge the instruction does not name: a site named after the callee.
-			add(key{pc: b.PC, name: t.Name, desc: t.Desc, cls: t.Class.Name}, b.Line, jcgOf(t.Class.Name, t.Name, t.Desc), t)
+			t := jw.ms[id]
+			s := site(jcgKey{pc: b.PC, name: t.Name, desc: t.Desc, cls: t.Class.Name}, b.Line, nil, id)
+			s.targets = append(s.targets, id)
 		}
 	}
 	// By pc, then by what the site names: the bundles' order depends on the order
 	// the run made its target sets, which is not the same from run to run.
-	slices.SortFunc(order, func(a, b key) int {
+	slices.SortFunc(order, func(a, b jcgKey) int {
 		return cmp.Or(cmp.Compare(a.pc, b.pc), strings.Compare(a.cls, b.cls), strings.Compare(a.name, b.name), strings.Compare(a.desc, b.desc))
 	})
-	out := make([]jcgCallSite, 0, len(order))
-	for _, k := range order {
+	w := jw.w
+	w.WriteByte('[')
+	for i, k := range order {
 		s := sites[k]
-		slices.SortFunc(s.Targets, func(a, b jcgMethod) int { return cmpJCG(a, b) })
-		s.Targets = slices.CompactFunc(s.Targets, func(a, b jcgMethod) bool { return cmpJCG(a, b) == 0 })
-		out = append(out, *s)
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString(`{"declaredTarget":`)
+		if s.callee >= 0 {
+			w.Write(jw.method(s.callee).json)
+		} else {
+			w.Write(s.decl)
+		}
+		w.WriteString(`,"line":`)
+		w.Write(strconv.AppendInt(jw.num[:0], int64(s.line), 10))
+		w.WriteString(`,"pc":`)
+		w.Write(strconv.AppendInt(jw.num[:0], int64(k.pc), 10))
+		w.WriteString(`,"targets":[`)
+		for _, id := range s.targets {
+			jw.method(id)
+		}
+		slices.SortFunc(s.targets, func(a, b int32) int { return cmpJCG(jw.methods[a].m, jw.methods[b].m) })
+		s.targets = slices.CompactFunc(s.targets, func(a, b int32) bool { return cmpJCG(jw.methods[a].m, jw.methods[b].m) == 0 })
+		for j, id := range s.targets {
+			if j > 0 {
+				w.WriteByte(',')
+			}
+			w.Write(jw.methods[id].json)
+		}
+		w.WriteString("]}")
 	}
-	return out
+	_, err := w.WriteString("]\n}")
+	return err
 }
 
 func cmpJCG(a, b jcgMethod) int {

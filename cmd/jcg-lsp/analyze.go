@@ -142,8 +142,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	af.register(fs)
 	var lf levelFlags
 	lf.register(fs, "all", "comma-separated levels to analyse (names or numbers), or all: "+levelChoices())
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole job to this file")
-	memProfile := fs.String("memprofile", "", "write a heap profile (allocations of the whole job) to this file at the end")
+	var pf profileFlags
+	pf.register(fs)
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
@@ -160,20 +160,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := pf.start(stderr)
+	if err != nil {
+		return err
 	}
-	if *memProfile != "" {
-		defer writeHeapProfile(*memProfile, stderr)
-	}
+	defer stop()
 	start := time.Now()
 	ix, err := af.load(ctx, fs.Args(), stderr)
 	if err != nil {
@@ -282,6 +273,8 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	lf.register(fs, callgraph.CorrectJDK.String(), "assumption level: "+levelChoices())
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
+	var pf profileFlags
+	pf.register(fs)
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
@@ -307,6 +300,11 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *out == "" {
 		return usagef("--out FILE is required (- for standard output)")
 	}
+	stop, err := pf.start(stderr)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
 	if err != nil {
 		return err
@@ -384,6 +382,38 @@ func levelChoices() string {
 
 // writeHeapProfile writes the heap profile to path, reporting a failure on stderr:
 // the job's own result stands either way.
+// profileFlags are the profiling flags of the commands that analyse.
+type profileFlags struct{ cpu, mem string }
+
+func (p *profileFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the whole job to this file")
+	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile (allocations of the whole job) to this file at the end")
+}
+
+// start starts the profiles asked for; stop ends them and writes the heap profile
+// (its problems go to stderr: the job's result stands).
+func (p *profileFlags) start(stderr io.Writer) (stop func(), err error) {
+	var cpu *os.File
+	if p.cpu != "" {
+		if cpu, err = os.Create(p.cpu); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, err
+		}
+	}
+	return func() {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			cpu.Close()
+		}
+		if p.mem != "" {
+			writeHeapProfile(p.mem, stderr)
+		}
+	}, nil
+}
+
 func writeHeapProfile(path string, stderr io.Writer) {
 	f, err := os.Create(path)
 	if err == nil {

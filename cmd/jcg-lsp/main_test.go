@@ -212,3 +212,93 @@ func TestCallgraphJCGReflection(t *testing.T) {
 		t.Error("no call site named area with target Circle.area on the invoke line of res.Main.invoked")
 	}
 }
+
+// TestCallgraphFormatsAgree checks the JCG writer against the JSON lines writer, two
+// separate walks of one graph: every edge is a target of a site of its caller in
+// the JCG output and nothing else is, and each site's targets are sorted and
+// unique. The program (testdata/java/cg/resolution) has reflective calls, whose
+// edges become extra sites named after their callees.
+func TestCallgraphFormatsAgree(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "cg/resolution"), javatest.Release(17))
+	dir := t.TempDir()
+	outs := map[string]string{}
+	for _, format := range []string{"jcg", "json"} {
+		outs[format] = filepath.Join(dir, "cg."+format)
+		var so, se bytes.Buffer
+		if err := run(context.Background(), []string{"callgraph", "--no-jdk", "--level", "4", "--format", format, "--out", outs[format], classes}, &so, &se); err != nil {
+			t.Fatalf("%s: %v\n%s", format, err, se.String())
+		}
+	}
+	type jcgM struct {
+		Name, DeclaringClass, ReturnType string
+		ParameterTypes                   []string
+	}
+	key := func(m jcgM) string {
+		return m.DeclaringClass + "." + m.Name + "(" + strings.Join(m.ParameterTypes, "") + ")" + m.ReturnType
+	}
+	// A JSON name is class.name+descriptor: the same key through the JCG form.
+	keyOf := func(name string) string {
+		i := strings.Index(name, "(")
+		j := strings.LastIndex(name[:i], ".")
+		params, ret, err := classfile.ParseMethodDescriptor(name[i:])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return key(jcgM{Name: name[j+1 : i], DeclaringClass: "L" + name[:j] + ";", ReturnType: ret, ParameterTypes: params})
+	}
+	fromJSON := map[string]bool{}
+	data, err := os.ReadFile(outs["json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			Edge *struct{ Caller, Callee string }
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Edge != nil && rec.Edge.Callee != "<NativeMethod>" {
+			fromJSON[keyOf(rec.Edge.Caller)+" -> "+keyOf(rec.Edge.Callee)] = true
+		}
+	}
+	var cg struct {
+		ReachableMethods []struct {
+			Method    jcgM
+			CallSites []struct{ Targets []jcgM }
+		}
+	}
+	data, err = os.ReadFile(outs["jcg"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &cg); err != nil {
+		t.Fatal(err)
+	}
+	fromJCG := map[string]bool{}
+	for _, m := range cg.ReachableMethods {
+		for _, s := range m.CallSites {
+			var ks []string
+			for _, tg := range s.Targets {
+				ks = append(ks, key(tg))
+				fromJCG[key(m.Method)+" -> "+key(tg)] = true
+			}
+			if !slices.IsSortedFunc(s.Targets, func(a, b jcgM) int { return strings.Compare(a.DeclaringClass+a.Name, b.DeclaringClass+b.Name) }) || len(slices.Compact(slices.Clone(ks))) != len(ks) {
+				t.Errorf("%s: targets not sorted and unique: %v", key(m.Method), ks)
+			}
+		}
+	}
+	if len(fromJSON) < 20 {
+		t.Fatalf("only %d edges: the program did not analyse", len(fromJSON))
+	}
+	for e := range fromJSON {
+		if !fromJCG[e] {
+			t.Errorf("edge %s is not in the JCG output", e)
+		}
+	}
+	for e := range fromJCG {
+		if !fromJSON[e] {
+			t.Errorf("JCG output has %s, which is no edge", e)
+		}
+	}
+}
