@@ -142,18 +142,28 @@ func mainMethod(c *hierarchy.Class) *hierarchy.Method {
 
 // lookupEntry finds the methods named by "pkg.Class.name" or "pkg.Class.name(desc)".
 func (s *solver) lookupEntry(e string) ([]*hierarchy.Method, error) {
+	ms, err := LookupMethods(s.h, e)
+	if err != nil {
+		return nil, fmt.Errorf("entry point %w", err)
+	}
+	return ms, nil
+}
+
+// LookupMethods finds the methods of a class that "pkg.Class.name" (every overload)
+// or "pkg.Class.name(desc)" names.
+func LookupMethods(h *hierarchy.Hierarchy, e string) ([]*hierarchy.Method, error) {
 	name, desc := e, ""
 	if i := strings.IndexByte(e, '('); i >= 0 {
 		name, desc = e[:i], e[i:]
 	}
 	dot := strings.LastIndexByte(name, '.')
 	if dot < 0 {
-		return nil, fmt.Errorf("entry point %q: want pkg.Class.method or pkg.Class.method(descriptor)", e)
+		return nil, fmt.Errorf("%q: want pkg.Class.method or pkg.Class.method(descriptor)", e)
 	}
 	cname := strings.ReplaceAll(name[:dot], ".", "/")
-	c := s.h.Class(cname)
+	c := h.Class(cname)
 	if c == nil || c.Phantom {
-		return nil, fmt.Errorf("entry point %q: class %s is not on the class path", e, name[:dot])
+		return nil, fmt.Errorf("%q: class %s is not on the class path", e, name[:dot])
 	}
 	var out []*hierarchy.Method
 	for _, m := range c.Methods {
@@ -162,7 +172,7 @@ func (s *solver) lookupEntry(e string) ([]*hierarchy.Method, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("entry point %q: no such method in %s", e, name[:dot])
+		return nil, fmt.Errorf("%q: no such method in %s", e, name[:dot])
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package incremental
 
 import (
 	"context"
-	"sort"
 	"sync"
 	"time"
 
@@ -114,55 +113,16 @@ func (s *Snapshot) acquire() bool { return s.w.acquire() }
 // release drops a reference taken by acquire.
 func (s *Snapshot) release() { s.w.release() }
 
-// PathTree returns, for every node, the bundle through which a breadth-first search
-// from the entry points first reached it (-1 for entry points, -2 for unreached
-// nodes). Built once per snapshot: hovers then find a shortest path from an entry
-// point by walking it back.
+// PathTree returns the graph's shortest-path tree (callgraph.Graph.PathTree), built
+// once per snapshot: hovers then find a shortest path from an entry point by
+// walking it back.
 func (s *Snapshot) PathTree() []int32 {
 	s.pathsOnce.Do(func() {
-		g := s.Graph
-		if g == nil {
-			return
+		if s.Graph != nil {
+			s.paths = s.Graph.PathTree()
 		}
-		parent := make([]int32, g.NumNodes)
-		for i := range parent {
-			parent[i] = -2
-		}
-		queue := make([]int32, 0, 1024)
-		for _, e := range g.Entries {
-			if parent[e] == -2 {
-				parent[e] = -1
-				queue = append(queue, e)
-			}
-		}
-		// A set shared by many bundles adds nothing after its first expansion.
-		expanded := make([]bool, len(g.Sets))
-		for len(queue) > 0 {
-			n := queue[0]
-			queue = queue[1:]
-			for i := FirstBundle(g, n); i < len(g.Bundles) && g.Bundles[i].Caller == n; i++ {
-				b := &g.Bundles[i]
-				if expanded[b.Set] {
-					continue
-				}
-				expanded[b.Set] = true
-				for _, t := range g.Sets[b.Set] {
-					if parent[t] == -2 {
-						parent[t] = int32(i)
-						queue = append(queue, t)
-					}
-				}
-			}
-		}
-		s.paths = parent
 	})
 	return s.paths
-}
-
-// FirstBundle returns the index of the first bundle of caller n (bundles are sorted
-// by caller).
-func FirstBundle(g *callgraph.Graph, n int32) int {
-	return sort.Search(len(g.Bundles), func(i int) bool { return g.Bundles[i].Caller >= n })
 }
 
 // UnresolvedSites counts the unresolved and partially resolved dynamic sites of a

@@ -96,7 +96,7 @@ type Graph struct {
 
 // Callees returns the bundles whose caller is n.
 func (g *Graph) Callees(n NodeID) []Bundle {
-	i := sort.Search(len(g.Bundles), func(i int) bool { return g.Bundles[i].Caller >= n })
+	i := g.firstBundle(n)
 	j := i
 	for j < len(g.Bundles) && g.Bundles[j].Caller == n {
 		j++

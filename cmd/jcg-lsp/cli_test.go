@@ -48,7 +48,7 @@ func runCmd(args ...string) (code int, stdout, stderr string, err error) {
 // and that asking for help succeeds (exit 0).
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
-		{"help"}, {"-h"}, {"analyze", "-h"}, {"callgraph", "--help"}, {"index", "-h"},
+		{"help"}, {"-h"}, {"analyze", "-h"}, {"callgraph", "--help"}, {"why", "-h"}, {"index", "-h"},
 		{"spec", "-h"}, {"spec", "import-tamiflex", "-h"},
 	} {
 		code, stdout, _, err := runCmd(args...)

@@ -105,6 +105,7 @@ commands:
   index      read a class path (and the JDK) and report classes, methods and bytes per origin
   analyze    build the call graph at every assumption level and print one table
   callgraph  write the call graph at one level (--format jcg|dot|json)
+  why        whether a method is reachable at one level, and a shortest path to it with each edge's reason
   spec       specification files: check guards one in CI, import-tamiflex adds a TamiFlex refl.log's observations
 
 Run 'jcg-lsp <command> -h' for the flags of a command.
@@ -123,6 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runAnalyze(ctx, args[1:], stdout, stderr)
 	case "callgraph":
 		return runCallgraph(ctx, args[1:], stdout, stderr)
+	case "why":
+		return runWhy(ctx, args[1:], stdout, stderr)
 	case "spec":
 		return runSpec(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// runWhy answers "why is this method in the graph": a shortest path from an entry
+// point, each edge with the assumption it rests on. A graph that reaches most of
+// the JDK is only as useful as its users' means of asking where that comes from.
+func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := newCommand("why", "--method pkg.Class.name[(descriptor)] [--level L] [flags] CLASSPATH...",
+		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). Class-path problems go to\nstandard error.")
+	fs := cmd.fs
+	var af analysisFlags
+	af.register(fs)
+	var lf levelFlags
+	lf.register(fs, callgraph.CorrectJDK.String(), "assumption level: "+levelChoices())
+	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor) (required)")
+	if err := cmd.parse(args, stdout); err != nil {
+		return err
+	}
+	if *method == "" {
+		return usagef("--method pkg.Class.name is required")
+	}
+	level, err := lf.one()
+	if err != nil {
+		return err
+	}
+	opts, err := af.options(level)
+	if err != nil {
+		return err
+	}
+	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	ms, err := analysis.LookupMethods(ix.Hierarchy(), *method)
+	if err != nil {
+		return err
+	}
+	tree := g.PathTree()
+	all := ix.Hierarchy().Methods()
+	for _, m := range ms {
+		writeWhy(stdout, g, all, tree, m, strings.ToUpper(af.algo))
+	}
+	return nil
+}
+
+// writeWhy prints whether m is reachable and a shortest path to it.
+func writeWhy(w io.Writer, g *callgraph.Graph, ms []*hierarchy.Method, tree []int32, m *hierarchy.Method, algo string) {
+	at := g.Level.Title() + " (" + algo + ")"
+	if tree[m.ID] == -2 {
+		fmt.Fprintf(w, "%s is not reachable at %s from the %d entry points.\n", javaMethod(m), at, len(g.Entries))
+		return
+	}
+	// Walk the tree back: bundles from the method to an entry point.
+	var path []int32
+	for n := m.ID; tree[n] >= 0 && len(path) < len(tree); n = g.Bundles[tree[n]].Caller {
+		path = append(path, tree[n])
+	}
+	if len(path) == 0 {
+		fmt.Fprintf(w, "%s is an entry point at %s.\n", javaMethod(m), at)
+		return
+	}
+	fmt.Fprintf(w, "%s is reachable at %s; a shortest path from an entry point:\n", javaMethod(m), at)
+	first := g.Bundles[path[len(path)-1]].Caller
+	fmt.Fprintf(w, "  1. %s (entry point)\n", nodeName(g, ms, first))
+	for i := len(path) - 1; i >= 0; i-- {
+		b := g.Bundles[path[i]]
+		callee := m.ID
+		if i > 0 {
+			callee = g.Bundles[path[i-1]].Caller
+		}
+		fmt.Fprintf(w, "  %d. %s\n       <- %s\n", len(path)-i+1, nodeName(g, ms, callee), edgeReason(g, b))
+	}
+}
+
+// edgeReason says how a bundle's caller reaches its targets: where, by which kind of
+// call, and for a dynamic feature the resolver and its evidence.
+func edgeReason(g *callgraph.Graph, b callgraph.Bundle) string {
+	r := g.Reasons[b.Reason]
+	s := r.Kind.String() + " call"
+	switch {
+	case b.Line > 0:
+		s += fmt.Sprintf(" at line %d", b.Line)
+	case b.PC >= 0:
+		s += fmt.Sprintf(" at pc %d", b.PC)
+	}
+	if r.Resolver != "" && r.Kind.Dynamic() {
+		s += ", resolved by " + r.Resolver
+	}
+	if r.Fallback > 0 {
+		s += fmt.Sprintf(", the fallback of level %d (%s)", r.Fallback, r.Fallback.Title())
+	}
+	if r.Evidence != "" {
+		s += ": " + r.Evidence
+	}
+	return s
+}
+
+func nodeName(g *callgraph.Graph, ms []*hierarchy.Method, n int32) string {
+	if n == g.Native {
+		return "<NativeMethod> (native code, or the JVM at Correct-JDK)"
+	}
+	return javaMethod(ms[n])
+}
+
+// javaMethod names a method as --method and --entry take it, with its descriptor.
+func javaMethod(m *hierarchy.Method) string {
+	return strings.ReplaceAll(m.Class.Name, "/", ".") + "." + m.Name + m.Desc
+}
