@@ -266,24 +266,14 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cmd := newCommand("callgraph", "[--format jcg|dot|json] [--level L] [flags] --out FILE CLASSPATH...",
 		"Builds the call graph of the application (with the JDK) at one assumption level and\nwrites it as the JCG benchmark's JSON, Graphviz DOT, or JSON lines with every\nedge's reason. Class-path problems go to standard error.")
 	fs := cmd.fs
-	var af analysisFlags
-	af.register(fs)
+	var lr levelRun
+	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
-	var lf levelFlags
-	lf.register(fs, callgraph.CorrectJDK.String(), "assumption level: "+levelChoices())
 	out := fs.String("out", "", "output file (required; - for standard output)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
 	var pf profileFlags
 	pf.register(fs)
 	if err := cmd.parse(args, stdout); err != nil {
-		return err
-	}
-	level, err := lf.one()
-	if err != nil {
-		return err
-	}
-	opts, err := af.options(level)
-	if err != nil {
 		return err
 	}
 	var write func(io.Writer, *callgraph.Graph, analysis.Program, export.Options) error
@@ -305,12 +295,12 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer stop()
-	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
+	g, ix, err := lr.run(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	af.spec.report(stderr, g)
+	lr.spec.report(stderr, g)
 	w := stdout
 	if *out != "-" {
 		f, err := os.Create(*out)
@@ -382,6 +372,33 @@ func levelChoices() string {
 
 // writeHeapProfile writes the heap profile to path, reporting a failure on stderr:
 // the job's own result stands either way.
+// levelRun is what the commands that analyse at one level share: the analysis
+// flags and the level.
+type levelRun struct {
+	analysisFlags
+	level levelFlags
+}
+
+// register registers the flags, the level's with its default and help (to which
+// the level names are added).
+func (r *levelRun) register(fs *flag.FlagSet, def callgraph.Level, help string) {
+	r.analysisFlags.register(fs)
+	r.level.register(fs, def.String(), help+levelChoices())
+}
+
+// run analyses the class path args at the level the flags give.
+func (r *levelRun) run(ctx context.Context, args []string, stderr io.Writer) (*callgraph.Graph, *index.Index, error) {
+	l, err := r.level.one()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, err := r.options(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.runOne(ctx, opts, args, stderr)
+}
+
 // profileFlags are the profiling flags of the commands that analyse.
 type profileFlags struct{ cpu, mem string }
 

@@ -17,31 +17,21 @@ func runSpecCheck(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cmd := newCommand("spec check", "[--level L] --spec FILE [flags] CLASSPATH...",
 		"Analyses the class path at one level with the specification files and exits 1\nwhen an entry is malformed or names a class, method or call site the classes do\nnot have (each printed to standard error as file:line:col), 0 with a one-line\nsummary when every entry applies. Meant for CI, to guard a reviewed specification.")
 	fs := cmd.fs
-	var af analysisFlags
-	af.register(fs)
-	var lf levelFlags
-	lf.register(fs, callgraph.CorrectString.String(), "assumption level to check at: "+levelChoices())
+	var lr levelRun
+	lr.register(fs, callgraph.CorrectString, "assumption level to check at: ")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
-	if len(af.spec.paths) == 0 {
+	if len(lr.spec.paths) == 0 {
 		return usagef("spec check: give the specification file with --spec FILE")
 	}
-	level, err := lf.one()
-	if err != nil {
-		return err
-	}
-	opts, err := af.options(level)
-	if err != nil {
-		return err
-	}
-	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
+	g, ix, err := lr.run(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	files := strings.Join(af.spec.paths, ", ")
-	if probs := af.spec.report(stderr, g); len(probs) == 1 {
+	files := strings.Join(lr.spec.paths, ", ")
+	if probs := lr.spec.report(stderr, g); len(probs) == 1 {
 		return fmt.Errorf("spec check: a problem in %s", files)
 	} else if len(probs) > 1 {
 		return fmt.Errorf("spec check: %d problems in %s", len(probs), files)
@@ -52,7 +42,7 @@ func runSpecCheck(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			specified++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: no problems in %s at %s (%s specified)\n", files, count(len(af.spec.file.Entries), "entry", "entries"), level.Title(), count(specified, "reachable site", "reachable sites"))
+	fmt.Fprintf(stdout, "%s: no problems in %s at %s (%s specified)\n", files, count(len(lr.spec.file.Entries), "entry", "entries"), g.Level.Title(), count(specified, "reachable site", "reachable sites"))
 	return nil
 }
 

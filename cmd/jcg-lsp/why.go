@@ -18,10 +18,8 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cmd := newCommand("why", "--method pkg.Class.name[(descriptor)] [--level L] [flags] CLASSPATH...",
 		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). Class-path problems go to\nstandard error.")
 	fs := cmd.fs
-	var af analysisFlags
-	af.register(fs)
-	var lf levelFlags
-	lf.register(fs, callgraph.CorrectJDK.String(), "assumption level: "+levelChoices())
+	var lr levelRun
+	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor) (required)")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
@@ -29,15 +27,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *method == "" {
 		return usagef("--method pkg.Class.name is required")
 	}
-	level, err := lf.one()
-	if err != nil {
-		return err
-	}
-	opts, err := af.options(level)
-	if err != nil {
-		return err
-	}
-	g, ix, err := af.runOne(ctx, opts, fs.Args(), stderr)
+	g, ix, err := lr.run(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
@@ -49,7 +39,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tree := g.PathTree()
 	all := ix.Hierarchy().Methods()
 	for _, m := range ms {
-		writeWhy(stdout, g, all, tree, m, strings.ToUpper(af.algo))
+		writeWhy(stdout, g, all, tree, m, strings.ToUpper(lr.algo))
 	}
 	return nil
 }
