@@ -12,7 +12,9 @@
 // The JDK's code is summarised, not followed (Config.Summarised), as Zhuo and Zhang
 // treat library code: each value of a JDK method is any object of its declared type
 // created anywhere (RTA's answer), so the sets are per value in the application and
-// its libraries, where users read call hierarchies. Following the JDK's values
+// its libraries, where users read call hierarchies. (TFA keeps one thing of the
+// JDK's code: a method that returns one of its arguments unchanged, as
+// Objects.requireNonNull and Class.cast do, passes the argument's set through.) Following the JDK's values
 // bought almost nothing: with the whole JDK, its containers, arrays and reflective
 // fallbacks put nearly every JDK value at "everything" anyway (javacc at
 // Correct-JDK: 207,539 reachable methods followed, 207,558 summarised, 11,618 and
@@ -122,6 +124,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		o.paramTypes = make([][]int32, nm)
 		o.opaque = make([]bool, nm)
 		o.scopes = map[scopeKey]algo.Value{}
+		o.through = map[int32]int32{}
 	}
 	if o.topSize <= 0 {
 		o.topSize = DefaultTopSize
@@ -202,6 +205,7 @@ type oracle struct {
 	facts      []*facts.Method // by method ID, once reached
 	members    func(set int32) []int32
 	summarised func(*hierarchy.Method) bool // Config.Summarised
+	through    map[int32]int32              // TFA: by summarised method ID, passThrough's answer
 	// TFA only (flow not nil); see values.go.
 	flow       func(*hierarchy.Method) (*facts.Flow, error)
 	vals       [][]valNode // by method ID: its value nodes, sorted by pc and operand
@@ -1080,9 +1084,58 @@ func (o *oracle) results(set, to int32) {
 	}
 	o.eachMember(set, func(m *hierarchy.Method) {
 		if f, ok := o.returnFilter(m); ok {
-			o.link(o.returnNode(m), to, f)
+			o.link(o.resultOf(set, m), to, f)
 		}
 	})
+}
+
+// resultOf returns the node of what member m of set returns to the set's sites:
+// for a summarised method that returns one of its parameters unchanged, called by
+// sites that hand their operands by position, those operands' node; else m's
+// return node.
+func (o *oracle) resultOf(set int32, m *hierarchy.Method) int32 {
+	h := &o.hubs[set]
+	if h.name != m.Name || h.desc != m.Desc || !o.isSummarised(m) {
+		return o.returnNode(m)
+	}
+	if p := o.passThrough(m); p >= 0 && int(p) < len(h.pos) && h.pos[p] >= 0 {
+		return h.pos[p]
+	}
+	return o.returnNode(m)
+}
+
+// passThrough returns the parameter (this is 0) that summarised method m returns
+// unchanged on every path, -1 when there is none. Its result is then the argument,
+// not any object of its type: Objects.requireNonNull, Class.cast, a builder's
+// "return this". Only TFA has the flow to tell.
+func (o *oracle) passThrough(m *hierarchy.Method) int32 {
+	if o.flow == nil {
+		return -1
+	}
+	if v, ok := o.through[m.ID]; ok {
+		return v
+	}
+	p := int32(-1)
+	if fl := o.flowOf(m); fl != nil {
+		ok := true
+		fl.EachInstr(func(_ int, op bytecode.Opcode, operand func(int) []facts.Def) {
+			if op != bytecode.Areturn || !ok {
+				return
+			}
+			for _, d := range operand(0) {
+				if d.Kind != facts.DefParam || (p >= 0 && int32(d.N) != p) {
+					ok = false
+					return
+				}
+				p = int32(d.N)
+			}
+		})
+		if !ok {
+			p = -1
+		}
+	}
+	o.through[m.ID] = p
+	return p
 }
 
 // Calls links what the caller hands to the target set's hub, and the members'
@@ -1132,7 +1185,7 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	}
 	if ret != 0 {
 		if f, ok := o.returnFilter(callee); ok {
-			o.link(o.returnNode(callee), ret, f)
+			o.link(o.resultOf(set, callee), ret, f)
 		}
 	}
 	for _, cr := range o.hubs[set].creators {

@@ -125,13 +125,15 @@ public class Main {
     }
 
     // The JDK's code is summarised, as the paper treats library code: what a JDK
-    // method returns is any created object of its declared type, even where it
-    // returns its argument, as Objects.requireNonNull does. So s may be any Shape
-    // the program creates, unlike a, whose Circle never passed through the JDK.
+    // method returns is any created object of its declared type (t: any Shape the
+    // program creates, though the list holds a's Circle), unless the method returns
+    // one of its arguments unchanged, as Objects.requireNonNull does (s keeps it).
     static void summarised() {
         Shape a = new Circle();
         Shape s = java.util.Objects.requireNonNull(a);
-        s.name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
+        s.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
+        Shape t = java.util.List.of(a).get(0);
+        t.name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
         a.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
     }
 
