@@ -14,12 +14,13 @@
 // created anywhere (RTA's answer), so the sets are per value in the application and
 // its libraries, where users read call hierarchies. (TFA keeps one thing of the
 // JDK's code: a method that returns one of its arguments unchanged, as
-// Objects.requireNonNull and Class.cast do, passes the argument's set through.) Following the JDK's values
-// bought almost nothing: with the whole JDK, its containers, arrays and reflective
-// fallbacks put nearly every JDK value at "everything" anyway (javacc at
-// Correct-JDK: 207,539 reachable methods followed, 207,558 summarised, 11,618 and
-// 11,612 of 13,348 application call sites with at most one target), for ten times
-// the time (24 s and 1.8 GB against 2.5 s and 1.3 GB).
+// Objects.requireNonNull and Class.cast do, passes the argument's set through.)
+// Following the JDK's values bought almost nothing: with the whole JDK, its
+// containers, arrays and reflective fallbacks put nearly every JDK value at
+// "everything" anyway (javacc at Correct-JDK: 207,539 reachable methods followed,
+// 207,558 summarised, 11,618 and 11,612 of 13,348 application call sites with at
+// most one target), for ten times the time (24 s and 1.8 GB against 2.5 s and
+// 1.3 GB).
 //
 // Soundness beyond bytecode, which the papers' languages do not have:
 //   - objects the JVM or native code creates where no method is known (algo.Any) and
