@@ -336,27 +336,24 @@ func dotsToSlashes(s string) string {
 // package declaration (or the first type declaration, for the unnamed package).
 func PackageOf(src []byte) string {
 	l := &lexer{src: src, lines: []int32{0}}
-	for l.i < len(src) {
-		n := len(l.toks)
-		l.next()
-		if len(l.toks) == n {
-			continue
+	// word returns the next token's text; ok is false at the end of the source.
+	word := func() (w string, ok bool) {
+		for l.i < len(src) {
+			n := len(l.toks)
+			l.next()
+			if len(l.toks) > n {
+				t := l.toks[len(l.toks)-1]
+				return string(src[t.Off:t.End]), true
+			}
 		}
-		t := l.toks[len(l.toks)-1]
-		switch string(src[t.Off:t.End]) {
+		return "", false
+	}
+	for w, ok := word(); ok; w, ok = word() {
+		switch w {
 		case "package":
 			var name []byte
-			for l.i < len(src) {
-				n := len(l.toks)
-				l.next()
-				if len(l.toks) == n {
-					continue
-				}
-				t := l.toks[len(l.toks)-1]
-				if string(src[t.Off:t.End]) == ";" {
-					return string(name)
-				}
-				name = append(name, src[t.Off:t.End]...)
+			for w, ok := word(); ok && w != ";"; w, ok = word() {
+				name = append(name, w...)
 			}
 			return string(name)
 		case "class", "interface", "enum", "record", "import":
