@@ -35,6 +35,10 @@ func notUpdatable(format string, args ...any) error {
 	return &NotUpdatable{Why: fmt.Sprintf(format, args...)}
 }
 
+// UpdatesInPlace reports whether Update can update a graph of the algorithm in place:
+// CHA's only. The others analyse anew (ARCHITECTURE.md says how TFA's could be).
+func UpdatesInPlace(algorithm string) bool { return algorithm == CHA || algorithm == "" } // "": Options' default
+
 // Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
 // computed from prev, a run with the same options over a program that differs from
 // a's only in the bytes of the classes named in changed. It re-visits only the
@@ -66,7 +70,7 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		return nil, nil, err
 	}
 	switch {
-	case opts.Algorithm != CHA:
+	case !UpdatesInPlace(opts.Algorithm):
 		return nil, nil, notUpdatable("the algorithm is %s", opts.Algorithm)
 	case prev.Analyzer == nil || prev.Graph == nil || prev.Trace == nil:
 		return nil, nil, notUpdatable("no previous run with a trace")

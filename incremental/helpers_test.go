@@ -123,6 +123,7 @@ type testHost struct {
 	inPlace atomic.Int64
 
 	beforeBuild func(ctx context.Context) // test hook, called with mu held
+	interim     func([]*Snapshot)         // Request.Interim of the builds; nil for none
 }
 
 func newTestHost(t testing.TB, st Settings) *testHost {
@@ -149,7 +150,7 @@ func (th *testHost) build(ctx context.Context, reason Reason) (Event, error) {
 	defer release()
 	th.builds.Add(1)
 	snaps, err := th.h.Build(ctx, Request{Reason: reason, Options: th.st.Options, Projects: []*Project{th.p},
-		SpecRead: func(sf *SpecFile) { th.spec.Store(sf.Meaning()) }})
+		SpecRead: func(sf *SpecFile) { th.spec.Store(sf.Meaning()) }, Interim: th.interim})
 	if err != nil {
 		return Event{}, err
 	}

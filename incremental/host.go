@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -93,6 +94,14 @@ type Request struct {
 	Early func(*Snapshot) func(*callgraph.Graph)
 	// SpecRead, when not nil, is told every specification file the build reads.
 	SpecRead func(*SpecFile)
+	// Interim, when not nil, is given the snapshots to publish diagnostics from
+	// while the build analyses anew under an algorithm that cannot update in place:
+	// the current snapshots with the edited project's replaced by one whose graph is
+	// the CHA graph of the same level updated in place (a sound superset of the
+	// coming one's; world.companionLater keeps it). It is called on the build's
+	// goroutine and must not keep the snapshots after it returns; they are never
+	// published.
+	Interim func([]*Snapshot)
 }
 
 // Build analyses the projects of the request, reusing what the current snapshots
@@ -149,6 +158,9 @@ func (h *Host) Build(ctx context.Context, req Request) (snaps []*Snapshot, err e
 	for _, p := range out {
 		p.ID, p.Reason, p.Built, p.Took = id, req.Reason, now, now.Sub(start)
 		p.w.pin(graphKey(p.Options, p.Spec))
+		if p.Graph != nil {
+			p.w.companionLater(p.Options, p.Spec)
+		}
 		inUse[p.w] = true
 	}
 	if old := h.cur.Swap(&out); old != nil {
@@ -232,6 +244,9 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
 			h.log.Debug("call graph not updated in place", zap.String("why", why))
+			if req.Interim != nil && !analysis.UpdatesInPlace(opts.Algorithm) {
+				h.interim(ctx, req, p, w, prev, prevs, spec)
+			}
 		}
 	}
 	report(40, "analysing at "+opts.Level.Title())
@@ -255,6 +270,29 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 	}
 	snap.Graph, snap.InPlace, snap.Err = g, inPlace && g != nil, gerr
 	return snap, made, nil
+}
+
+// interim updates in place the CHA companion of prev's graph (world.companionLater)
+// for w, the world of an edit whose graph the build analyses anew, and gives
+// req.Interim the current snapshots with prev replaced by one of it.
+func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, prev *Snapshot, prevs []*Snapshot, spec *SpecFile) {
+	t0 := time.Now()
+	opts := req.Options
+	opts.Spec, opts.Algorithm = nil, analysis.CHA
+	if ok, why := w.updateFrom(ctx, prev.w, opts, spec); !ok {
+		h.log.Debug("no interim graph", zap.String("why", why))
+		return
+	}
+	key := graphKey(opts, spec)
+	w.mu.Lock()
+	w.companion = key
+	g := w.graphs[key].g
+	w.mu.Unlock()
+	snap := &Snapshot{Options: opts, Project: p, Spec: spec, w: w, Graph: g, InPlace: true, Reason: req.Reason}
+	set := slices.Clone(prevs)
+	set[slices.Index(prevs, prev)] = snap
+	h.log.Info("interim CHA graph updated in place", zap.Duration("took", time.Since(t0)))
+	req.Interim(set)
 }
 
 // Current returns the current snapshot of every project (none before the first

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
 
@@ -283,5 +285,64 @@ public class B { public void run() { System.out.print("b"); } }
 	}
 	if got, want := snapshotText(t, s, callgraph.BehavedCLs), scratchText(t, st, callgraph.BehavedCLs); got != want {
 		t.Errorf("the other level's updated graph differs from a new analysis:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestInterimCompanion: under TFA, which analyses anew on every change, the host
+// keeps a CHA graph of the same level beside the published one (computed in the
+// background), updates it in place on an edit of method bodies and hands it to
+// Request.Interim before the TFA analysis; the interim graph equals a new CHA
+// analysis of the edited program, and the published one a new TFA analysis.
+func TestInterimCompanion(t *testing.T) {
+	out := t.TempDir()
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
+	st := testSettings(t, out, "")
+	st.Options.Algorithm = analysis.TFA
+	m := newTestHost(t, st)
+	s, release := m.acquire()
+	deadline := time.Now().Add(30 * time.Second)
+	for !s.Updatable() {
+		if time.Now().After(deadline) {
+			t.Fatal("no CHA companion graph after 30s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	release()
+
+	var interims []string
+	m.interim = func(set []*Snapshot) {
+		if len(set) != 1 || set[0].Options.Algorithm != analysis.CHA || !set[0].InPlace || set[0].Graph == nil {
+			t.Errorf("interim snapshots %+v", set)
+			return
+		}
+		ms := set[0].Hierarchy().Methods()
+		interims = append(interims, graphText(func(id int32) string { return nodeName(ms, id) }, set[0].Graph))
+	}
+	// A body change only: run calls another PrintStream method.
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": `package p;
+public class B { public void run() { System.out.print("b"); } }
+`}, out)
+	ev, err := m.update(context.Background(), ChangeSet{Paths: []string{filepath.Join(out, "p/B.class")}})
+	if err != nil || ev.InPlace || !ev.Published() {
+		t.Fatalf("the edit was not analysed anew: %+v %v", ev, err)
+	}
+	if len(interims) != 1 {
+		t.Fatalf("%d interim graphs, want 1", len(interims))
+	}
+	cha := st
+	cha.Options.Algorithm = analysis.CHA
+	if want := scratchText(t, cha, st.Options.Level); interims[0] != want {
+		t.Errorf("the interim graph differs from a new CHA analysis:\n%s\nwant\n%s", interims[0], want)
+	}
+	if !strings.Contains(interims[0], "java/io/PrintStream.print(Ljava/lang/String;)V") {
+		t.Error("the interim graph misses the edit's call of PrintStream.print")
+	}
+	s, release = m.acquire()
+	defer release()
+	if got, want := snapshotText(t, s, st.Options.Level), scratchText(t, st, st.Options.Level); got != want {
+		t.Errorf("the published graph differs from a new TFA analysis:\n%s\nwant\n%s", got, want)
+	}
+	if !s.Updatable() {
+		t.Error("the companion of the published graph is not the interim one")
 	}
 }

@@ -65,13 +65,26 @@ func (s *Snapshot) WithGraph(g *callgraph.Graph) *Snapshot {
 func (s *Snapshot) RunOptions() analysis.Options { return runOptions(s.Options, s.Spec) }
 
 // Updatable reports whether an edit of method bodies can update the snapshot's graph
-// in place: false until the trace of a graph loaded from the disk cache has been
-// computed again in the background.
+// in place, or, under an algorithm that analyses anew, its CHA companion
+// (Request.Interim): false until the trace of a graph loaded from the disk cache, or
+// the companion, has been computed in the background.
 func (s *Snapshot) Updatable() bool {
+	opts := s.Options
+	if !analysis.UpdatesInPlace(opts.Algorithm) {
+		opts.Algorithm = analysis.CHA
+	}
 	s.w.mu.Lock()
-	c := s.w.graphs[graphKey(s.Options, s.Spec)]
+	c := s.w.graphs[graphKey(opts, s.Spec)]
 	s.w.mu.Unlock()
-	return c != nil && c.base.Load() != nil
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.done:
+		return c.base.Load() != nil
+	default:
+		return false
+	}
 }
 
 // Open returns a snapshot of an index its caller built and closes, without a graph:

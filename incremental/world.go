@@ -45,6 +45,9 @@ type world struct {
 	graphs map[string]*graphCall
 	recent []string // graph keys, most recently used last
 	pinned string   // the key of the published snapshot's graph: never evicted
+	// companion is the key of the CHA graph kept beside a pinned graph of another
+	// algorithm (companionLater): never evicted either.
+	companion string
 	// unresolved counts the unresolved or partially resolved sites in application
 	// and library code of every graph computed, by graph key. It outlives evicted
 	// graphs (a number each), so the status can tell the counts of every level
@@ -52,7 +55,7 @@ type world struct {
 	unresolved map[string]int
 
 	prepare sync.Once
-	tracing sync.Mutex // one traceLater run at a time
+	tracing sync.Mutex // one traceLater or companionLater run at a time
 	derived sync.Map   // Snapshot.Derived's values by key
 }
 
@@ -246,8 +249,8 @@ const traceDelay = 2 * time.Second
 // level only, and one at a time. It stops when the world is retired or the host
 // closes (w.bg), and holds the world, whose index it reads.
 func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
-	if w.bg == nil || !w.acquire() {
-		return
+	if !analysis.UpdatesInPlace(opts.Algorithm) || w.bg == nil || !w.acquire() {
+		return // another algorithm's trace would go unused: its companion serves edits
 	}
 	go func() {
 		defer w.release()
@@ -271,6 +274,65 @@ func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
 		}
 		c.base.Store(&updateBase{g, tr, opts})
 		w.log.Info("trace of the cached call graph computed: edits are updated in place")
+	}()
+}
+
+// companionLater keeps, beside the published graph of an algorithm that cannot be
+// updated in place (opts), the CHA graph of the same level and specification with
+// its trace: an edit of method bodies updates it in place in a fraction of a second
+// (Host.Build's Request.Interim), and its diagnostics stand, soundly, while the
+// algorithm analyses anew. It is computed in the background once the published graph
+// has stood for traceDelay, as traceLater does, unless the world has it already (an
+// edit updated the previous world's in place), and stops with the world.
+func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
+	if analysis.UpdatesInPlace(opts.Algorithm) {
+		return
+	}
+	algo := opts.Algorithm
+	opts.Algorithm = analysis.CHA
+	key := graphKey(opts, sf)
+	w.mu.Lock()
+	w.companion = key
+	have := w.graphs[key] != nil
+	w.mu.Unlock()
+	if have || w.bg == nil || !w.acquire() {
+		return
+	}
+	go func() {
+		defer w.release()
+		select {
+		case <-time.After(traceDelay):
+		case <-w.bg.Done():
+			return
+		}
+		w.tracing.Lock()
+		defer w.tracing.Unlock()
+		w.mu.Lock()
+		if w.companion != key || w.graphs[key] != nil {
+			w.mu.Unlock()
+			return // the published graph changed meanwhile, or a request computed it
+		}
+		c := &graphCall{done: make(chan struct{})}
+		w.graphs[key] = c
+		w.touch(key)
+		w.mu.Unlock()
+		ropts := runOptions(opts, sf)
+		g, tr, err := w.run(w.bg, ropts)
+		w.mu.Lock()
+		if err != nil {
+			c.err = context.Canceled // its waiters try again, and analyse
+			delete(w.graphs, key)
+			w.log.Debug("companion CHA graph", zap.Error(err))
+		} else {
+			c.g = g
+			c.base.Store(&updateBase{g, tr, ropts})
+			w.unresolved[key] = UnresolvedSites(g, w.h.Methods())
+		}
+		w.mu.Unlock()
+		close(c.done)
+		if err == nil {
+			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.String("algorithm", algo))
+		}
 	}()
 }
 
@@ -434,7 +496,7 @@ func (w *world) evict() {
 			default:
 			}
 		}
-		if key == w.pinned {
+		if key == w.pinned || key == w.companion {
 			i++
 			continue
 		}

@@ -80,6 +80,7 @@ type publishRecord struct {
 	uri      uri.URI
 	diags    []protocol.Diagnostic
 	progress int // $/progress notifications received before it
+	statuses int // jcg/status notifications received before it
 }
 
 type envOptions struct {
@@ -219,7 +220,7 @@ func (e *env) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return nil, nil
 		}
 		e.diags[p.URI] = p.Diagnostics
-		e.pubs = append(e.pubs, publishRecord{uri: p.URI, diags: p.Diagnostics, progress: len(e.progress)})
+		e.pubs = append(e.pubs, publishRecord{uri: p.URI, diags: p.Diagnostics, progress: len(e.progress), statuses: len(e.statuses)})
 	case MethodStatus:
 		var p statusParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -274,11 +275,20 @@ func (e *env) waitFor(what string, cond func() bool) {
 // waitReady waits for a jcg/status "ready" after the first n statuses and returns it.
 func (e *env) waitReady(n int) statusParams {
 	e.t.Helper()
+	got, _ := e.waitStatus(n, "ready")
+	return got
+}
+
+// waitStatus waits for a jcg/status of the state after the first n and returns it
+// with its index among all statuses.
+func (e *env) waitStatus(n int, state string) (statusParams, int) {
+	e.t.Helper()
 	var got statusParams
-	e.waitFor(fmt.Sprintf("status #%d", n+1), func() bool {
-		for _, s := range e.statuses[min(n, len(e.statuses)):] {
-			if s.State == "ready" {
-				got = s
+	at := -1
+	e.waitFor(fmt.Sprintf("status %q after #%d", state, n), func() bool {
+		for i, s := range e.statuses[min(n, len(e.statuses)):] {
+			if s.State == state {
+				got, at = s, n+i
 				return true
 			}
 			if s.State == "failed" {
@@ -287,7 +297,21 @@ func (e *env) waitReady(n int) statusParams {
 		}
 		return false
 	})
-	return got
+	return got, at
+}
+
+// diagnosticsBefore returns the diagnostics of a file as published before the
+// status at index n (waitStatus) arrived.
+func (e *env) diagnosticsBefore(rel string, n int) []protocol.Diagnostic {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []protocol.Diagnostic
+	for _, p := range e.pubs {
+		if p.uri == e.uri(rel) && p.statuses <= n {
+			out = p.diags
+		}
+	}
+	return out
 }
 
 func (e *env) numStatuses() int {

@@ -120,8 +120,9 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 
 	// The host asks for early diagnostics in its first build only.
 	early := func(p *Snapshot) func(*callgraph.Graph) { return s.earlyDiagnostics(ctx, &st, p, start) }
+	interim := func(snaps []*Snapshot) { s.publishInterim(ctx, &st, reason, snaps, start) }
 	snaps, err := s.host.Build(ctx, incremental.Request{Reason: reason, Options: st.options(), Projects: wss,
-		Progress: prog.report, Early: early, SpecRead: s.noteSpec})
+		Progress: prog.report, Early: early, SpecRead: s.noteSpec, Interim: interim})
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +137,46 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 
 	prog.report(90, "publishing diagnostics")
 	s.publishDiagnostics(ctx, &st, snaps)
-	var msgs []string
-	status := statusParams{State: "ready", Snapshot: id, Reason: string(reason), Level: st.Level.String(),
-		SpecFile: snap.Spec.Path, SpecEntries: snap.Spec.Entries(), UnresolvedByLevel: map[string]int{}}
 	for _, p := range snaps {
 		if g := p.Graph; g != nil {
 			// Warm what hovers and call hierarchies need, so that the first requests
 			// after a build are as fast as the later ones.
 			g.Callers(0)
 			p.PathTree()
+		}
+	}
+	status := statusOf(&st, reason, snaps)
+	status.State, status.Snapshot = "ready", id
+	prog.end(status.Message)
+	status.TookMs = time.Since(start).Milliseconds()
+	s.sendStatus(status)
+	return snap, nil
+}
+
+// publishInterim publishes the diagnostics of an edit's interim snapshots
+// (incremental.Request.Interim: CHA's graph updated in place, while the configured
+// algorithm analyses anew) and says so in a jcg/status of state "interim". The
+// build's final publish then changes only what the configured algorithm proves
+// unreachable.
+func (s *Server) publishInterim(ctx context.Context, st *Settings, reason incremental.Reason, snaps []*Snapshot, start time.Time) {
+	s.publishDiagnostics(ctx, st, snaps)
+	if ctx.Err() != nil {
+		return
+	}
+	status := statusOf(st, reason, snaps)
+	status.State = "interim"
+	status.Message = fmt.Sprintf("%s (CHA, updated in place; %s analysing)", status.Message, strings.ToUpper(st.Algorithm))
+	status.TookMs = time.Since(start).Milliseconds()
+	s.sendStatus(status)
+}
+
+// statusOf is the jcg/status of a build's snapshots, without its state.
+func statusOf(st *Settings, reason incremental.Reason, snaps []*Snapshot) statusParams {
+	status := statusParams{Reason: string(reason), Level: st.Level.String(),
+		SpecFile: snaps[0].Spec.Path, SpecEntries: snaps[0].Spec.Entries(), UnresolvedByLevel: map[string]int{}}
+	var msgs []string
+	for _, p := range snaps {
+		if g := p.Graph; g != nil {
 			status.Unresolved += incremental.UnresolvedSites(g, p.Hierarchy().Methods())
 			status.UnresolvedBeyond += incremental.BeyondSites(g, p.Hierarchy().Methods())
 		}
@@ -158,11 +190,8 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 		}
 		msgs = append(msgs, m)
 	}
-	msg := fmt.Sprintf("%s: %s", st.Level.Title(), strings.Join(msgs, "; "))
-	prog.end(msg)
-	status.Message, status.TookMs = msg, time.Since(start).Milliseconds()
-	s.sendStatus(status)
-	return snap, nil
+	status.Message = fmt.Sprintf("%s: %s", st.Level.Title(), strings.Join(msgs, "; "))
+	return status
 }
 
 // summary describes a snapshot's graph in one line.
@@ -186,7 +215,7 @@ func specProblems(sf *incremental.SpecFile, g *callgraph.Graph) []string {
 
 // statusParams are the parameters of the jcg/status notification.
 type statusParams struct {
-	State    string `json:"state"` // ready, failed or cancelled
+	State    string `json:"state"` // ready, interim (Server.publishInterim), failed or cancelled
 	Snapshot uint64 `json:"snapshot,omitempty"`
 	Reason   string `json:"reason"`
 	Level    string `json:"level,omitempty"`

@@ -51,8 +51,8 @@ type Settings struct {
 // DefaultSettings are the settings before any configuration.
 func DefaultSettings() Settings {
 	return Settings{
-		Level:          callgraph.CorrectString,
-		Algorithm:      analysis.CHA,
+		Level:          callgraph.CorrectJDK,
+		Algorithm:      analysis.TFA,
 		Severity:       protocol.DiagnosticSeverityWarning,
 		NativeSeverity: protocol.DiagnosticSeverityInformation,
 		Discovery:      incremental.Discovery{SpecFile: "jcg-spec.txt"},

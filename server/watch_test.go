@@ -361,11 +361,12 @@ func TestWatchUpdatesInPlace(t *testing.T) {
 	}
 }
 
-// pluginsEnv starts a server at Correct-String on a copy of the plugins workspace.
+// pluginsEnv starts a server at Correct-String under CHA (which updates in place) on
+// a copy of the plugins workspace.
 func pluginsEnv(t *testing.T) (dir string, e *env) {
 	t.Helper()
 	dir = workspace(t, "plugins")
-	return dir, newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string"}})
+	return dir, newEnv(t, dir, envOptions{config: map[string]any{"level": "correct-string", "algorithm": "cha"}})
 }
 
 // checkInPlace checks that snap's graph was updated in place and equals a new
@@ -396,16 +397,70 @@ func TestWatchUpdatesReflectiveSiteInPlace(t *testing.T) {
 	}
 	_, e := pluginsEnv(t)
 	e.waitReady(0)
+	reflectiveEdits(t, e, func(st reflectiveEdit, n int) {
+		snap, release := e.srv.current()
+		checkInPlace(t, snap)
+		release()
+	})
+}
+
+// TestWatchInterimDiagnostics: under the default settings (TFA at Correct-JDK),
+// which analyse anew on every change, the edits of
+// TestWatchUpdatesReflectiveSiteInPlace get their diagnostics first from the CHA
+// companion graph updated in place (a jcg/status "interim" follows them), before the
+// TFA graph is analysed anew and published (the status "ready"). Both agree on the
+// forName site: its value comes from a public parameter, a constant, a system
+// property whatever the algorithm.
+func TestWatchInterimDiagnostics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	e := newEnv(t, workspace(t, "plugins"), envOptions{})
+	e.waitReady(0)
+	snap, release := e.srv.current()
+	if snap.Options.Algorithm != "tfa" || snap.Options.Level != callgraph.CorrectJDK {
+		t.Fatalf("default settings: %s at %v, want tfa at Correct-JDK", snap.Options.Algorithm, snap.Options.Level)
+	}
+	e.waitFor("the CHA companion graph", snap.Updatable)
+	release()
+	reflectiveEdits(t, e, func(st reflectiveEdit, n int) {
+		interim, at := e.waitStatus(n, "interim")
+		if interim.Reason != string(incremental.ReasonClassFiles) || !strings.Contains(interim.Message, "CHA, updated in place") {
+			t.Errorf("%s: interim status %+v", st.new, interim)
+		}
+		if d := diagAt(e.diagnosticsBefore(src("app/Factory.java"), at), st.site); (d != nil) != st.diagnostic {
+			t.Errorf("after %s: interim diagnostic at the forName site: %v, want %v", st.new, d != nil, st.diagnostic)
+		}
+		snap, release := e.srv.current()
+		defer release()
+		if snap.InPlace || snap.Options.Algorithm != "tfa" || snap.Graph.Algorithm != "TFA" {
+			t.Errorf("%s: published snapshot in place %v, algorithm %s (graph %s), want TFA analysed anew", st.new, snap.InPlace, snap.Options.Algorithm, snap.Graph.Algorithm)
+		}
+		if !snap.Updatable() {
+			t.Errorf("%s: the companion was not updated in place with the interim graph", st.new)
+		}
+	})
+}
+
+// reflectiveEdit is one step of reflectiveEdits.
+type reflectiveEdit struct {
+	old, new   string
+	diagnostic bool // whether the site is unresolved after the edit
+	site       protocol.Position
+}
+
+// reflectiveEdits makes the plugins workspace's Factory.create resolve its forName
+// site and unresolve it again (TestWatchUpdatesReflectiveSiteInPlace), calling check
+// after each edit's ready status with the edit and the number of statuses before it,
+// and checks the diagnostic at the site then.
+func reflectiveEdits(t *testing.T, e *env, check func(st reflectiveEdit, n int)) {
+	t.Helper()
 	factory := src("app/Factory.java")
 	site := e.pos(factory, `Class\.(forName)\(name\)`)
 	findDiag(t, e, factory, e.diagnostics(factory), site)
-
-	steps := []struct {
-		old, new   string
-		diagnostic bool // whether the site is unresolved after the edit
-	}{
-		{"Class.forName(name)", `Class.forName("app.plugins.Hello")`, false},
-		{`Class.forName("app.plugins.Hello")`, `Class.forName(System.getProperty("app.plugin"))`, true},
+	steps := []reflectiveEdit{
+		{"Class.forName(name)", `Class.forName("app.plugins.Hello")`, false, site},
+		{`Class.forName("app.plugins.Hello")`, `Class.forName(System.getProperty("app.plugin"))`, true, site},
 	}
 	for _, st := range steps {
 		n := e.numStatuses()
@@ -413,9 +468,7 @@ func TestWatchUpdatesReflectiveSiteInPlace(t *testing.T) {
 		if got := e.waitReady(n); got.Reason != string(incremental.ReasonClassFiles) {
 			t.Fatalf("%s: rebuild status %+v, want reason %q", st.new, got, incremental.ReasonClassFiles)
 		}
-		snap, release := e.srv.current()
-		checkInPlace(t, snap)
-		release()
+		check(st, n)
 		if d := diagAt(e.diagnostics(factory), site); (d != nil) != st.diagnostic {
 			t.Errorf("after %s: diagnostic at the forName site: %v, want %v", st.new, d != nil, st.diagnostic)
 		}
@@ -437,7 +490,7 @@ func TestUpdatedGraphCachedForRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := map[string]any{"level": "correct-string"}
+	cfg := map[string]any{"level": "correct-string", "algorithm": "cha"}
 	e := newEnv(t, dir, envOptions{config: cfg, graphs: gc})
 	n := e.waitReady(0)
 	editAndCompile(t, e, src("app/Worker.java"), "Main.record(plugin.greet());", "Main.record(plugin.greet());\n        Main.record(\"ran\");")

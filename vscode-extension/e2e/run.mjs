@@ -272,7 +272,7 @@ async function main() {
   metrics.readyToStatusMs = Date.now() - ready;
   metrics.statusBarInitial = text(await jcgItem.first().innerText());
   log(`build done ${metrics.readyToStatusMs} ms after the workbench was ready; status bar "${metrics.statusBarInitial}", problems "${text(await problemsItem.innerText())}"`);
-  if (!/Correct-String/.test(metrics.statusBarInitial)) {
+  if (!/Correct-JDK/.test(metrics.statusBarInitial)) {
     throw new Error(`status bar at start: ${metrics.statusBarInitial}`);
   }
   await shot('ready');
@@ -325,7 +325,7 @@ async function main() {
   await openAt('shop/Loader.java', /Class\.(forName)\(name\)/);
   await palette('View: Focus Problems', 'Problems');
   const markers = page.locator('.markers-panel');
-  const forNameRow = markers.locator('.monaco-list-row', { hasText: /Class\.forName: unresolved at Correct-String/ });
+  const forNameRow = markers.locator('.monaco-list-row', { hasText: /Class\.forName: unresolved at Correct-JDK/ });
   await forNameRow.first().waitFor();
   metrics.problems = (await markers.locator('.monaco-list-row').allInnerTexts()).map(text);
   log(`problems: ${JSON.stringify(metrics.problems)}`);

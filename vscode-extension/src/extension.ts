@@ -20,7 +20,7 @@ import {
 
 import { SECTION, serverSettings, serverSettingsOf } from './config';
 import { ClassContentProvider, CLASS_SCHEME, InfoProvider, INFO_SCHEME } from './documents';
-import { levelPicks, ServerStatus, STATUS_METHOD, statusBarView } from './status';
+import { levelPicks, nextStatus, ServerStatus, STATUS_METHOD, statusBarView } from './status';
 import { binaryName, bundledDir, INSTALL_HINT, resolveServer } from './serverPath';
 import { statisticsHtml } from './statistics';
 
@@ -191,7 +191,7 @@ class Jcg {
       if (st.state === 'cancelled') {
         return; // a newer build runs
       }
-      this.status = st;
+      this.status = nextStatus(this.status, st);
       this.updateStatusBar();
     });
     try {

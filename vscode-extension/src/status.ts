@@ -7,7 +7,11 @@ import { LEVELS, Level, levelOf } from './levels';
 export const STATUS_METHOD = 'jcg/status';
 
 export interface ServerStatus {
-  state: 'ready' | 'failed' | 'cancelled';
+  /**
+   * interim: an edit's diagnostics from CHA's graph updated in place, while the
+   * configured algorithm (TFA by default) analyses anew; a ready status follows.
+   */
+  state: 'ready' | 'interim' | 'failed' | 'cancelled';
   snapshot?: number;
   reason: string;
   level?: string;
@@ -26,6 +30,17 @@ export interface StatusBarView {
   text: string;
   tooltip: string;
   error: boolean;
+}
+
+/**
+ * nextStatus is the status to show after st arrives: an interim status counts the
+ * edited level only, so the counts of the other levels stay those of the last one.
+ */
+export function nextStatus(prev: ServerStatus | undefined, st: ServerStatus): ServerStatus {
+  if (st.state === 'interim' && st.unresolvedByLevel === undefined) {
+    return { ...st, unresolvedByLevel: prev?.unresolvedByLevel };
+  }
+  return st;
 }
 
 /** statusBarView renders the latest status (undefined: the first build runs). */
@@ -57,7 +72,7 @@ export function statusBarView(st: ServerStatus | undefined, busy: boolean): Stat
     'Click to select the assumption level.',
   ];
   return {
-    text: `${spin}$(type-hierarchy) ${title} · ${sites}`,
+    text: `${spin}$(type-hierarchy) ${title} · ${sites}${st.state === 'interim' ? ' (CHA)' : ''}`,
     tooltip: lines.filter((l) => l !== '').join('\n'),
     error: false,
   };

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { serverSettingsOf } from '../config';
 import { levelOf } from '../levels';
 import { Lookup, resolveServer } from '../serverPath';
-import { levelPicks, ServerStatus, statusBarView } from '../status';
+import { levelPicks, nextStatus, ServerStatus, statusBarView } from '../status';
 import { escapeHtml, parseTable, statisticsHtml } from '../statistics';
 
 describe('resolveServer', () => {
@@ -87,6 +87,14 @@ describe('status', () => {
     assert.ok(statusBarView(undefined, false).text.includes('analysing'));
     const failed = statusBarView({ state: 'failed', reason: 'initial', message: 'indexing: no JDK' }, false);
     assert.ok(failed.error && failed.tooltip.includes('no JDK'));
+  });
+  test('an interim status is marked and keeps the other levels\' counts', () => {
+    const interim: ServerStatus = { ...ready, state: 'interim', unresolved: 1, unresolvedByLevel: undefined };
+    assert.equal(statusBarView(interim, true).text, '$(sync~spin) $(type-hierarchy) Correct-String · 1 unresolved site (CHA)');
+    assert.deepEqual(nextStatus(ready, interim).unresolvedByLevel, ready.unresolvedByLevel);
+    assert.equal(nextStatus(ready, interim).unresolved, 1);
+    const after: ServerStatus = { ...ready, unresolvedByLevel: { 'correct-string': 1 } };
+    assert.deepEqual(nextStatus(interim, after), after);
   });
   test('the picker marks the current level and shows known counts', () => {
     const picks = levelPicks(ready);
