@@ -2,9 +2,11 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -231,27 +233,35 @@ func isIdentByte(c byte) bool {
 
 // BenchmarkClassChange measures what a developer waits for after recompiling one
 // class: from the class file's rewrite on disk to the new snapshot's jcg/status
-// (watcher debounce, re-index, analysis and republished diagnostics included), at
-// Correct-String. Each iteration alternates between two versions of the class:
+// (watcher debounce, re-index, analysis and republished diagnostics included), under
+// CHA at Correct-String (updates in place) or, for the -tfa ones, the defaults (TFA
+// at Correct-JDK: analysed anew, the diagnostics first from CHA's companion graph
+// updated in place). Each iteration alternates between two versions of the class:
 //   - javacc-body: an application class over javacc and the full JDK; one version
 //     adds a call;
 //   - javacc-reflective: the same class runs javacc's main through Class.forName of a
-//     constant or of a system property (the site resolves and unresolves);
+//     constant or of a system property (the site resolves and unresolves: its
+//     diagnostics are timed too);
 //   - plugins-reflective: the plugins program with the full JDK; Factory.create's
 //     forName takes a constant or its parameter (the quick fix's edit, and back).
 //
 // The debounce (settings.go) is part of every figure.
 func BenchmarkClassChange(b *testing.B) {
+	cha := map[string]any{"level": "correct-string", "algorithm": "cha"}
 	b.Run("javacc-body", func(b *testing.B) {
-		benchJavaccChange(b, "cha", "", "System.out.println(a.length);")
+		benchJavaccChange(b, cha, "", "System.out.println(a.length);")
 	})
-	// TFA analyses anew on every change (updates in place are CHA's).
+	// TFA (the default, at Correct-JDK) analyses anew on every change; the
+	// diagnostics come first from CHA's companion graph updated in place.
 	b.Run("javacc-body-tfa", func(b *testing.B) {
-		benchJavaccChange(b, "tfa", "", "System.out.println(a.length);")
+		benchJavaccChange(b, nil, "", "System.out.println(a.length);")
 	})
+	const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
 	b.Run("javacc-reflective", func(b *testing.B) {
-		const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
-		benchJavaccChange(b, "cha", `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
+		benchJavaccChange(b, cha, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
+	})
+	b.Run("javacc-reflective-tfa", func(b *testing.B) {
+		benchJavaccChange(b, nil, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
 	b.Run("plugins-reflective", func(b *testing.B) {
 		dir := workspace(b, "plugins")
@@ -267,23 +277,28 @@ func BenchmarkClassChange(b *testing.B) {
 			os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
 			versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
 		}
-		e, ready := benchEnv(b, dir, map[string]any{"level": "correct-string"})
+		e, ready := benchEnv(b, dir, cha)
 		b.Logf("ready after %v", ready)
 		benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
 	})
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
-// javacc and the full JDK, with the given algorithm.
-func benchJavaccChange(b *testing.B, algo, body0, body1 string) {
+// javacc and the full JDK, under the settings config (nil: the defaults). When the
+// bodies differ in their unresolved sites, it times their diagnostics too (App.java
+// is in a source root).
+func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string) {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skipf("%s not found: install javacc", javaccJar)
 	}
 	var versions [2][]byte
+	source := func(body string) []byte {
+		return []byte("package app;\npublic class App { public static void main(String[] a) throws Exception { " + body + " } }\n")
+	}
 	for i, body := range []string{body0, body1} {
 		srcDir := b.TempDir()
 		os.MkdirAll(filepath.Join(srcDir, "app"), 0o755)
-		os.WriteFile(filepath.Join(srcDir, "app", "App.java"), []byte("package app;\npublic class App { public static void main(String[] a) throws Exception { "+body+" } }\n"), 0o644)
+		os.WriteFile(filepath.Join(srcDir, "app", "App.java"), source(body), 0o644)
 		versions[i] = classFile(b, javatest.Compile(b, srcDir), "app/App.class")
 	}
 	dir := b.TempDir()
@@ -291,10 +306,25 @@ func benchJavaccChange(b *testing.B, algo, body0, body1 string) {
 	target := filepath.Join(classes, "app", "App.class")
 	os.MkdirAll(filepath.Dir(target), 0o755)
 	os.WriteFile(target, versions[0], 0o644)
-	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes, javaccJar},
-		"mainClasses": []string{"app.App", "javacc"}, "level": "correct-string", "algorithm": algo})
+	srcRoot := filepath.Join(dir, "src")
+	os.MkdirAll(filepath.Join(srcRoot, "app"), 0o755)
+	os.WriteFile(filepath.Join(srcRoot, "app", "App.java"), source(body0), 0o644)
+	settings := map[string]any{"classPath": []string{classes, javaccJar}, "sourceRoots": []string{srcRoot},
+		"mainClasses": []string{"app.App", "javacc"}}
+	maps.Copy(settings, config)
+	e, ready := benchEnv(b, dir, settings)
 	b.Logf("ready after %v", ready)
-	benchChange(b, e, target, versions, "")
+	var diags uri.URI
+	if strings.Contains(body0, "forName") {
+		diags = uri.File(filepath.Join(srcRoot, "app", "App.java"))
+	}
+	if config == nil {
+		// The defaults' first edit waits for CHA's companion graph.
+		snap, release := e.srv.current()
+		e.waitFor("the CHA companion graph", snap.Updatable)
+		release()
+	}
+	benchChange(b, e, target, versions, diags)
 }
 
 func classFile(b *testing.B, classes, rel string) []byte {
@@ -347,6 +377,12 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 		b.ReportMetric(float64(pubs[len(pubs)-1])/1e6, "change-to-diagnostics-max-ms")
 	}
 	b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
+	// What the server keeps between edits (its graphs, a CHA companion's among them),
+	// the process's live heap: the server runs in it.
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-heap-MiB")
 }
 
 const jeditJar = "/usr/share/jedit/jedit.jar"
