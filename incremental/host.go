@@ -239,7 +239,7 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 	inPlace := false
 	if made != nil && prev != nil && prev.Graph != nil {
 		var why string
-		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec); inPlace {
+		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec, true); inPlace {
 			h.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
 			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
@@ -279,7 +279,7 @@ func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, 
 	t0 := time.Now()
 	opts := req.Options
 	opts.Spec, opts.Algorithm = nil, analysis.CHA
-	if ok, why := w.updateFrom(ctx, prev.w, opts, spec); !ok {
+	if ok, why := w.updateFrom(ctx, prev.w, opts, spec, false); !ok {
 		h.log.Debug("no interim graph", zap.String("why", why))
 		return
 	}

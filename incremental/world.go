@@ -354,8 +354,9 @@ func (w *world) diskKey(key string, sf *SpecFile) string {
 // place of prev's (analysis.Analyzer.Update), when w's index was rebuilt from prev's
 // keeping its hierarchy and prev has that graph with its trace. It reports whether it
 // did, or why not. The updated graph goes to the disk cache once the edits pause
-// (deferredStore).
-func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile) (bool, string) {
+// (deferredStore) when store is set; a companion's is not stored, since a restart
+// computes its companion anew, for the trace.
+func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile, store bool) (bool, string) {
 	changed, ok := w.ix.ChangedSince(prev.ix)
 	if !ok {
 		return false, "the hierarchy changed"
@@ -389,7 +390,7 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 	w.touch(key)
 	w.unresolved[key] = UnresolvedSites(g, w.h.Methods())
 	w.mu.Unlock()
-	if k := w.diskKey(key, sf); k != "" && w.stores != nil {
+	if k := w.diskKey(key, sf); store && k != "" && w.stores != nil {
 		w.stores.later(w.cache, k, g)
 	}
 	return true, ""
