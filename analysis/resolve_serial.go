@@ -6,6 +6,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -17,7 +18,10 @@ import (
 // Deserialization (ObjectInputStream.readObject, readUnshared, and defaultReadObject
 // and readFields, which read nested objects) may create an object of any serializable
 // class of the program: the stream is input, and the closed world only says its
-// classes are among AppClasses. For each concrete serializable class it initialises
+// classes are among AppClasses. The objects appear in the stream's code (what
+// readObject returns) and, filled by it, in their fields, which the algorithms that
+// follow values are told may hold anything (algo.Follower.Written): not everywhere,
+// so a local holding an exception the program creates is not every exception. For each concrete serializable class it initialises
 // the class, runs the no-argument constructor of the first non-serializable superclass
 // (an Externalizable class's public no-argument constructor; a record's canonical
 // constructor), and calls the private readObject and readObjectNoData methods of the
@@ -77,9 +81,11 @@ func (serialResolver) Resolve(s *solver, at site, _ *facts.Call, rm *hierarchy.M
 	// nothing. (TreeMap.buildFromSorted, reachable from new TreeMap(SortedMap),
 	// names readObject on a stream that is null there; taking every such site for
 	// a deserialization created every serializable class of the JDK.)
+	// The stream's code, not the site's method, calls the hooks, with the objects
+	// it creates: a Follower hears them as the JVM's calls (it holds anything).
 	s.onReceiver(at, rm.Class, func() {
 		for _, b := range sets() {
-			s.bundle(at, b.set, b.reason, false)
+			s.bundleFrom(at, nil, b.set, b.reason, false)
 		}
 	})
 }
@@ -104,6 +110,7 @@ func (s *solver) onReceiver(at site, cls *hierarchy.Class, fn func()) {
 // serialSets holds a run's serialization targets.
 type serialSets struct {
 	ser, ext, validation, enum, record *hierarchy.Class
+	readObject                         *hierarchy.Method // ObjectInputStream.readObject(), nil without it
 
 	read  []serialBundle // built at the first deserialization site
 	write []serialBundle // built at the first serialization site, then grown by the oracle
@@ -127,6 +134,9 @@ func (s *solver) serial() *serialSets {
 			validation: s.h.Class("java/io/ObjectInputValidation"),
 			enum:       s.h.Class("java/lang/Enum"),
 			record:     s.h.Class("java/lang/Record"),
+		}
+		if ois := s.h.Class("java/io/ObjectInputStream"); ois != nil {
+			s.api.serial.readObject = ois.Method("readObject", "()Ljava/lang/Object;")
 		}
 	}
 	return s.api.serial
@@ -223,13 +233,42 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		slices.Sort(l.ids)
 		ss.read = append(ss.read, serialBundle{set: s.addSet(l.ids), reason: s.reason(l.r)})
 	}
-	// Deserialization creates these objects; under CHA this changes nothing.
+	// Deserialization creates these objects in the stream's code, and fills their
+	// fields; under CHA this changes nothing.
 	if !s.oracle.Fixed() {
+		at := algo.ReturnOf(ss.readObject, s.h.Class("java/lang/Object"))
+		if ss.readObject == nil {
+			at = algo.Value{} // no stream class: anywhere
+		}
 		for _, c := range created {
-			s.oracle.Created(algo.Any(c), c)
+			at.Type = c
+			s.oracle.Created(at, c)
+			if s.fl != nil && !ss.isExternal(s.h, c) && !ss.isRecord(c) {
+				ss.fieldsWritten(s, c)
+			}
 		}
 	}
 	return ss.read
+}
+
+// fieldsWritten tells the Follower that deserialization may write the instance
+// fields, but the transient ones, of the serializable classes of c's chain.
+func (ss *serialSets) fieldsWritten(s *solver, c *hierarchy.Class) {
+	for k := c; k != nil && s.h.IsSubtype(k, ss.ser); k = k.Super {
+		for _, f := range k.Fields {
+			if f.Access&(classfile.AccStatic|classfile.AccTransient) == 0 && (f.Desc[0] == 'L' || f.Desc[0] == '[') {
+				s.fl.Written(f)
+			}
+		}
+	}
+}
+
+func (ss *serialSets) isExternal(h *hierarchy.Hierarchy, c *hierarchy.Class) bool {
+	return ss.ext != nil && h.IsSubtype(c, ss.ext)
+}
+
+func (ss *serialSets) isRecord(c *hierarchy.Class) bool {
+	return ss.record != nil && c.Super == ss.record
 }
 
 // writeSets builds, once per run, the growing sets of serialization targets, fed by

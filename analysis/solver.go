@@ -298,6 +298,14 @@ func (s *solver) singleton(id int32) int32 {
 // the edges model object creation (reflection, native code), so under RTA the classes
 // of the constructors in the set become instantiated.
 func (s *solver) bundle(at site, set, reason int32, instantiates bool) {
+	s.bundleFrom(at, at.caller, set, reason, instantiates)
+}
+
+// bundleFrom is bundle for the calls that the method a site calls makes on the
+// site's behalf, with objects of its own (deserialization's hooks): the graph has
+// them at the site, and a Follower hears them as calls of from (nil: the JVM, which
+// calls with what it holds) instead of the site's method.
+func (s *solver) bundleFrom(at site, from *hierarchy.Method, set, reason int32, instantiates bool) {
 	caller := s.native
 	if at.caller != nil {
 		caller = at.caller.ID
@@ -316,12 +324,12 @@ func (s *solver) bundle(at site, set, reason int32, instantiates bool) {
 		}
 	}
 	if s.fl != nil {
-		s.follow(at, set, instantiates)
+		s.follow(at, from, set, instantiates)
 	}
 }
 
-// follow tells a Follower oracle that the site calls the members of set.
-func (s *solver) follow(at site, set int32, instantiates bool) {
+// follow tells a Follower oracle that from, at the site, calls the members of set.
+func (s *solver) follow(at site, from *hierarchy.Method, set int32, instantiates bool) {
 	kind := algo.Direct
 	if instantiates {
 		kind = algo.Creating
@@ -334,7 +342,7 @@ func (s *solver) follow(at site, set int32, instantiates bool) {
 			}
 		}
 	}
-	s.fl.Calls(at.caller, at.pc, set, kind)
+	s.fl.Calls(from, at.pc, set, kind)
 }
 
 // instantiateCtor tells the oracle that a constructor in a set of a creating site

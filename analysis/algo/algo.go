@@ -161,6 +161,10 @@ type Follower interface {
 	// operands) reach the parameters of to other than by a call: the arguments a
 	// lambda or method reference made there binds.
 	Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method)
+	// Written tells that code the oracle does not follow may write field f with
+	// any object of its type: deserialization, which fills the fields of the
+	// objects it creates, private ones included, with objects it creates too.
+	Written(f *hierarchy.Field)
 }
 
 // CallKind says how a call hands values to its targets.

@@ -23,8 +23,11 @@
 // 1.3 GB).
 //
 // Soundness beyond bytecode, which the papers' languages do not have:
-//   - objects the JVM or native code creates where no method is known (algo.Any) and
-//     thrown exceptions are global: every question sees them;
+//   - objects the JVM or native code creates where no method is known (algo.Any)
+//     are global: every question sees them; so are XTA's exceptions, whose
+//     handlers read the method's one set. TFA follows an exception as any value
+//     until it is thrown: what a handler catches is any created object of the
+//     caught type, as thrown exceptions travel up the call stack;
 //   - what native code is given, the JVM may keep ("held"): it calls back into
 //     Java (upcalls, callbacks of natives at levels 1-5) with what it holds, and
 //     keeps what those calls return; a native with a reference result may return
@@ -38,7 +41,8 @@
 //     libraries, and their other fields only once their own code asks for access to
 //     fields by name (field updaters, VarHandles, Field, Unsafe): the JDK reaches the
 //     private fields of a class only through what the class hands it.
-//     (Deserialization writes objects it creates, which are global already.)
+//     Deserialization writes the fields of the objects it creates, whatever their
+//     access (algo.Follower.Written).
 //   - a call that hands values other than as its callee's parameters (reflection,
 //     method handles, Thread.start to run, a lambda's interface method to its
 //     implementation, the JVM's own calls) passes everything it hands to every
@@ -505,6 +509,13 @@ func grantsFieldAccess(ref classfile.Ref) bool {
 	return false
 }
 
+// Written lets escaped values into field f (algo.Follower): code the sets do not
+// follow writes it, whatever the level says of access.
+func (o *oracle) Written(f *hierarchy.Field) {
+	o.escapeTo(o.fieldNode(f), f)
+	o.drain()
+}
+
 // grantOwnAccess lets escaped values into every field from now on.
 func (o *oracle) grantOwnAccess() {
 	if o.ownAccess {
@@ -860,19 +871,27 @@ func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c i
 }
 
 // Created puts c where v is: its method's or field's set; everywhere for a value
-// at no particular place. Exceptions are global: they travel up the call stack to
-// whichever handler catches them, which the sets do not follow.
+// at no particular place. Exceptions travel up the call stack to whichever handler
+// catches them, which the sets do not follow: TFA makes what a handler catches any
+// created object of its type (defsNode), and XTA, whose set of a method answers
+// for the caught values too, makes exceptions global.
 func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 	if !algo.Concrete(c) {
 		return
 	}
 	id := o.nodeOf(v)
-	if id < 0 || (o.thrown != nil && o.isSub(c.ID, o.thrown)) {
+	if id < 0 || o.globalException(c.ID) {
 		o.addGlobal(c.ID)
 	} else {
 		o.add(id, c.ID)
 	}
 	o.drain()
+}
+
+// globalException reports whether class c is an exception the sets make global:
+// XTA's (see Created).
+func (o *oracle) globalException(c int32) bool {
+	return o.flow == nil && o.thrown != nil && o.isSub(c, o.thrown)
 }
 
 // Scope is, under XTA, the method or field whose set answers, with the declared
@@ -1241,7 +1260,7 @@ func (o *oracle) create(cr creator, m *hierarchy.Method) {
 	if m.Name != "<init>" || !algo.Concrete(m.Class) {
 		return
 	}
-	if cr.m == nil || (o.thrown != nil && o.isSub(m.Class.ID, o.thrown)) {
+	if cr.m == nil || o.globalException(m.Class.ID) {
 		o.addGlobal(m.Class.ID)
 		return
 	}

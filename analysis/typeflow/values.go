@@ -91,7 +91,9 @@ func (o *oracle) defsNode(m *hierarchy.Method, defs []facts.Def) int32 {
 		case facts.DefInstr:
 			ids = append(ids, o.def(m, int32(d.N)))
 		case facts.DefCaught:
-			// Exceptions are global: every question sees them.
+			// Thrown exceptions travel up the call stack, which the sets do not
+			// follow: a caught one is any created object of its type.
+			ids = append(ids, o.any)
 		default:
 			return o.any
 		}

@@ -4,7 +4,9 @@
  * result), where XTA has one per method. Where each Shape is created:
  *   Circle and Square in locals (and a Circle in summarised), Triangle and
  *   Pentagon in main (the arguments of pair), Hexagon and Octagon in lambdas, Star
- *   and Moon in pick, Comet and Planet in fields, Bee and Sea in paper.
+ *   and Moon in pick, Comet and Planet in fields, Bee and Sea in paper; the
+ *   Faults Minor and Major in exceptions (and, as every serializable class, by
+ *   deserialization, which alone creates Parcels).
  * Every positive holds for every algorithm. Negatives are TFA's; the @calls[xta]
  * beside them say what XTA's coarser sets still allow, which is what the program
  * exists to show, and the @calls[tfa] where TFA is coarser than one could hope
@@ -24,6 +26,8 @@ public class Main {
         paper();
         streams(null);
         summarised();
+        exceptions();
+        deserialized(new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(new byte[0])));
     }
 
     // Two locals of one method: XTA's one set for the method holds both classes;
@@ -135,6 +139,31 @@ public class Main {
         Shape t = java.util.List.of(a).get(0);
         t.name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
         a.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
+    }
+
+    // An exception is a value like any other until it is thrown: the local holding a
+    // Minor reaches Minor's method only. What a handler catches travels up the call
+    // stack, which the sets do not follow: it is any created exception of the caught
+    // type (the Minor too), which is what RTA says of every Fault, and XTA of every
+    // Fault in a method (exceptions are global there).
+    static void exceptions() {
+        Fault f = new Minor();
+        f.name(); // @calls(tflow.Minor.name) @calls[rta](tflow.Major.name) @calls[xta](tflow.Major.name) @!calls[tfa](tflow.Major.name)
+        try {
+            throw new Major();
+        } catch (Fault g) {
+            g.name(); // @calls(tflow.Major.name) @calls[tfa](tflow.Minor.name)
+        }
+    }
+
+    // Deserialization creates objects in the stream's code and fills their fields,
+    // private ones included, with objects it creates: a Parcel comes only from
+    // readObject, and its content is any Fault (every serializable class may be
+    // deserialized), though no code of the program writes it.
+    static void deserialized(java.io.ObjectInputStream in) throws Exception {
+        Parcel p = (Parcel) in.readObject();
+        p.open(); // @calls(tflow.Parcel.open)
+        p.content().name(); // @calls(tflow.Minor.name, tflow.Major.name)
     }
 
     static void use(Shape p) {
