@@ -300,6 +300,13 @@ var reflectAPIs = func() map[string]reflectAPI {
 
 func (reflectResolver) Name() string { return "reflection" }
 
+// returnsCreated: Class.newInstance and Constructor.newInstance return the object
+// they create, whose constructor the site's creating bundles name.
+func (reflectResolver) returnsCreated(rm *hierarchy.Method) bool {
+	api := reflectAPIs[rm.Class.Name+"."+rm.Name]
+	return api.kind == rkNew || api.kind == rkNewNoArg
+}
+
 func (reflectResolver) APIs() []string {
 	out := make([]string, 0, len(reflectAPIs))
 	for k := range reflectAPIs {

@@ -20,6 +20,15 @@ type CallResolver interface {
 	Resolve(s *solver, at site, c *facts.Call, resolved *hierarchy.Method)
 }
 
+// A creatingResolver accounts for everything some calls of its APIs return: the
+// objects a reflective instantiation creates, which its creating bundles name
+// (resolved, specified or the level's fallback). Algorithms that follow values take
+// such a call's result from those alone (algo.Follower.CreatesOnly), not from the
+// API method's own return, which the JDK's summarised code makes any object.
+type creatingResolver interface {
+	returnsCreated(resolved *hierarchy.Method) bool
+}
+
 // registry maps API methods to their resolvers.
 type registry struct {
 	byAPI map[string][]CallResolver

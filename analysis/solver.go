@@ -584,6 +584,13 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 	if rm == nil {
 		return // a phantom or unresolvable target: counted by the hierarchy
 	}
+	if s.fl != nil {
+		for _, r := range p.apis {
+			if cr, ok := r.(creatingResolver); ok && cr.returnsCreated(rm) {
+				s.fl.CreatesOnly(m, c.PC) // before the direct bundle links its result
+			}
+		}
+	}
 	switch c.Op {
 	case bytecode.Invokestatic:
 		s.bundle(at, s.singleton(rm.ID), s.std.static, false)

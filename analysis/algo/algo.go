@@ -165,6 +165,10 @@ type Follower interface {
 	// any object of its type: deserialization, which fills the fields of the
 	// objects it creates, private ones included, with objects it creates too.
 	Written(f *hierarchy.Field)
+	// CreatesOnly tells, before any of its calls, that the call at pc in caller
+	// returns only the objects its Creating calls make (a reflective
+	// instantiation): not what its Direct targets return.
+	CreatesOnly(caller *hierarchy.Method, pc int32)
 }
 
 // CallKind says how a call hands values to its targets.

@@ -130,6 +130,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		o.opaque = make([]bool, nm)
 		o.scopes = map[scopeKey]algo.Value{}
 		o.through = map[int32]int32{}
+		o.createsOnly = map[siteKey]bool{}
 	}
 	if o.topSize <= 0 {
 		o.topSize = DefaultTopSize
@@ -218,6 +219,8 @@ type oracle struct {
 	paramTypes [][]int32   // by method ID: 3 + each parameter's filter, 1 for none (cachedFilter)
 	opaque     []bool      // by method ID: its code could not be analysed
 	scopes     map[scopeKey]algo.Value
+	// createsOnly: the calls whose value their creating calls alone give.
+	createsOnly map[siteKey]bool
 }
 
 // node is kept small (TFA makes millions): what few nodes need is in a nodeExt.
@@ -508,6 +511,18 @@ func grantsFieldAccess(ref classfile.Ref) bool {
 	}
 	return false
 }
+
+// CreatesOnly keeps the results of the direct targets of the call at pc in caller
+// out of its value (algo.Follower): its creating calls give it. XTA's one set per
+// method has no value of its own for the call.
+func (o *oracle) CreatesOnly(caller *hierarchy.Method, pc int32) {
+	if o.flow != nil {
+		o.createsOnly[siteKey{caller.ID, pc}] = true
+	}
+}
+
+// siteKey is a call instruction: its method's ID and pc.
+type siteKey struct{ m, pc int32 }
 
 // Written lets escaped values into field f (algo.Follower): code the sets do not
 // follow writes it, whatever the level says of access.

@@ -499,7 +499,7 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 // pushes objects. An invokedynamic's members are its bootstrap methods, whose
 // result is the call site, not what the instruction pushes (aliases says that).
 func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
-	if c.Op == bytecode.Invokedynamic {
+	if c.Op == bytecode.Invokedynamic || o.createsOnly[siteKey{caller.ID, c.PC}] {
 		return
 	}
 	if r := returnDesc(c.Ref.Desc); len(r) > 0 && r[0] == 'L' {

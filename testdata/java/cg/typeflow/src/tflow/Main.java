@@ -28,6 +28,7 @@ public class Main {
         summarised();
         exceptions();
         deserialized(new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(new byte[0])));
+        reflective();
     }
 
     // Two locals of one method: XTA's one set for the method holds both classes;
@@ -164,6 +165,19 @@ public class Main {
         Parcel p = (Parcel) in.readObject();
         p.open(); // @calls(tflow.Parcel.open)
         p.content().name(); // @calls(tflow.Minor.name, tflow.Major.name)
+    }
+
+    // A reflective instantiation returns the object it creates, of a class the
+    // reflection resolver names (here from a class literal, and from a Class object
+    // that comes through a private field written once), though the JDK's own
+    // newInstance, summarised, returns any object.
+    private static Class<? extends Shape> kind = Square.class;
+
+    static void reflective() throws Exception {
+        Shape c = Circle.class.getDeclaredConstructor().newInstance();
+        c.name(); // @calls(tflow.Circle.name) @calls[rta](tflow.Square.name, tflow.Moon.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name)
+        Shape k = kind.getDeclaredConstructor().newInstance();
+        k.name(); // @calls(tflow.Square.name) @calls[rta](tflow.Circle.name, tflow.Moon.name) @!calls[tfa](tflow.Circle.name, tflow.Moon.name)
     }
 
     static void use(Shape p) {
