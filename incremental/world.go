@@ -55,7 +55,7 @@ type world struct {
 	unresolved map[string]int
 
 	prepare sync.Once
-	tracing sync.Mutex // one traceLater or companionLater run at a time
+	tracing sync.Mutex // one run of later at a time
 	derived sync.Map   // Snapshot.Derived's values by key
 }
 
@@ -249,18 +249,10 @@ const traceDelay = 2 * time.Second
 // level only, and one at a time. It stops when the world is retired or the host
 // closes (w.bg), and holds the world, whose index it reads.
 func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
-	if !analysis.UpdatesInPlace(opts.Algorithm) || w.bg == nil || !w.acquire() {
+	if !analysis.UpdatesInPlace(opts.Algorithm) {
 		return // another algorithm's trace would go unused: its companion serves edits
 	}
-	go func() {
-		defer w.release()
-		select {
-		case <-time.After(traceDelay):
-		case <-w.bg.Done():
-			return
-		}
-		w.tracing.Lock()
-		defer w.tracing.Unlock()
+	w.later(func() {
 		w.mu.Lock()
 		published := w.pinned == key && w.graphs[key] == c
 		w.mu.Unlock()
@@ -274,6 +266,26 @@ func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
 		}
 		c.base.Store(&updateBase{g, tr, opts})
 		w.log.Info("trace of the cached call graph computed: edits are updated in place")
+	})
+}
+
+// later runs fn in the background once the published graph has stood for
+// traceDelay, one such run at a time, unless the world is retired or the host
+// closes first (w.bg); it holds the world, whose index fn reads.
+func (w *world) later(fn func()) {
+	if w.bg == nil || !w.acquire() {
+		return
+	}
+	go func() {
+		defer w.release()
+		select {
+		case <-time.After(traceDelay):
+		case <-w.bg.Done():
+			return
+		}
+		w.tracing.Lock()
+		defer w.tracing.Unlock()
+		fn()
 	}()
 }
 
@@ -295,18 +307,10 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 	w.companion = key
 	have := w.graphs[key] != nil
 	w.mu.Unlock()
-	if have || w.bg == nil || !w.acquire() {
+	if have {
 		return
 	}
-	go func() {
-		defer w.release()
-		select {
-		case <-time.After(traceDelay):
-		case <-w.bg.Done():
-			return
-		}
-		w.tracing.Lock()
-		defer w.tracing.Unlock()
+	w.later(func() {
 		w.mu.Lock()
 		if w.companion != key || w.graphs[key] != nil {
 			w.mu.Unlock()
@@ -333,7 +337,7 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 		if err == nil {
 			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.String("algorithm", algo))
 		}
-	}()
+	})
 }
 
 // diskKey returns the disk-cache key of the graph of a graph key, "" without a
