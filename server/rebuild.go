@@ -164,7 +164,8 @@ func (s *Server) publishInterim(ctx context.Context, st *Settings, reason increm
 		return
 	}
 	status := statusOf(st, reason, snaps)
-	status.State = "interim"
+	// The interim graph counts its own level only: clients keep the others' counts.
+	status.State, status.UnresolvedByLevel = "interim", nil
 	status.Message = fmt.Sprintf("%s (CHA, updated in place; %s analysing)", status.Message, strings.ToUpper(st.Algorithm))
 	status.TookMs = time.Since(start).Milliseconds()
 	s.sendStatus(status)

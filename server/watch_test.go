@@ -425,7 +425,7 @@ func TestWatchInterimDiagnostics(t *testing.T) {
 	release()
 	reflectiveEdits(t, e, func(st reflectiveEdit, n int) {
 		interim, at := e.waitStatus(n, "interim")
-		if interim.Reason != string(incremental.ReasonClassFiles) || !strings.Contains(interim.Message, "CHA, updated in place") {
+		if interim.Reason != string(incremental.ReasonClassFiles) || !strings.Contains(interim.Message, "CHA, updated in place") || interim.UnresolvedByLevel != nil {
 			t.Errorf("%s: interim status %+v", st.new, interim)
 		}
 		if d := diagAt(e.diagnosticsBefore(src("app/Factory.java"), at), st.site); (d != nil) != st.diagnostic {
