@@ -18,10 +18,7 @@ import (
 // Deserialization (ObjectInputStream.readObject, readUnshared, and defaultReadObject
 // and readFields, which read nested objects) may create an object of any serializable
 // class of the program: the stream is input, and the closed world only says its
-// classes are among AppClasses. The objects appear in the stream's code (what
-// readObject returns) and, filled by it, in their fields, which the algorithms that
-// follow values are told may hold anything (algo.Follower.Written): not everywhere,
-// so a local holding an exception the program creates is not every exception. For each concrete serializable class it initialises
+// classes are among AppClasses. For each concrete serializable class it initialises
 // the class, runs the no-argument constructor of the first non-serializable superclass
 // (an Externalizable class's public no-argument constructor; a record's canonical
 // constructor), and calls the private readObject and readObjectNoData methods of the
@@ -29,7 +26,10 @@ import (
 // classes), readResolve when the class declares or inherits an accessible one, and
 // validateObject when it is an ObjectInputValidation. Enum constants are looked up,
 // not created: only their class is initialised. Under RTA every such class becomes
-// instantiated.
+// instantiated; to the algorithms that follow values the objects appear in the
+// stream's code (what readObject returns) and in the fields it fills, which may then
+// hold anything (algo.Follower.Written), not everywhere: a local holding an
+// exception the program creates is not every serializable exception.
 //
 // Serialization (ObjectOutputStream.writeObject, writeUnshared, defaultWriteObject,
 // writeFields) handles existing objects, so it uses the serializable classes the
@@ -196,11 +196,11 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		}
 		created = append(created, c)
 		switch {
-		case ss.record != nil && c.Super == ss.record:
+		case ss.isRecord(c):
 			for _, m := range recordConstructors(s.h, c) {
 				add(ctors, m)
 			}
-		case ss.ext != nil && s.h.IsSubtype(c, ss.ext):
+		case ss.isExternal(s.h, c):
 			if m := c.Method("<init>", "()V"); m != nil && m.IsPublic() {
 				add(ctors, m)
 			}
@@ -300,8 +300,8 @@ func (ss *serialSets) writeSets(s *solver) []serialBundle {
 		}
 		add(replaces, inheritableHook(s.h, c, "writeReplace"))
 		switch {
-		case ss.record != nil && c.Super == ss.record:
-		case ss.ext != nil && s.h.IsSubtype(c, ss.ext):
+		case ss.isRecord(c):
+		case ss.isExternal(s.h, c):
 			if writeExternal != nil {
 				add(externals, s.h.Select(c, writeExternal))
 			}
