@@ -88,9 +88,12 @@ func jcgOf(class, name, desc string) jcgMethod {
 }
 
 // WriteJCG writes g in the JCG benchmark's call-graph format: one call site per call
-// instruction with its targets, and, for edges that reach a method of another name
-// than the instruction's (reflection, lambdas, Thread.start, initialisers, ...), an
-// extra call site on the same line whose declared target is the callee.
+// instruction with its targets, and, for edges that reach methods of another name
+// than the instruction's (reflection, lambdas, Thread.start, initialisers, ...), one
+// extra call site per name on the same line, whose declared target is such a callee
+// and whose targets are all of them. JCG judges a line and name by one site it
+// finds, so the targets of a name must not be split between sites (and a fallback
+// site's hundred thousand targets take a few thousand sites, not one each).
 //
 // The output is written as it is made, each method's JSON encoded once: a
 // whole-program graph has tens of millions of targets (a fallback site alone a
@@ -154,19 +157,18 @@ func mustJSON(m jcgMethod) []byte {
 }
 
 // jcgSite is a call site being collected. Its declared target is the instruction's
-// (decl, JSON), or for a site named after its callee that callee (callee >= 0).
+// (decl, JSON), or for a site named after its callees the first of them in the
+// output's order (decl nil).
 type jcgSite struct {
 	line    int32
 	decl    []byte // JSON of the declared target of an instruction's site
-	callee  int32  // the callee an extra site is named after, else -1
 	targets []int32
 }
 
+// jcgKey is a site: an instruction's offset and the name of its declared target.
 type jcgKey struct {
 	pc   int32
-	name string // declared target name for instruction sites, callee for extra sites
-	desc string
-	cls  string
+	name string
 }
 
 // sites writes the call sites of one method, then the end of its object.
@@ -174,11 +176,11 @@ func (jw *jcgWriter) sites(m *hierarchy.Method) error {
 	f := jw.p.Facts(m)
 	sites := map[jcgKey]*jcgSite{}
 	var order []jcgKey
-	site := func(k jcgKey, line int32, decl func() []byte, callee int32) *jcgSite {
+	site := func(k jcgKey, line int32, decl func() []byte) *jcgSite {
 		s := sites[k]
 		if s == nil {
-			s = &jcgSite{line: line, callee: callee}
-			if callee < 0 {
+			s = &jcgSite{line: line}
+			if decl != nil {
 				s.decl = decl()
 			}
 			sites[k] = s
@@ -195,7 +197,7 @@ func (jw *jcgWriter) sites(m *hierarchy.Method) error {
 			if c.Indy != nil {
 				continue
 			}
-			site(jcgKey{pc: c.PC, name: c.Ref.Name, desc: c.Ref.Desc, cls: c.Ref.Class}, c.Line, refJSON(c.Ref), -1)
+			site(jcgKey{pc: c.PC, name: c.Ref.Name}, c.Line, refJSON(c.Ref))
 		}
 	}
 	for _, b := range jw.g.Callees(m.ID) {
@@ -209,20 +211,20 @@ func (jw *jcgWriter) sites(m *hierarchy.Method) error {
 				continue
 			}
 			if instr != nil {
-				s := site(jcgKey{pc: instr.PC, name: instr.Ref.Name, desc: instr.Ref.Desc, cls: instr.Ref.Class}, b.Line, refJSON(instr.Ref), -1)
+				s := site(jcgKey{pc: instr.PC, name: instr.Ref.Name}, b.Line, refJSON(instr.Ref))
 				s.targets = append(s.targets, id)
 				continue
 			}
-			// An edge the instruction does not name: a site named after the callee.
-			t := jw.ms[id]
-			s := site(jcgKey{pc: b.PC, name: t.Name, desc: t.Desc, cls: t.Class.Name}, b.Line, nil, id)
+			// An edge the instruction does not name: the site named after its callee
+			// (the instruction's own when it has the same name).
+			s := site(jcgKey{pc: b.PC, name: jw.ms[id].Name}, b.Line, nil)
 			s.targets = append(s.targets, id)
 		}
 	}
 	// By pc, then by what the site names: the bundles' order depends on the order
 	// the run made its target sets, which is not the same from run to run.
 	slices.SortFunc(order, func(a, b jcgKey) int {
-		return cmp.Or(cmp.Compare(a.pc, b.pc), strings.Compare(a.cls, b.cls), strings.Compare(a.name, b.name), strings.Compare(a.desc, b.desc))
+		return cmp.Or(cmp.Compare(a.pc, b.pc), strings.Compare(a.name, b.name))
 	})
 	w := jw.w
 	w.WriteByte('[')
@@ -231,22 +233,22 @@ func (jw *jcgWriter) sites(m *hierarchy.Method) error {
 		if i > 0 {
 			w.WriteByte(',')
 		}
+		for _, id := range s.targets {
+			jw.method(id)
+		}
+		slices.SortFunc(s.targets, func(a, b int32) int { return cmpJCG(jw.methods[a].m, jw.methods[b].m) })
+		s.targets = slices.CompactFunc(s.targets, func(a, b int32) bool { return cmpJCG(jw.methods[a].m, jw.methods[b].m) == 0 })
 		w.WriteString(`{"declaredTarget":`)
-		if s.callee >= 0 {
-			w.Write(jw.method(s.callee).json)
-		} else {
+		if s.decl != nil {
 			w.Write(s.decl)
+		} else {
+			w.Write(jw.methods[s.targets[0]].json)
 		}
 		w.WriteString(`,"line":`)
 		w.Write(strconv.AppendInt(jw.num[:0], int64(s.line), 10))
 		w.WriteString(`,"pc":`)
 		w.Write(strconv.AppendInt(jw.num[:0], int64(k.pc), 10))
 		w.WriteString(`,"targets":[`)
-		for _, id := range s.targets {
-			jw.method(id)
-		}
-		slices.SortFunc(s.targets, func(a, b int32) int { return cmpJCG(jw.methods[a].m, jw.methods[b].m) })
-		s.targets = slices.CompactFunc(s.targets, func(a, b int32) bool { return cmpJCG(jw.methods[a].m, jw.methods[b].m) == 0 })
 		for j, id := range s.targets {
 			if j > 0 {
 				w.WriteByte(',')

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -269,7 +270,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var lr levelRun
 	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
-	out := fs.String("out", "", "output file (required; - for standard output)")
+	out := fs.String("out", "", "output file (required; - for standard output; a name ending in .gz is gzip-compressed, which JCG reads too)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
 	var pf profileFlags
 	pf.register(fs)
@@ -301,22 +302,42 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer ix.Close()
 	lr.spec.report(stderr, g)
-	w := stdout
-	if *out != "-" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	w, done, err := createOutput(*out, stdout)
+	if err != nil {
+		return err
 	}
-	if err := write(w, g, ix, export.Options{AppOnly: *appOnly}); err != nil {
+	err = write(w, g, ix, export.Options{AppOnly: *appOnly})
+	if derr := done(); err == nil {
+		err = derr
+	}
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
-	if f, ok := w.(*os.File); ok && f != os.Stdout {
-		return f.Close()
-	}
 	return nil
+}
+
+// createOutput opens the output file path ("-": stdout), gzip-compressed when its
+// name ends in .gz: a whole-program graph in the JCG format is gigabytes of JSON,
+// which compresses about twelve times. done flushes and closes it.
+func createOutput(path string, stdout io.Writer) (w io.Writer, done func() error, err error) {
+	if path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return f, f.Close, nil
+	}
+	// The fastest level: on javacc's whole program (5.1 GB of JSON) it writes 425 MB
+	// in 28 s, the default level 325 MB in 47 s.
+	zw, err := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return zw, func() error { return errors.Join(zw.Close(), f.Close()) }, nil
 }
 
 // levelErrors joins the errors of the runs of levels. An error every level met alike
