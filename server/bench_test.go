@@ -398,10 +398,11 @@ const jeditJar = "/usr/share/jedit/jedit.jar"
 //
 //	go test ./server -run '^$' -bench HotMethods -benchtime 1x
 //
-// Under RTA (the sub-benchmark rta) the first page of incoming calls also counts the
-// callers CHA would add (chadelta.go), a pass over every reachable method's calls.
+// Under RTA (the sub-benchmark rta) and the defaults (TFA at Correct-JDK: defaults)
+// the first page of incoming calls also counts the callers CHA would add
+// (chadelta.go), a pass over every reachable method's calls.
 func BenchmarkHotMethods(b *testing.B) {
-	for _, algo := range []string{"cha", "rta"} {
+	for _, algo := range []string{"cha", "rta", "defaults"} {
 		b.Run(algo, func(b *testing.B) { hotMethods(b, algo) })
 	}
 }
@@ -409,7 +410,10 @@ func BenchmarkHotMethods(b *testing.B) {
 func hotMethods(b *testing.B, algo string) {
 	dir := workspace(b, "hot")
 	classes := filepath.Join(dir, "target", "classes")
-	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}, "level": "correct-string", "algorithm": algo}
+	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}}
+	if algo != "defaults" {
+		config["level"], config["algorithm"] = "correct-string", algo
+	}
 	if _, err := os.Stat(jeditJar); err == nil {
 		config["classPath"] = []string{classes, jeditJar}
 		config["mainClasses"] = []string{"hot.Main", "org.gjt.sp.jedit.jEdit"}
