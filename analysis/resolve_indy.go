@@ -112,8 +112,9 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	switch impl.RefKind {
 	case classfile.RefNewInvokeSpecial:
 		// Calling the lambda creates an instance (new), which initialises the class:
-		// the edge is put on the invokedynamic, which runs before any such call.
-		s.oracle.Created(algo.Any(ic), ic)
+		// the edge is put on the invokedynamic, which runs before any such call. The
+		// instance is made in the lambda's class, and is what the call returns.
+		s.oracle.Created(algo.HiddenOf(ic), ic)
 		s.initialize(at, ic)
 		l.targets = []int32{m.ID}
 	case classfile.RefInvokeStatic:

@@ -33,6 +33,10 @@ const (
 	Return
 	// Field is the value of Field (static or of any object).
 	Field
+	// Hidden is an object made by code the program does not contain (the class
+	// the JVM spins for a constructor reference): it exists, but is the value of
+	// nothing in the program until a call into that code returns it.
+	Hidden
 )
 
 // Value is a value of the program. Type is its declared type, the bound of every
@@ -75,6 +79,9 @@ func FieldOf(f *hierarchy.Field, t *hierarchy.Class) Value {
 	return Value{Kind: Field, Field: f, Type: t}
 }
 
+// HiddenOf is a value of type t made by code the program does not contain.
+func HiddenOf(t *hierarchy.Class) Value { return Value{Kind: Hidden, Type: t} }
+
 func (v Value) String() string {
 	t := "?"
 	if v.Type != nil {
@@ -91,6 +98,8 @@ func (v Value) String() string {
 		return "return of " + v.In.String() + " : " + t
 	case Field:
 		return "field " + v.Field.String()
+	case Hidden:
+		return "hidden " + t
 	}
 	return "any " + t
 }

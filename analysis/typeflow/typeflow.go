@@ -263,6 +263,10 @@ type hub struct {
 	name, desc string  // what the sites feeding pos name; "" until one came
 	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
 	creators   []creator
+	// ctorCalls: sites that call the members without naming them (a lambda's
+	// functional method): a constructor among the members makes the object that
+	// such a call returns.
+	ctorCalls []creator
 }
 
 // creator is a creating call: the instruction at pc in m (nil: the JVM).
@@ -894,6 +898,13 @@ func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 	if !algo.Concrete(c) {
 		return
 	}
+	if v.Kind == algo.Hidden && !o.globalException(c.ID) {
+		// Created, at no value: calls into the code that made it return it (a
+		// constructor reached without being named: ctorCalls).
+		o.created(c.ID)
+		o.drain()
+		return
+	}
 	id := o.nodeOf(v)
 	if id < 0 || o.globalException(c.ID) {
 		o.addGlobal(c.ID)
@@ -1189,11 +1200,18 @@ func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.
 	default:
 		o.valueCall(caller, pc, set, kind)
 	}
-	if kind == algo.Creating {
+	switch {
+	case kind == algo.Creating:
 		cr := creator{m: caller, pc: pc}
 		o.hubs[set].creators = append(o.hubs[set].creators, cr)
 		// create only queues answers: the hub does not change meanwhile.
 		o.eachMember(set, func(m *hierarchy.Method) { o.create(cr, m) })
+	case caller != nil && pc >= 0 && !o.isSummarised(caller):
+		if c := o.callAt(caller, pc); c != nil && c.Op != bytecode.Invokedynamic && c.Ref.Name != "<init>" {
+			cr := creator{m: caller, pc: pc}
+			o.hubs[set].ctorCalls = append(o.hubs[set].ctorCalls, cr)
+			o.eachMember(set, func(m *hierarchy.Method) { o.create(cr, m) })
+		}
 	}
 	o.drain()
 }
@@ -1224,6 +1242,9 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 		}
 	}
 	for _, cr := range o.hubs[set].creators {
+		o.create(cr, callee)
+	}
+	for _, cr := range o.hubs[set].ctorCalls {
 		o.create(cr, callee)
 	}
 	o.drain()

@@ -6,7 +6,8 @@
  *   Pentagon in main (the arguments of pair), Hexagon and Octagon in lambdas, Star
  *   and Moon in pick, Comet and Planet in fields, Bee and Sea in paper; the
  *   Faults Minor and Major in exceptions (and, as every serializable class, by
- *   deserialization, which alone creates Parcels).
+ *   deserialization, which alone creates Parcels); Nova by a constructor reference
+ *   in references.
  * Every positive holds for every algorithm. Negatives are TFA's; the @calls[xta]
  * beside them say what XTA's coarser sets still allow, which is what the program
  * exists to show, and the @calls[tfa] where TFA is coarser than one could hope
@@ -29,6 +30,7 @@ public class Main {
         exceptions();
         deserialized(new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(new byte[0])));
         reflective();
+        references();
     }
 
     // Two locals of one method: XTA's one set for the method holds both classes;
@@ -178,6 +180,18 @@ public class Main {
         c.name(); // @calls(tflow.Circle.name) @calls[rta](tflow.Square.name, tflow.Moon.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name)
         Shape k = kind.getDeclaredConstructor().newInstance();
         k.name(); // @calls(tflow.Square.name) @calls[rta](tflow.Circle.name, tflow.Moon.name) @!calls[tfa](tflow.Circle.name, tflow.Moon.name)
+    }
+
+    // A constructor reference makes its object when its functional method runs, in
+    // the class the JVM spins for it: the object is what that call returns, not
+    // every value (the JDK's own ArrayList::new and TreeMap::new made every List and
+    // Map value of the program hold those classes).
+    static void references() {
+        Make m = Nova::new;
+        Shape n = m.make();
+        n.name(); // @calls(tflow.Nova.name)
+        Shape c = new Circle();
+        c.name(); // @calls(tflow.Circle.name) @calls[rta](tflow.Nova.name) @calls[xta](tflow.Nova.name) @!calls[tfa](tflow.Nova.name)
     }
 
     static void use(Shape p) {

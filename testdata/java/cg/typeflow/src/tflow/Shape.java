@@ -108,3 +108,15 @@ class Kept implements java.io.Serializable {
         in.defaultReadObject();
     }
 }
+
+// Created only by a constructor reference (Main.references).
+class Nova implements Shape {
+    public String name() {
+        return "nova";
+    }
+}
+
+// Called only from Main.references, as Act is from Main.lambdas.
+interface Make {
+    Shape make();
+}
