@@ -218,14 +218,15 @@ func (s *solver) modelValue(m *hierarchy.Method, v jdkmodel.Value, named *hierar
 }
 
 // modelCreated is where an object a modelled native (or the JVM, m nil) creates
-// appears: the native's result when its type fits, else any place.
+// appears: the native's result when its type fits, else nowhere in particular: the
+// JVM hands it to the program through calls (algo.Hidden).
 func (s *solver) modelCreated(m *hierarchy.Method, c *hierarchy.Class) algo.Value {
 	if m != nil {
 		if r := s.h.Class(returnClass(m.Desc)); r != nil && s.h.IsSubtype(c, r) {
 			return algo.ReturnOf(m, r)
 		}
 	}
-	return algo.Any(c)
+	return algo.HiddenOf(c)
 }
 
 // paramClass returns the class name of parameter n of a method descriptor when it

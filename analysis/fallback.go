@@ -223,7 +223,7 @@ func (s *solver) nativeFallback() {
 		if t := s.a.modelTargets(); t != nil {
 			s.bundle(at, s.jvmSet(t), s.reason(jvmReason), true)
 			for _, c := range t.created {
-				s.oracle.Created(algo.Any(c), c)
+				s.oracle.Created(algo.HiddenOf(c), c)
 			}
 		}
 	}

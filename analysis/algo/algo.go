@@ -33,9 +33,10 @@ const (
 	Return
 	// Field is the value of Field (static or of any object).
 	Field
-	// Hidden is an object made by code the program does not contain (the class
-	// the JVM spins for a constructor reference): it exists, but is the value of
-	// nothing in the program until a call into that code returns it.
+	// Hidden is an object made by code the program does not contain (the JVM, the
+	// class it spins for a constructor reference): it exists, but is the value of
+	// nothing in the program until that code hands it over (a call into it
+	// returns it, it calls the program with it).
 	Hidden
 )
 

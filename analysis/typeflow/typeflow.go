@@ -898,9 +898,12 @@ func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 	if !algo.Concrete(c) {
 		return
 	}
-	if v.Kind == algo.Hidden && !o.globalException(c.ID) {
-		// Created, at no value: calls into the code that made it return it (a
-		// constructor reached without being named: ctorCalls).
+	if v.Kind == algo.Hidden && o.summarised != nil && !o.globalException(c.ID) {
+		// Created, at no value. The code that made it (the JVM's, a lambda's
+		// class) hands it to the program only as what calls into it return or pass
+		// on: a constructor reached without being named returns it (ctorCalls), and
+		// the JDK's code, summarised, returns, holds and stores any object created
+		// anywhere. Without summarised code it is everywhere.
 		o.created(c.ID)
 		o.drain()
 		return
