@@ -23,11 +23,15 @@
 // 1.3 GB).
 //
 // Soundness beyond bytecode, which the papers' languages do not have:
-//   - objects the JVM or native code creates where no method is known (algo.Any)
-//     are global: every question sees them; so are XTA's exceptions, whose
-//     handlers read the method's one set. TFA follows an exception as any value
-//     until it is thrown: what a handler catches is any created object of the
-//     caught type, as thrown exceptions travel up the call stack;
+//   - objects created at no particular place (algo.Any: a library's clients'
+//     instances) are global: every question sees them; objects made by code the
+//     program does not contain (algo.Hidden: the JVM's, a constructor
+//     reference's) are created at no value, and reach the program as what calls
+//     into that code return or pass on (a constructor reached without being named
+//     returns a new object). XTA's exceptions are global, as its handlers read
+//     the method's one set; TFA follows an exception as any value until it is
+//     thrown: what a handler catches is any created object of the caught type, as
+//     thrown exceptions travel up the call stack;
 //   - what native code is given, the JVM may keep ("held"): it calls back into
 //     Java (upcalls, callbacks of natives at levels 1-5) with what it holds, and
 //     keeps what those calls return; a native with a reference result may return
