@@ -1303,7 +1303,13 @@ func (o *oracle) create(cr creator, m *hierarchy.Method) {
 	if m.Name != "<init>" || !algo.Concrete(m.Class) {
 		return
 	}
-	if cr.m == nil || o.globalException(m.Class.ID) {
+	if cr.m == nil {
+		// The JVM or native code creates it: made by code the program does not
+		// contain, as algo.Hidden objects are.
+		o.Created(algo.HiddenOf(m.Class), m.Class)
+		return
+	}
+	if o.globalException(m.Class.ID) {
 		o.addGlobal(m.Class.ID)
 		return
 	}
