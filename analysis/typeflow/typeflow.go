@@ -902,13 +902,8 @@ func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 	if !algo.Concrete(c) {
 		return
 	}
-	if v.Kind == algo.Hidden && o.summarised != nil && !o.globalException(c.ID) {
-		// Created, at no value. The code that made it (the JVM's, a lambda's
-		// class) hands it to the program only as what calls into it return or pass
-		// on: a constructor reached without being named returns it (ctorCalls), and
-		// the JDK's code, summarised, returns, holds and stores any object created
-		// anywhere. Without summarised code it is everywhere.
-		o.created(c.ID)
+	if v.Kind == algo.Hidden {
+		o.hidden(c.ID)
 		o.drain()
 		return
 	}
@@ -919,6 +914,20 @@ func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 		o.add(id, c.ID)
 	}
 	o.drain()
+}
+
+// hidden records an object of class c made by code the program does not contain
+// (algo.Hidden: the JVM's, native code's, a constructor reference's class). That
+// code hands it to the program only as what calls into it return or pass on: a
+// constructor reached without being named returns it (ctorCalls), and the JDK's
+// code, summarised, returns, holds and stores any object created anywhere. So it
+// is created at no value; without summarised code, everywhere.
+func (o *oracle) hidden(c int32) {
+	if o.summarised != nil && !o.globalException(c) {
+		o.created(c)
+	} else {
+		o.addGlobal(c)
+	}
 }
 
 // globalException reports whether class c is an exception the sets make global:
@@ -1304,9 +1313,7 @@ func (o *oracle) create(cr creator, m *hierarchy.Method) {
 		return
 	}
 	if cr.m == nil {
-		// The JVM or native code creates it: made by code the program does not
-		// contain, as algo.Hidden objects are.
-		o.Created(algo.HiddenOf(m.Class), m.Class)
+		o.hidden(m.Class.ID) // the JVM or native code creates it
 		return
 	}
 	if o.globalException(m.Class.ID) {
