@@ -187,7 +187,7 @@ type oracle struct {
 	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
 	subBits                   [][]uint64        // by class ID: the IDs of its subtypes, made on first use
 	filters                   map[filterKey]int32
-	filterBits                [][]uint64           // by filter: the classes it lets pass
+	filterBits                [][]uint64           // by filter: the classes it lets pass; nil for one class (isSub)
 	filterTypes               [][]*hierarchy.Class // by filter: the types whose subtypes pass
 	single                    []int32              // by class ID: 2 + the filter of that class alone, 0 until made
 	paramF                    []int32              // by method ID: the filter of its parameters (cached, see cachedFilter)
@@ -344,10 +344,15 @@ func (o *oracle) insert(id, c int32) bool {
 	return true
 }
 
-// isSub reports whether c is t or a subtype of t.
+// isSub reports whether c is t or a subtype of t. Below a class only classes
+// descend, and the hierarchy tells a subclass at once; a bitset per class would
+// cost the square of a deep chain's depth (100,000 classes: 40 s).
 func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
-	if t == o.h.Object() {
+	switch {
+	case t == o.h.Object():
 		return true
+	case !t.IsInterface():
+		return o.h.IsSubclass(o.h.Classes()[c], t)
 	}
 	return o.subtypes(t)[c/64]&(1<<(c%64)) != 0
 }
@@ -367,7 +372,13 @@ func (o *oracle) subtypes(t *hierarchy.Class) []uint64 {
 }
 
 func (o *oracle) accepts(f int32, c int32) bool {
-	return f == noFilter || o.filterBits[f][c/64]&(1<<(c%64)) != 0
+	if f == noFilter {
+		return true
+	}
+	if b := o.filterBits[f]; b != nil {
+		return b[c/64]&(1<<(c%64)) != 0
+	}
+	return o.isSub(c, o.filterTypes[f][0]) // one class (see filter)
 }
 
 // filter interns the filter of the given types: noFilter when one of them is
@@ -396,9 +407,12 @@ func (o *oracle) filter(ts []*hierarchy.Class) (f int32, ok bool) {
 	}
 	f = int32(len(o.filterBits))
 	var b []uint64
-	if len(ts) == 1 {
+	switch {
+	case len(ts) == 1 && !ts[0].IsInterface():
+		// nil: accepts asks isSub, without a bitset.
+	case len(ts) == 1:
 		b = o.subtypes(ts[0]) // shared, never written
-	} else {
+	default:
 		b = make([]uint64, (len(o.h.Classes())+63)/64)
 		for _, t := range ts {
 			for i, w := range o.subtypes(t) {
