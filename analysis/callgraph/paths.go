@@ -1,18 +1,29 @@
 package callgraph
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // PathTree returns, for every node, the index of the bundle through which a
 // breadth-first search from the entry points first reached it (-1 for entry
-// points, -2 for unreached nodes). Walking it back from a node (Bundles[i].Caller)
+// points and the other roots (Roots), -2 for unreached nodes). Walking it back from a node (Bundles[i].Caller)
 // gives a shortest path from an entry point: what answers "why is this reachable".
 func (g *Graph) PathTree() []int32 {
-	parent := make([]int32, g.NumNodes)
+	parent, _ := g.pathTree(nil)
+	return parent
+}
+
+// pathTree is PathTree along the bundles skip does not reject (nil: every
+// bundle), also returning the reached nodes in the order the search reached them
+// (every node after its parent).
+func (g *Graph) pathTree(skip func(bundle int32) bool) (parent []int32, order []NodeID) {
+	parent = make([]int32, g.NumNodes)
 	for i := range parent {
 		parent[i] = -2
 	}
-	queue := make([]int32, 0, 1024)
-	for _, e := range g.Entries {
+	queue := make([]NodeID, 0, 1024)
+	for _, e := range g.Roots() {
 		if parent[e] == -2 {
 			parent[e] = -1
 			queue = append(queue, e)
@@ -20,12 +31,11 @@ func (g *Graph) PathTree() []int32 {
 	}
 	// A set shared by many bundles adds nothing after its first expansion.
 	expanded := make([]bool, len(g.Sets))
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue); head++ {
+		n := queue[head]
 		for i := g.firstBundle(n); i < len(g.Bundles) && g.Bundles[i].Caller == n; i++ {
 			b := &g.Bundles[i]
-			if expanded[b.Set] {
+			if expanded[b.Set] || skip != nil && skip(int32(i)) {
 				continue
 			}
 			expanded[b.Set] = true
@@ -37,7 +47,16 @@ func (g *Graph) PathTree() []int32 {
 			}
 		}
 	}
-	return parent
+	return parent, queue
+}
+
+// Roots returns where reachability starts: the entry points and, at Correct-JDK,
+// the NativeMethod node, which stands for the JVM and is reachable from the start.
+func (g *Graph) Roots() []NodeID {
+	if g.Level >= CorrectJDK && g.Reachable.Has(g.Native) {
+		return append(slices.Clip(g.Entries), g.Native)
+	}
+	return g.Entries
 }
 
 // firstBundle returns the index of the first bundle of caller n (bundles are sorted

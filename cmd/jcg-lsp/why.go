@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -15,23 +16,40 @@ import (
 // point, each edge with the assumption it rests on. A graph that reaches most of
 // the JDK is only as useful as its users' means of asking where that comes from.
 func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cmd := newCommand("why", "--method pkg.Class.name[(descriptor)] [--level L] [flags] CLASSPATH...",
-		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). Class-path problems go to\nstandard error.")
+	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --top N) [--level L] [flags] CLASSPATH...",
+		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges) and the\nreach with each kind of edge left out. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
 	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
-	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor) (required)")
+	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor)")
+	top := fs.Int("top", 0, "list the `N` call sites that bring the most methods into the graph, and the reach with each kind of edge left out")
+	format := fs.String("format", "text", "output of --top: text or json")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
-	if *method == "" {
-		return usagef("--method pkg.Class.name is required")
+	switch {
+	case *method == "" && *top <= 0:
+		return usagef("--method pkg.Class.name or --top N is required")
+	case *method != "" && *top > 0:
+		return usagef("--method and --top are separate questions: give one")
+	case *format != "text" && *format != "json":
+		return usagef("--format %q: want text or json", *format)
 	}
 	g, ix, err := lr.run(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	if *top > 0 {
+		rep := reachReport(g, ix.Hierarchy().Methods(), *top, strings.ToUpper(lr.algo))
+		if *format == "json" {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}
+		rep.writeText(stdout)
+		return nil
+	}
 	ms, err := analysis.LookupMethods(ix.Hierarchy(), *method)
 	if err != nil {
 		return err

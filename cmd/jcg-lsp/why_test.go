@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -45,5 +46,78 @@ func TestWhy(t *testing.T) {
 	code, _, _, err = runCmd("why", "--no-jdk", classes)
 	if code != 2 || err == nil || !strings.Contains(err.Error(), "--method") {
 		t.Errorf("no --method: exit %d, %v", code, err)
+	}
+}
+
+// TestWhyTop ranks the call sites of testdata/java/cg/reach (without the JDK),
+// whose subtrees Main.java counts by hand: 7 reachable methods; main's call of big
+// (line 10) brings 4 and leaves 3 without it, big's call of b1 (line 17) brings 2
+// and leaves 5; main's call of shared (line 11) brings 1 but loses nothing, as big
+// calls shared too. Without static calls only main is left. At Correct-JDK the
+// NativeMethod node, the JVM, is reachable from the start as well: a root of its
+// own, which left-out edges do not take away.
+func TestWhyTop(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "cg/reach"), javatest.Release(17))
+	code, stdout, stderr, err := runCmd("why", "--no-jdk", "--level", "2", "--top", "10", "--format", "json", classes)
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	var rep topReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Reachable != 7 || rep.Entries != 1 {
+		t.Errorf("reachable %d from %d entries, want 7 from 1", rep.Reachable, rep.Entries)
+	}
+	type row struct {
+		line             int32
+		subtree, without int
+	}
+	var got []row
+	for _, s := range rep.Sites {
+		got = append(got, row{s.Line, s.Subtree, s.Without})
+	}
+	want := []row{{10, 4, 3}, {17, 2, 5}}
+	if len(got) < 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("top sites %v, want %v first", got, want)
+	}
+	found := false
+	for _, r := range got {
+		if r.line == 11 {
+			found = true
+			if r.subtree != 1 || r.without != 7 {
+				t.Errorf("main's call of shared: %+v, want subtree 1, without 7", r)
+			}
+		}
+	}
+	if !found || len(got) != 6 {
+		t.Errorf("sites %v: want 6 with main's call of shared among them", got)
+	}
+	var static *kindReach
+	for i := range rep.Kinds {
+		if rep.Kinds[i].Kind == "static" {
+			static = &rep.Kinds[i]
+		}
+	}
+	if static == nil || static.Without != 1 || static.Bundles != 7 {
+		t.Errorf("static calls left out: %+v, want 7 bundles and 1 method left", static)
+	}
+	_, stdout, _, _ = runCmd("why", "--no-jdk", "--level", "6", "--top", "1", "--format", "json", classes)
+	rep = topReport{}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, k := range rep.Kinds {
+		if k.Kind == "static" && (rep.Reachable != 8 || k.Without != 2) {
+			t.Errorf("Correct-JDK: %d reachable, %d without static calls; want 8 and 2 (main and the JVM)", rep.Reachable, k.Without)
+		}
+	}
+	// The text form says the same.
+	_, text, _, _ := runCmd("why", "--no-jdk", "--top", "1", classes)
+	if !strings.Contains(text, "reach.Main.main([Ljava/lang/String;)V (line 10, pc 3)") {
+		t.Errorf("text:\n%s", text)
+	}
+	if code, _, _, err := runCmd("why", "--no-jdk", "--top", "1", "--method", "reach.Main.main", classes); code != 2 || err == nil {
+		t.Errorf("--top with --method: exit %d, %v", code, err)
 	}
 }

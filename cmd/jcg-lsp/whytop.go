@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// topReport is what `why --top` prints: where a graph's reach comes from. Its JSON
+// form is for scripts that track the figures from one version to the next.
+type topReport struct {
+	Algorithm string      `json:"algorithm"`
+	Level     string      `json:"level"`
+	Entries   int         `json:"entries"`
+	Reachable int         `json:"reachable"`
+	Sites     []topSite   `json:"sites"`
+	Kinds     []kindReach `json:"kinds"`
+}
+
+// topSite is one call site among those that bring the most methods in.
+type topSite struct {
+	Method  string      `json:"method"`
+	Line    int32       `json:"line,omitempty"`
+	PC      int32       `json:"pc"`
+	Subtree int         `json:"subtree"` // methods below the site in the shortest-path tree
+	Without int         `json:"without"` // reachable methods when the site's edges are left out
+	Targets int         `json:"targets"`
+	Reasons []topReason `json:"reasons"`
+}
+
+type topReason struct {
+	Kind     string `json:"kind"`
+	Resolver string `json:"resolver,omitempty"`
+	Fallback string `json:"fallback,omitempty"` // the level whose conservative set the edges are
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// kindReach is the reach of the graph with one kind of edge left out.
+type kindReach struct {
+	Kind    string `json:"kind"`
+	Bundles int    `json:"bundles"` // call sites and other sources of such edges
+	Without int    `json:"without"`
+}
+
+// fallbackKind names the pseudo-kind of every fallback edge, whatever its kind.
+const fallbackKind = "fallback (any kind)"
+
+func reachReport(g *callgraph.Graph, ms []*hierarchy.Method, n int, algo string) topReport {
+	rep := topReport{Algorithm: algo, Level: g.Level.Title(), Entries: len(g.Entries), Reachable: g.NumReachable()}
+	for _, sr := range g.TopSites(n) {
+		ts := topSite{Method: nodeName(g, ms, sr.Caller), Line: max(sr.Line, 0), PC: sr.PC, Subtree: sr.Subtree, Targets: sr.Targets}
+		ts.Without = g.ReachWithout(func(b int32) bool { _, ok := slices.BinarySearch(sr.Bundles, b); return ok })
+		seen := map[int32]bool{}
+		for _, b := range sr.Bundles {
+			ri := g.Bundles[b].Reason
+			if seen[ri] {
+				continue
+			}
+			seen[ri] = true
+			r := g.Reasons[ri]
+			tr := topReason{Kind: r.Kind.String(), Evidence: r.Evidence}
+			if r.Kind.Dynamic() {
+				tr.Resolver = r.Resolver
+			}
+			if r.Fallback > 0 {
+				tr.Fallback = r.Fallback.Title()
+			}
+			ts.Reasons = append(ts.Reasons, tr)
+		}
+		rep.Sites = append(rep.Sites, ts)
+	}
+	// By kind, and every fallback edge as one more row.
+	byKind := map[string][]bool{}
+	count := map[string]int{}
+	mark := func(name string, i int) {
+		if byKind[name] == nil {
+			byKind[name] = make([]bool, len(g.Bundles))
+		}
+		byKind[name][i] = true
+		count[name]++
+	}
+	for i, b := range g.Bundles {
+		r := g.Reasons[b.Reason]
+		mark(r.Kind.String(), i)
+		if r.Fallback > 0 {
+			mark(fallbackKind, i)
+		}
+	}
+	for name, skip := range byKind {
+		rep.Kinds = append(rep.Kinds, kindReach{Kind: name, Bundles: count[name],
+			Without: g.ReachWithout(func(b int32) bool { return skip[b] })})
+	}
+	slices.SortFunc(rep.Kinds, func(a, b kindReach) int {
+		if a.Without != b.Without {
+			return a.Without - b.Without
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	return rep
+}
+
+func (rep topReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%s call graph at %s: %d reachable methods from %d entry points.\n\n", rep.Algorithm, rep.Level, rep.Reachable, rep.Entries)
+	fmt.Fprintf(w, "Call sites that bring the most methods in (subtree: methods below the site in a\nshortest-path tree from the entry points; without: reachable methods without the site's edges):\n")
+	fmt.Fprintf(w, "%4s %9s %9s %8s  %s\n", "#", "subtree", "without", "targets", "site")
+	for i, s := range rep.Sites {
+		at := fmt.Sprintf("pc %d", s.PC)
+		if s.Line > 0 {
+			at = fmt.Sprintf("line %d, pc %d", s.Line, s.PC)
+		}
+		if s.PC < 0 {
+			at = "no instruction (native effects, JVM upcalls)"
+		}
+		fmt.Fprintf(w, "%4d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Targets, s.Method, at)
+		for _, r := range s.Reasons {
+			line := r.Kind
+			if r.Resolver != "" {
+				line += ", " + r.Resolver
+			}
+			if r.Fallback != "" {
+				line += ", fallback of " + r.Fallback
+			}
+			if r.Evidence != "" {
+				line += ": " + r.Evidence
+			}
+			fmt.Fprintf(w, "%34s %s\n", "", line)
+		}
+	}
+	fmt.Fprintf(w, "\nReach with each kind of edge left out:\n%-22s %9s %9s %9s\n", "kind", "bundles", "without", "lost")
+	for _, k := range rep.Kinds {
+		fmt.Fprintf(w, "%-22s %9d %9d %9d\n", k.Kind, k.Bundles, k.Without, rep.Reachable-k.Without)
+	}
+}
