@@ -19,6 +19,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 )
 
 // sourceIndex connects source files and classes: a file holds the classes whose
@@ -27,10 +28,14 @@ type sourceIndex struct {
 	roots   []string
 	classes map[string][]*hierarchy.Class // source path -> classes compiled from it
 	pathOf  map[int32]string              // class ID -> source path
+	// A document's path comes from the editor's URI, which on a case-insensitive
+	// file system may spell it otherwise than the walk of the source roots did.
+	paths    fspath.Flavor
+	spelling map[string]string // paths.Key(source path) -> source path
 }
 
-func buildSourceIndex(ctx context.Context, roots []string, h *hierarchy.Hierarchy) *sourceIndex {
-	si := &sourceIndex{roots: roots, classes: map[string][]*hierarchy.Class{}, pathOf: map[int32]string{}}
+func buildSourceIndex(ctx context.Context, roots []string, h *hierarchy.Hierarchy, fl fspath.Flavor) *sourceIndex {
+	si := &sourceIndex{roots: roots, classes: map[string][]*hierarchy.Class{}, pathOf: map[int32]string{}, paths: fl, spelling: map[string]string{}}
 	byKey := map[string]string{}
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -72,9 +77,19 @@ func buildSourceIndex(ctx context.Context, roots []string, h *hierarchy.Hierarch
 		if p, ok := byKey[key]; ok {
 			si.classes[p] = append(si.classes[p], c)
 			si.pathOf[c.ID] = p
+			si.spelling[fl.Key(p)] = p
 		}
 	}
 	return si
+}
+
+// classesOf returns the classes compiled from the source file at path, however
+// the file system lets it be spelled.
+func (si *sourceIndex) classesOf(path string) []*hierarchy.Class {
+	if cs, ok := si.classes[path]; ok {
+		return cs
+	}
+	return si.classes[si.spelling[si.paths.Key(path)]]
 }
 
 // sourceName is the name of the file a class was compiled from: its SourceFile
@@ -175,7 +190,7 @@ type fileMap struct {
 // fileMap returns the mapping of a source file, or nil when it is not a source of
 // the index's classes or cannot be read.
 func (s *Session) fileMap(snap *Snapshot, path string) *fileMap {
-	classes := sourcesOf(snap).classes[path]
+	classes := sourcesOf(snap).classesOf(path)
 	if len(classes) == 0 {
 		return nil
 	}
@@ -202,7 +217,7 @@ type sourceIndexKey struct{}
 // its classes, built once per index.
 func sourcesOf(snap *Snapshot) *sourceIndex {
 	return snap.Derived(sourceIndexKey{}, func() any {
-		return buildSourceIndex(context.Background(), snap.Project.SourceRoots, snap.Hierarchy())
+		return buildSourceIndex(context.Background(), snap.Project.SourceRoots, snap.Hierarchy(), fspath.Host())
 	}).(*sourceIndex)
 }
 

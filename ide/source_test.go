@@ -13,6 +13,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -192,5 +193,28 @@ func TestParamsScore(t *testing.T) {
 	a := paramsScore([]javasrc.Param{p("String", 0)}, "(Lp/O;Ljava/lang/String;Ljava/lang/String;)V", true, nil)
 	if a < 0 {
 		t.Fatal("no match")
+	}
+}
+
+// TestSourceSpelling: on a case-insensitive file system the editor may name a
+// source file otherwise than the walk of the source roots spelled it (a folder
+// opened as ~/Work/proj, found as ~/work/Proj); its classes are found either way.
+// On Linux the other spelling is another file.
+func TestSourceSpelling(t *testing.T) {
+	dir := javatest.Program(t, "main-example")
+	_, snap := mappedProgram(t, dir)
+	mac := buildSourceIndex(context.Background(), []string{dir}, snap.Hierarchy(), fspath.For("darwin"))
+	linux := buildSourceIndex(context.Background(), []string{dir}, snap.Hierarchy(), fspath.For("linux"))
+	if len(mac.classes) == 0 {
+		t.Fatal("no source files mapped")
+	}
+	for path, classes := range mac.classes {
+		other := strings.ToUpper(path)
+		if got := mac.classesOf(other); !slices.Equal(got, classes) {
+			t.Errorf("%s: %d classes, want %d (those of %s)", other, len(got), len(classes), path)
+		}
+		if got := linux.classesOf(other); got != nil {
+			t.Errorf("Linux: %s has the classes of %s", other, path)
+		}
 	}
 }

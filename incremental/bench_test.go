@@ -15,6 +15,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/cputime"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"go.uber.org/zap"
 )
@@ -290,9 +291,9 @@ func BenchmarkWatcherIdle(b *testing.B) {
 }
 
 func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
+	d, err := cputime.Process()
+	if err != nil {
+		b.Skip(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 )
 
 // Project is one unit of analysis: the class path and the source roots of a group of
@@ -27,6 +28,8 @@ type Project struct {
 	// Notes say what was discovered or configured and why, for the log and the
 	// jcg.showClassPath command.
 	Notes []string
+
+	paths fspath.Flavor // how Contains compares paths
 }
 
 // Discovery are the user's settings of what to analyse; empty fields let
@@ -86,22 +89,39 @@ func (ws *Project) Key() string {
 // two projects in one editor window neither see each other's classes nor shadow them.
 // A configured class path is one analysis of every folder.
 func DiscoverProjects(folders []string, st *Discovery) []*Project {
-	if len(folders) <= 1 || len(st.ClassPath) > 0 || len(st.Libraries) > 0 {
-		return []*Project{discover(folders, st)}
+	return discoverProjects(fspath.Host(), folders, st)
+}
+
+// discoverProjects is DiscoverProjects on a platform whose paths are of flavour fl:
+// on a case-insensitive file system two spellings of one folder are one folder, and
+// a folder is inside another whatever the case of either.
+func discoverProjects(fl fspath.Flavor, folders []string, st *Discovery) []*Project {
+	var distinct []string
+	for _, f := range folders {
+		if !slices.ContainsFunc(distinct, func(g string) bool { return fl.Same(f, g) }) {
+			distinct = append(distinct, f)
+		}
 	}
 	var out []*Project
-	for _, g := range groupFolders(folders) {
-		out = append(out, discover(g, st))
+	if len(distinct) <= 1 || len(st.ClassPath) > 0 || len(st.Libraries) > 0 {
+		out = []*Project{discover(distinct, st)}
+	} else {
+		for _, g := range groupFolders(fl, distinct) {
+			out = append(out, discover(g, st))
+		}
+	}
+	for _, p := range out {
+		p.paths = fl
 	}
 	return out
 }
 
 // groupFolders groups folders by build root, keeping the order of first appearance.
-func groupFolders(folders []string) [][]string {
+func groupFolders(fl fspath.Flavor, folders []string) [][]string {
 	var keys []string
 	groups := map[string][]string{}
 	for _, f := range folders {
-		k := buildRoot(f, folders)
+		k := fl.Key(buildRoot(fl, f, folders))
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -117,15 +137,15 @@ func groupFolders(folders []string) [][]string {
 // buildRoot returns the directory that decides which analysis a folder belongs to:
 // the outermost other folder containing it, else the nearest directory above it (up to
 // three levels) that makes it a module of a multi-module build, else itself.
-func buildRoot(f string, folders []string) string {
+func buildRoot(fl fspath.Flavor, f string, folders []string) string {
 	root := f
 	for _, g := range folders {
-		if g != f && strings.HasPrefix(f, g+string(filepath.Separator)) && len(g) < len(root) {
+		if !fl.Same(g, f) && fl.Within(g, f) && len(g) < len(root) {
 			root = g
 		}
 	}
 	if root != f {
-		return buildRoot(root, folders)
+		return buildRoot(fl, root, folders)
 	}
 	dir := f
 	for range 3 {
@@ -157,9 +177,7 @@ func multiModule(dir string) bool {
 // Contains reports whether path is in one of the project's folders, source roots or
 // class path entries.
 func (ws *Project) Contains(path string) bool {
-	in := func(dir string) bool {
-		return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
-	}
+	in := func(dir string) bool { return ws.paths.Within(dir, path) }
 	for _, f := range ws.Folders {
 		if in(f) {
 			return true
@@ -175,7 +193,7 @@ func (ws *Project) Contains(path string) bool {
 			return true
 		}
 	}
-	return path == ws.SpecFile
+	return ws.paths.Same(path, ws.SpecFile)
 }
 
 // discover works out the workspace's class path and source roots. Configured entries

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 )
 
 // TestGroupFolders: nested folders and modules of one multi-module build belong
@@ -29,7 +30,7 @@ func TestGroupFolders(t *testing.T) {
 	lib := mk("gr/lib", "build.gradle", "")
 	alone, other := mk("alone", "pom.xml", "<project/>"), mk("other", "", "")
 	nested := mk("other/sub", "", "")
-	got := groupFolders([]string{core, alone, app, nested, lib, other, gradle})
+	got := groupFolders(fspath.Host(), []string{core, alone, app, nested, lib, other, gradle})
 	want := [][]string{{core, app}, {alone}, {nested, other}, {lib, gradle}}
 	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
 		t.Errorf("groups\n got %q\nwant %q", got, want)

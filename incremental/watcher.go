@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 )
 
 // WatchOptions configure a Watcher.
@@ -38,6 +41,9 @@ type WatchOptions struct {
 	// errs replaces its Errors channel (to simulate an overflow).
 	addWatch func(string) error
 	errs     <-chan error
+	// paths replaces the host's way of comparing paths in tests (to check a
+	// case-insensitive file system's on Linux).
+	paths *fspath.Flavor
 }
 
 // Watcher watches the class directories and jars of a class path and a few more
@@ -49,9 +55,13 @@ type Watcher struct {
 	log   *zap.Logger
 	fsw   *fsnotify.Watcher
 
-	roots  []string        // class directories (absolute)
-	files  map[string]bool // jars and the specification file (absolute)
-	parent map[string]bool // parents of roots and files, watched for create/remove
+	// Paths are compared as the file system does (paths): an event names a file as
+	// the directory listing spells it, which on a case-insensitive file system need
+	// not be how the class path or the settings spell it.
+	paths  fspath.Flavor
+	roots  []string          // class directories (absolute)
+	files  map[string]string // jars and the specification file: key -> path as configured
+	parent map[string]string // parents of roots and files, watched for create/remove: key -> path
 
 	// owned by the loop goroutine
 	pending  ChangeSet
@@ -99,8 +109,8 @@ func Watch(cfg index.Config, files []string, apply ApplyFunc, opts WatchOptions)
 	if err != nil {
 		return nil, err
 	}
-	w := &Watcher{apply: apply, opts: opts, log: opts.Logger, fsw: fsw,
-		files: map[string]bool{}, parent: map[string]bool{},
+	w := &Watcher{apply: apply, opts: opts, log: opts.Logger, fsw: fsw, paths: fspath.Host(),
+		files: map[string]string{}, parent: map[string]string{},
 		retries: map[string]int{}, polled: map[string]bool{}, pollSeen: map[string]map[string]fileStamp{},
 		results: make(chan []string, 16), done: make(chan struct{})}
 	if w.log == nil {
@@ -112,6 +122,9 @@ func Watch(cfg index.Config, files []string, apply ApplyFunc, opts WatchOptions)
 	if w.opts.errs == nil {
 		w.opts.errs = fsw.Errors
 	}
+	if opts.paths != nil {
+		w.paths = *opts.paths
+	}
 	for _, src := range cfg.Sources {
 		if src.Origin == classpath.JDK {
 			continue
@@ -121,26 +134,26 @@ func Watch(cfg index.Config, files []string, apply ApplyFunc, opts WatchOptions)
 			continue
 		}
 		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
-			w.files[abs] = true
+			w.files[w.paths.Key(abs)] = abs
 		} else {
 			w.roots = append(w.roots, abs) // a missing directory may appear later
 		}
-		w.parent[filepath.Dir(abs)] = true
+		w.addParent(filepath.Dir(abs))
 	}
 	for _, f := range append(files, opts.Files...) {
 		if abs, err := filepath.Abs(f); f != "" && err == nil {
-			w.files[abs] = true
-			w.parent[filepath.Dir(abs)] = true
+			w.files[w.paths.Key(abs)] = abs
+			w.addParent(filepath.Dir(abs))
 		}
 	}
 	// Watch a few ancestors too: a clean build often deletes the folder above the
 	// class directory (target/ of target/classes), taking the parent's watch with it.
-	for p := range w.parent {
+	for _, p := range slices.Collect(maps.Values(w.parent)) {
 		for i, a := 0, p; i < ancestorDepth && filepath.Dir(a) != a; i, a = i+1, filepath.Dir(a) {
-			w.parent[a] = true
+			w.addParent(a)
 		}
 	}
-	for p := range w.parent {
+	for _, p := range w.parent {
 		w.add(p)
 	}
 	for _, r := range w.roots {
@@ -152,6 +165,14 @@ func Watch(cfg index.Config, files []string, apply ApplyFunc, opts WatchOptions)
 	w.cancel = cancel
 	go w.loop(ctx)
 	return w, nil
+}
+
+// addParent records a directory to watch for the creation and removal of what is
+// watched below it; of two spellings the first stays.
+func (w *Watcher) addParent(dir string) {
+	if k := w.paths.Key(dir); w.parent[k] == "" {
+		w.parent[k] = dir
+	}
 }
 
 // Close stops watching and waits for the updates it started.
@@ -204,23 +225,25 @@ func (w *Watcher) addTree(dir string, report bool) {
 
 func (w *Watcher) inTree(p string) bool {
 	for _, r := range w.roots {
-		if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+		if w.paths.Within(r, p) {
 			return true
 		}
 	}
 	return false
 }
 
+// below reports whether p is below dir (not dir itself).
+func (w *Watcher) below(dir, p string) bool { return w.paths.Within(dir, p) && !w.paths.Same(dir, p) }
+
 // aboveRoot reports whether p is a directory above a watched root or file.
 func (w *Watcher) aboveRoot(p string) bool {
-	prefix := p + string(filepath.Separator)
 	for _, r := range w.roots {
-		if strings.HasPrefix(r, prefix) {
+		if w.below(p, r) {
 			return true
 		}
 	}
-	for f := range w.files {
-		if strings.HasPrefix(f, prefix) {
+	for _, f := range w.files {
+		if w.below(p, f) {
 			return true
 		}
 	}
@@ -229,7 +252,7 @@ func (w *Watcher) aboveRoot(p string) bool {
 
 func (w *Watcher) isRoot(p string) bool {
 	for _, r := range w.roots {
-		if p == r {
+		if w.paths.Same(p, r) {
 			return true
 		}
 	}
@@ -309,19 +332,21 @@ func (w *Watcher) loop(ctx context.Context) {
 // event records one fsnotify event; it reports whether it is relevant.
 func (w *Watcher) event(ev fsnotify.Event) bool {
 	p := filepath.Clean(ev.Name)
+	k := w.paths.Key(p)
 	switch {
-	case w.files[p]:
-		w.pending.Paths = append(w.pending.Paths, p)
+	case w.files[k] != "":
+		// As configured: the specification file is known by that spelling.
+		w.pending.Paths = append(w.pending.Paths, w.files[k])
 		return true
-	case w.parent[p] && !w.inTree(p) && w.aboveRoot(p):
+	case w.parent[k] != "" && !w.inTree(p) && w.aboveRoot(p):
 		// A folder above a class directory, jar or the specification file was created
 		// or removed: re-watch what exists now and rescan.
 		if ev.Has(fsnotify.Create) {
-			for a := range w.parent {
+			for _, a := range w.parent {
 				w.add(a)
 			}
 			for _, r := range w.roots {
-				if strings.HasPrefix(r, p+string(filepath.Separator)) {
+				if w.below(p, r) {
 					w.addTree(r, false)
 				}
 			}

@@ -58,7 +58,7 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // change (creating the file first when needed) for clients that take document
 // changes, else a plain text edit.
 func specEdit(e *ide.SpecEdit, caps clientCaps) *protocol.WorkspaceEdit {
-	u := uri.File(e.Path)
+	u := fileURI(e.Path)
 	pos := toPosition(e.At)
 	edit := protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: e.Text}
 	if !caps.docChanges {

@@ -167,7 +167,7 @@ func (s *Server) openSpecFile(ctx context.Context, snap *Snapshot) (any, error) 
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "creating %s: %v", path, err)
 		}
 	}
-	u := uri.File(path)
+	u := fileURI(path)
 	s.mu.Lock()
 	show := s.caps.showDocument
 	s.mu.Unlock()

@@ -23,7 +23,7 @@ func (s *Server) publishDiagnostics(ctx context.Context, st *Settings, snaps []*
 			return
 		}
 		for path, d := range ds {
-			next[uri.File(path)] = toDiagnostics(d)
+			next[fileURI(path)] = toDiagnostics(d)
 		}
 	}
 	s.pubMu.Lock()
@@ -50,7 +50,7 @@ func (s *Server) publishFileDiagnostics(ctx context.Context, snap *Snapshot, pat
 	ds := toDiagnostics(s.ide.FileDiagnostics(&st, snap, path, sites))
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
-	s.publishLocked(ctx, uri.File(path), ds)
+	s.publishLocked(ctx, fileURI(path), ds)
 }
 
 func (s *Server) publishLocked(ctx context.Context, u uri.URI, ds []protocol.Diagnostic) {

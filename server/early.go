@@ -113,7 +113,7 @@ func (e *earlyPublisher) publish() {
 			ss = slices.DeleteFunc(ss, func(s *callgraph.Site) bool { return s.Feature == callgraph.FeatNative })
 		}
 		if len(ss) > 0 && e.ctx.Err() == nil {
-			next[uri.File(path)] = toDiagnostics(e.s.ide.FileDiagnostics(&e.st, snap, path, ss))
+			next[fileURI(path)] = toDiagnostics(e.s.ide.FileDiagnostics(&e.st, snap, path, ss))
 			sites += len(ss)
 		}
 	}

@@ -4,10 +4,10 @@ package server
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -69,16 +69,16 @@ func workspaceFolders(p *protocol.InitializeParams) []string {
 	if fs, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range fs {
 			if f.URI.IsFile() {
-				out = append(out, filepath.Clean(f.URI.FsPath()))
+				out = append(out, filePath(f.URI))
 			}
 		}
 	}
 	if len(out) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
-		out = append(out, filepath.Clean(p.RootURI.FsPath()))
+		out = append(out, filePath(*p.RootURI))
 	}
 	if len(out) == 0 {
 		if rp, ok := p.RootPath.Get(); ok && rp != "" {
-			out = append(out, filepath.Clean(rp))
+			out = append(out, fspath.Host().Clean(rp))
 		}
 	}
 	return out
@@ -149,7 +149,7 @@ func (s *Server) pullConfiguration(ctx context.Context) bool {
 	section := ConfigSection
 	var scope *uri.URI
 	if fs := s.folderList(); len(fs) > 0 {
-		u := uri.File(fs[0])
+		u := fileURI(fs[0])
 		scope = &u
 	}
 	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{
@@ -195,14 +195,15 @@ func (s *Server) folderList() []string {
 // didChangeWorkspaceFolders re-discovers the class path of the new set of folders.
 func (s *Server) didChangeWorkspaceFolders(ctx context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
 	s.mu.Lock()
+	// Two spellings of one folder (c:\Work and C:\work) are one folder.
+	fl := fspath.Host()
 	for _, f := range p.Event.Removed {
-		if f.URI.IsFile() {
-			path := filepath.Clean(f.URI.FsPath())
-			s.folders = slices.DeleteFunc(s.folders, func(x string) bool { return x == path })
+		if path := filePath(f.URI); path != "" {
+			s.folders = slices.DeleteFunc(s.folders, func(x string) bool { return fl.Same(x, path) })
 		}
 	}
 	for _, f := range p.Event.Added {
-		if path := filepath.Clean(f.URI.FsPath()); f.URI.IsFile() && !slices.Contains(s.folders, path) {
+		if path := filePath(f.URI); path != "" && !slices.ContainsFunc(s.folders, func(x string) bool { return fl.Same(x, path) }) {
 			s.folders = append(s.folders, path)
 		}
 	}

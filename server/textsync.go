@@ -6,16 +6,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
-
-// filePath returns the path of a file URI, or "" for other schemes.
-func filePath(u uri.URI) string {
-	if !u.IsFile() {
-		return ""
-	}
-	return filepath.Clean(u.FsPath())
-}
 
 func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path := filePath(p.TextDocument.URI)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/ide"
+	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 	"go.lsp.dev/uri"
 )
 
@@ -51,5 +52,36 @@ func uriOf(d ide.Doc) uri.URI {
 	if d.Class != "" {
 		return classURI(d.Class)
 	}
-	return uri.File(d.Path)
+	return fileURI(d.Path)
+}
+
+// filePath returns the path of a file URI on this machine, or "" for other schemes.
+func filePath(u uri.URI) string { return pathOfURI(u, fspath.Host()) }
+
+// fileURI returns the URI of a path on this machine.
+func fileURI(path string) uri.URI { return uriOfPath(path, fspath.Host()) }
+
+// pathOfURI returns the path a file URI names on a platform of flavour fl, or ""
+// for other schemes, in the form fspath's Clean gives every path the server
+// compares: on Windows file:///c%3A/x (VS Code's spelling) and file:///C:/x (other
+// clients') are both c:\x, and file://server/share/x is the UNC path
+// \\server\share\x.
+func pathOfURI(u uri.URI, fl fspath.Flavor) string {
+	if !u.IsFile() {
+		return ""
+	}
+	return fl.Clean(uri.FsPathFor(u, uriPlatform(fl), false))
+}
+
+// uriOfPath returns the file URI of a path on a platform of flavour fl, in the
+// canonical form VS Code gives it (file:///c%3A/x for c:\x and C:\x).
+func uriOfPath(path string, fl fspath.Flavor) uri.URI {
+	return uri.FileFor(uriPlatform(fl), path)
+}
+
+func uriPlatform(fl fspath.Flavor) uri.Platform {
+	if fl.Windows {
+		return uri.PlatformWindows
+	}
+	return uri.PlatformPOSIX
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,8 +15,12 @@ import (
 // FindJDK returns the home of the JDK to analyse against: explicit if not
 // empty, else $JAVA_HOME, else the JDK of the java command on PATH (with
 // symbolic links resolved, as Debian's /usr/bin/java goes through
-// /etc/alternatives). An explicit home that is not a JDK is an error; a
-// JAVA_HOME that is not one is skipped in favour of PATH.
+// /etc/alternatives); on macOS, whose /usr/bin/java is a stub, else the newest
+// JDK installed in /Library/Java/JavaVirtualMachines or
+// ~/Library/Java/JavaVirtualMachines. A home may be given as a macOS bundle
+// (temurin-17.jdk for temurin-17.jdk/Contents/Home). An explicit home that is
+// not a JDK is an error; a JAVA_HOME that is not one is skipped in favour of
+// PATH.
 func FindJDK(explicit string) (string, error) {
 	home, _, err := findJDK(explicit)
 	return home, err
@@ -25,32 +29,129 @@ func FindJDK(explicit string) (string, error) {
 // findJDK is FindJDK that also returns why JAVA_HOME was skipped, so that
 // Open can tell the user about a stale setting.
 func findJDK(explicit string) (home string, skipped []error, err error) {
+	return hostJDKLookup().find(explicit)
+}
+
+// jdkLookup is what finding the JDK depends on besides the file system, so that
+// each platform's rules are tested on any machine.
+type jdkLookup struct {
+	goos   string
+	getenv func(string) string
+	// vmDirs are where macOS keeps installed JDKs, as bundles
+	// <name>.jdk/Contents/Home.
+	vmDirs []string
+}
+
+func hostJDKLookup() jdkLookup {
+	l := jdkLookup{goos: runtime.GOOS, getenv: os.Getenv}
+	if l.goos == "darwin" {
+		l.vmDirs = []string{"/Library/Java/JavaVirtualMachines"}
+		if home, err := os.UserHomeDir(); err == nil {
+			l.vmDirs = append(l.vmDirs, filepath.Join(home, "Library", "Java", "JavaVirtualMachines"))
+		}
+	}
+	return l
+}
+
+func (l jdkLookup) find(explicit string) (home string, skipped []error, err error) {
 	if explicit != "" {
-		if err := checkJDK(explicit); err != nil {
+		home, err := jdkHomeAt(explicit)
+		if err != nil {
 			return "", nil, fmt.Errorf("classpath: configured JDK %s: %w", explicit, err)
 		}
-		return filepath.Clean(explicit), nil, nil
+		return home, nil, nil
 	}
-	if jh := os.Getenv("JAVA_HOME"); jh != "" {
-		if err := checkJDK(jh); err == nil {
-			return filepath.Clean(jh), nil, nil
+	if jh := l.getenv("JAVA_HOME"); jh != "" {
+		if home, err := jdkHomeAt(jh); err == nil {
+			return home, nil, nil
 		} else {
 			skipped = append(skipped, fmt.Errorf("JAVA_HOME=%s ignored: %w", jh, err))
 		}
 	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		return "", skipped, errors.Join(append(skipped, fmt.Errorf("classpath: no JDK found (configure the JDK home, set JAVA_HOME or put java on PATH): %w", err))...)
+	java, err := l.lookPath()
+	if err == nil {
+		home, err = l.homeOf(java)
 	}
+	if err == nil {
+		return home, skipped, nil
+	}
+	if l.goos == "darwin" {
+		// /usr/bin/java runs the JDK that /usr/libexec/java_home picks: by default
+		// the newest of those installed.
+		if home := newestJDK(l.vmDirs); home != "" {
+			return home, skipped, nil
+		}
+		err = fmt.Errorf("%w; no JDK in %s", err, strings.Join(l.vmDirs, " or "))
+	}
+	return "", skipped, errors.Join(append(skipped, err)...)
+}
+
+// jdkHomeAt returns the JDK home dir names: dir itself, or the home inside a
+// macOS bundle (dir/Contents/Home).
+func jdkHomeAt(dir string) (string, error) {
+	err := checkJDK(dir)
+	if err == nil {
+		return filepath.Clean(dir), nil
+	}
+	if inner := filepath.Join(dir, "Contents", "Home"); checkJDK(inner) == nil {
+		return inner, nil
+	}
+	return "", err
+}
+
+// lookPath finds the java command on PATH as the platform's shell does: on
+// Windows java.exe in ;-separated (and maybe quoted) directories.
+func (l jdkLookup) lookPath() (string, error) {
+	name, sep := "java", ":"
+	if l.goos == "windows" {
+		name, sep = "java.exe", ";"
+	}
+	for _, dir := range strings.Split(l.getenv("PATH"), sep) {
+		if l.goos == "windows" {
+			dir = strings.Trim(dir, `"`)
+		}
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // the working directory is not a place to run programs from
+		}
+		p := filepath.Join(dir, name)
+		st, err := os.Stat(p)
+		if err == nil && st.Mode().IsRegular() && (l.goos == "windows" || st.Mode()&0o111 != 0) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("classpath: no JDK found (configure the JDK home, set JAVA_HOME or put java on PATH): no %s on PATH", name)
+}
+
+// homeOf returns the JDK whose bin/ holds the java command at java.
+func (l jdkLookup) homeOf(java string) (string, error) {
 	real, err := filepath.EvalSymlinks(java)
 	if err != nil {
-		return "", skipped, fmt.Errorf("classpath: resolving %s: %w", java, err)
+		return "", fmt.Errorf("classpath: resolving %s: %w", java, err)
 	}
-	home = filepath.Dir(filepath.Dir(real)) // <home>/bin/java
+	home := filepath.Dir(filepath.Dir(real)) // <home>/bin/java
 	if err := checkJDK(home); err != nil {
-		return "", skipped, fmt.Errorf("classpath: %s (from %s on PATH): %w", home, java, err)
+		return "", fmt.Errorf("classpath: %s (from %s on PATH): %w", home, java, err)
 	}
-	return home, skipped, nil
+	return home, nil
+}
+
+// newestJDK returns the home of the newest JDK bundle in dirs (by the release
+// file's version, then by name), or "".
+func newestJDK(dirs []string) string {
+	best, bestRelease := "", -1
+	for _, d := range dirs {
+		homes, _ := filepath.Glob(filepath.Join(d, "*", "Contents", "Home"))
+		slices.Sort(homes)
+		for _, h := range homes {
+			if checkJDK(h) != nil {
+				continue
+			}
+			if r := jdkRelease(h); r >= bestRelease {
+				best, bestRelease = h, r
+			}
+		}
+	}
+	return best
 }
 
 // checkJDK tells whether home holds a platform this package can read.

@@ -1,11 +1,11 @@
 package facts
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/internal/cputime"
 )
 
 // BenchmarkExtractJDK parses and extracts the facts of every JDK class; b.SetBytes
@@ -36,11 +36,8 @@ func BenchmarkExtractJDK(b *testing.B) {
 // cpuTime returns the CPU time used by the process so far. The budgets are in CPU
 // time on a shared machine, where wall-clock figures mostly measure the neighbours.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }
 
 // reportCPU reports the CPU seconds per iteration since start (GC included).

@@ -1,8 +1,9 @@
 // Where the server binary comes from: the jcg.server.path setting, else the binary
 // shipped in the extension for this platform (bin/<platform>-<arch>/), else jcg-lsp
-// on PATH. Pure, with the file system passed in, so that the unit tests cover it.
+// on PATH. Pure, with the file system passed in and paths spelled as the platform
+// spells them (path.win32 for win32), so that the unit tests cover every platform.
 
-import * as path from 'path';
+import * as nodePath from 'path';
 
 export interface Lookup {
   configured: string; // jcg.server.path ('' when unset)
@@ -33,6 +34,7 @@ export function bundledDir(platform: string, arch: string): string {
 
 export function resolveServer(l: Lookup): Resolved {
   const exe = binaryName(l.platform);
+  const path = l.platform === 'win32' ? nodePath.win32 : nodePath.posix;
   if (l.configured.trim() !== '') {
     let p = l.configured.trim();
     if (!path.isAbsolute(p) && l.workspaceFolder) {
@@ -50,7 +52,9 @@ export function resolveServer(l: Lookup): Resolved {
   if (l.isExecutable(bundled)) {
     return { path: bundled, source: 'bundled' };
   }
-  for (const dir of l.pathEnv.split(path.delimiter)) {
+  for (const entry of l.pathEnv.split(path.delimiter)) {
+    // Windows allows quoted entries ("C:\Program Files\Go\bin").
+    const dir = l.platform === 'win32' ? entry.replace(/^"(.*)"$/, '$1') : entry;
     if (dir === '') {
       continue;
     }

@@ -44,9 +44,38 @@ describe('resolveServer', () => {
     const r = resolveServer(base([]));
     assert.ok('error' in r && r.fix === 'install' && r.error.includes('linux-x64') && r.error.includes('jcg.server.path'));
   });
-  test('windows binaries end in .exe', () => {
-    const r = resolveServer(base(['/ext/bin/win32-x64/jcg-lsp.exe'], { platform: 'win32' }));
-    assert.ok('path' in r && r.path.endsWith('jcg-lsp.exe'));
+  describe('on Windows', () => {
+    const win = (files: string[], over: Partial<Lookup> = {}): Lookup =>
+      base(files, {
+        platform: 'win32',
+        extensionPath: 'c:\\Users\\me\\.vscode\\extensions\\jcg-lsp.jcg-lsp-0.1.0-win32-x64',
+        pathEnv: 'C:\\Windows\\system32;"C:\\Program Files\\Go\\bin";C:\\Users\\me\\go\\bin',
+        ...over,
+      });
+    test('the bundled binary ends in .exe, under bin\\win32-x64', () => {
+      const bundled = 'c:\\Users\\me\\.vscode\\extensions\\jcg-lsp.jcg-lsp-0.1.0-win32-x64\\bin\\win32-x64\\jcg-lsp.exe';
+      assert.deepEqual(resolveServer(win([bundled])), { path: bundled, source: 'bundled' });
+    });
+    test('PATH is ;-separated, its entries may be quoted', () => {
+      assert.deepEqual(resolveServer(win(['C:\\Users\\me\\go\\bin\\jcg-lsp.exe'])), { path: 'C:\\Users\\me\\go\\bin\\jcg-lsp.exe', source: 'PATH' });
+      assert.deepEqual(resolveServer(win(['C:\\Program Files\\Go\\bin\\jcg-lsp.exe'])), { path: 'C:\\Program Files\\Go\\bin\\jcg-lsp.exe', source: 'PATH' });
+    });
+    test('a drive path in the setting is absolute, another is relative to the folder', () => {
+      assert.deepEqual(resolveServer(win(['D:\\tools\\jcg-lsp.exe'], { configured: 'D:\\tools\\jcg-lsp.exe', workspaceFolder: 'c:\\ws' })), {
+        path: 'D:\\tools\\jcg-lsp.exe',
+        source: 'setting',
+      });
+      assert.deepEqual(resolveServer(win(['c:\\ws\\tools\\jcg-lsp.exe'], { configured: 'tools/jcg-lsp.exe', workspaceFolder: 'c:\\ws' })), {
+        path: 'c:\\ws\\tools\\jcg-lsp.exe',
+        source: 'setting',
+      });
+    });
+  });
+  test('macOS on Apple silicon: bin/darwin-arm64', () => {
+    assert.deepEqual(resolveServer(base(['/ext/bin/darwin-arm64/jcg-lsp'], { platform: 'darwin', arch: 'arm64' })), {
+      path: '/ext/bin/darwin-arm64/jcg-lsp',
+      source: 'bundled',
+    });
   });
 });
 
