@@ -146,9 +146,22 @@ func TestVSCode(t *testing.T) {
 	}
 	npmCI(t)
 
-	// A .vsix per target, each with its own server; linux-x64's is installed below.
-	npm(t, "run", "package")
-	for _, tg := range targets {
+	// linux-x64's .vsix, installed below. Cross-compiling the other four targets'
+	// servers costs minutes on a cold build cache, so they are packaged and checked
+	// only when JCG_E2E_ALL_TARGETS is set (the release check).
+	packaged := targets[:0:0]
+	if os.Getenv("JCG_E2E_ALL_TARGETS") != "" {
+		npm(t, "run", "package")
+		packaged = targets
+	} else {
+		npm(t, "run", "package", "--", "--target", "linux-x64")
+		for _, tg := range targets {
+			if tg.name == "linux-x64" {
+				packaged = append(packaged, tg)
+			}
+		}
+	}
+	for _, tg := range packaged {
 		p := filepath.Join(repoRoot, "dist", "jcg-lsp-"+tg.name+".vsix")
 		if err := checkVSIX(p, tg.name); err != nil {
 			t.Error(err)
