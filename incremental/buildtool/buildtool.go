@@ -205,7 +205,7 @@ func finish(res *Result, rp *repos) {
 	for mi := range res.Modules {
 		for di := range res.Modules[mi].Deps {
 			d := &res.Modules[mi].Deps[di]
-			if !d.Missing() {
+			if !d.Missing() || slices.ContainsFunc(res.Problems, func(p Problem) bool { return p.Dep == d.Coord && p.Pos == d.Declared }) {
 				continue
 			}
 			for _, v := range rp.versions(d.Coord.Group, d.Coord.Artifact) {

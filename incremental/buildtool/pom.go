@@ -125,7 +125,7 @@ const maxDepth = 64
 // later), recording each element's byte offset.
 func parseXML(data []byte) (*node, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = false // entities such as &nbsp; in descriptions do not matter here
+	d.Entity = xml.HTMLEntity // &nbsp; and the like in descriptions
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	var stack []*node
 	var root *node
