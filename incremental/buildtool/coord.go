@@ -18,6 +18,9 @@ type Coord struct {
 // String is group:artifact:version, with the type and classifier when they are not a
 // plain jar's (group:artifact:type:classifier:version).
 func (c Coord) String() string {
+	if c.Group == "" && c.Version == "" {
+		return c.Artifact // a Gradle project (":core")
+	}
 	if c.Classifier == "" && (c.Type == "" || c.Type == "jar") {
 		return c.Group + ":" + c.Artifact + ":" + c.Version
 	}
