@@ -81,6 +81,16 @@ type Request struct {
 	JavaVersion string
 }
 
+// DefaultCacheDir is os.UserCacheDir()/jcg-lsp/buildpath, where the language server
+// and the commands keep results.
+func DefaultCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "jcg-lsp", "buildpath"), nil
+}
+
 // Resolver resolves build class paths and caches them. Safe for concurrent use;
 // resolutions run one at a time.
 type Resolver struct {
@@ -275,16 +285,23 @@ func cacheKey(tool string, run bool, how, repo, java string, files []string) key
 	fmt.Fprintf(h, "%s\n%s run=%v %s\nrepo=%s\njava=%s\n", cacheFormat, tool, run, how, repo, java)
 	var k key
 	for _, f := range files {
-		in := Input{Path: f}
-		if data, err := os.ReadFile(f); err == nil {
-			s := sha256.Sum256(data)
-			in.Hash = hex.EncodeToString(s[:16])
-		}
+		in := Input{Path: f, Hash: HashFile(f)}
 		fmt.Fprintf(h, "%s %s\n", in.Path, in.Hash)
 		k.inputs = append(k.inputs, in)
 	}
 	k.hash = hex.EncodeToString(h.Sum(nil)[:16])
 	return k
+}
+
+// HashFile returns the hash of a file's content as Input.Hash has it ("" when it
+// cannot be read).
+func HashFile(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:16])
 }
 
 // cached returns the cached result of a key, if it still holds: every artifact it
