@@ -9,7 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // Repo is Debian's Maven repository.
@@ -60,4 +64,37 @@ func Maven(t testing.TB) string {
 		t.Skipf("maven-dependency-plugin is not in %s: apt-get install libmaven-dependency-plugin-java", Repo)
 	}
 	return mvn
+}
+
+// Jars are the Debian jars the test projects compile against (their Maven
+// dependencies, as Debian installs them).
+var Jars = []string{
+	filepath.Join(Repo, "com/google/guava/guava/31.1-jre/guava-31.1-jre.jar"),
+	filepath.Join(Repo, "org/apache/commons/commons-lang3/3.12.0/commons-lang3-3.12.0.jar"),
+}
+
+// Workspace lays out testdata/maven/<name> in a temporary directory, its modules
+// (directories relative to it, "." for the root, in build order) compiled with javac
+// into their target/classes: against the Debian jars, the classes of the modules
+// before them, and testdata/maven/stubs/nowhere (the API of a dependency that no
+// repository has). It skips the test when Repo lacks the jars.
+func Workspace(t testing.TB, name string, modules ...string) string {
+	t.Helper()
+	Home(t) // skips without the Debian packages
+	_, self, _, _ := runtime.Caller(0)
+	testdata := filepath.Join(filepath.Dir(self), "..", "..", "testdata", "maven")
+	dir := filepath.Join(t.TempDir(), name)
+	javatest.CopyTree(t, filepath.Join(testdata, name), dir)
+	cp := append(slices.Clone(Jars), javatest.Compile(t, filepath.Join(testdata, "stubs", "nowhere"), javatest.Release(17)))
+	if len(modules) == 0 {
+		modules = []string{"."}
+	}
+	for _, m := range modules {
+		src := filepath.Join(testdata, name, m, "src", "main", "java")
+		classes := javatest.Compile(t, src, javatest.Release(17), javatest.ClassPath(cp...))
+		out := filepath.Join(dir, m, "target", "classes")
+		javatest.CopyTree(t, classes, out)
+		cp = append(cp, classes)
+	}
+	return dir
 }

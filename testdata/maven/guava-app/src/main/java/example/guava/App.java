@@ -18,7 +18,15 @@ public class App {
         }
     }
 
-    public static void main(String[] args) {
+    /** A class named by a system property: an unresolved reflective site, the diagnostic the server's tests wait for. */
+    static Object plugin() throws ReflectiveOperationException {
+        return Class.forName(System.getProperty("guava.app.plugin", "example.guava.App")).getDeclaredConstructor().newInstance();
+    }
+
+    public static void main(String[] args) throws ReflectiveOperationException {
+        if (args.length > 1) {
+            System.out.println(plugin());
+        }
         Supplier<String> greeting = Suppliers.memoize(new Greeting());
         System.out.println(greeting.get());
         ImmutableList<String> names = ImmutableList.of("guava", "lang");
