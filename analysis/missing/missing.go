@@ -67,7 +67,8 @@ type Program interface {
 
 // Find returns the classes missing from the program that the graph's reachable
 // methods refer to, sorted by name. The JDK's own methods are not read: what the JDK
-// refers to is in the JDK.
+// refers to is in its image (on javacc's graph with JDK 17, reading them too finds
+// no more and takes 177 ms instead of 3.5 ms: BenchmarkFindMissing in incremental).
 func Find(p Program, g *callgraph.Graph) []Class {
 	h := p.Hierarchy()
 	found := map[string]*Class{}
