@@ -18,14 +18,14 @@ public class App {
         }
     }
 
-    /** A class named by a system property: an unresolved reflective site, the diagnostic the server's tests wait for. */
-    static Object plugin() throws ReflectiveOperationException {
-        return Class.forName(System.getProperty("guava.app.plugin", "example.guava.App")).getDeclaredConstructor().newInstance();
+    /** A class named on the command line: an unresolved reflective site, the diagnostic the server's tests wait for. */
+    static Object plugin(String name) throws ReflectiveOperationException {
+        return Class.forName(name).getDeclaredConstructor().newInstance();
     }
 
     public static void main(String[] args) throws ReflectiveOperationException {
         if (args.length > 1) {
-            System.out.println(plugin());
+            System.out.println(plugin(args[1]));
         }
         Supplier<String> greeting = Suppliers.memoize(new Greeting());
         System.out.println(greeting.get());
