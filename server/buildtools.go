@@ -66,11 +66,16 @@ func (s *Server) buildTools() *incremental.BuildTools {
 }
 
 // buildStatus describes in one line how the projects' builds were resolved, for
-// jcg/status ("" when there is no build).
-func buildStatus(snaps []*Snapshot) string {
+// jcg/status ("" when there is no build), and how long resolving took (not counting
+// results from the cache).
+func buildStatus(snaps []*Snapshot) (string, int64) {
 	var parts []string
+	var took int64
 	for _, p := range snaps {
 		for _, b := range p.Project.Builds {
+			if !b.FromCache {
+				took += b.Took.Milliseconds()
+			}
 			tool := strings.ToUpper(b.Tool[:1]) + b.Tool[1:]
 			how := "ran"
 			if !b.Ran {
@@ -82,5 +87,5 @@ func buildStatus(snaps []*Snapshot) string {
 			parts = append(parts, fmt.Sprintf("%s: %d libraries, %d missing (%s)", tool, len(b.Libraries()), len(b.MissingDeps()), how))
 		}
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), took
 }

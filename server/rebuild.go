@@ -182,7 +182,7 @@ func statusOf(st *Settings, reason incremental.Reason, snaps []*Snapshot) status
 	status := statusParams{Reason: string(reason), Level: st.Level.String(),
 		SpecFile: snaps[0].Spec.Path, SpecEntries: snaps[0].Spec.Entries(), UnresolvedByLevel: map[string]int{}}
 	var msgs []string
-	status.Build = buildStatus(snaps)
+	status.Build, status.BuildMs = buildStatus(snaps)
 	for _, p := range snaps {
 		if g := p.Graph; g != nil {
 			status.Unresolved += incremental.UnresolvedSites(g, p.Hierarchy().Methods())
@@ -247,6 +247,8 @@ type statusParams struct {
 	// dependencies were resolved (buildStatus).
 	MissingClasses int    `json:"missingClasses"`
 	Build          string `json:"build,omitempty"`
+	// BuildMs is how long resolving the builds took in this build (0 from the cache).
+	BuildMs int64 `json:"buildMs,omitempty"`
 }
 
 func (s *Server) sendStatus(p statusParams) {
