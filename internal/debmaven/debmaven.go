@@ -2,7 +2,8 @@
 // it: Debian's mvn (package maven), its maven-dependency-plugin
 // (libmaven-dependency-plugin-java) and Debian's Maven repository
 // /usr/share/maven-repo, where Debian's Java library packages (libguava-java,
-// libcommons-lang3-java, junit4) put their jars and POMs, as the local repository.
+// libcommons-lang3-java, junit4, libcommons-io-java) put their jars and POMs, as
+// the local repository.
 package debmaven
 
 import (
@@ -25,6 +26,7 @@ var artifacts = []struct{ path, pkg string }{
 	{"com/google/guava/guava/31.1-jre/guava-31.1-jre.jar", "libguava-java"},
 	{"org/apache/commons/commons-lang3/3.12.0/commons-lang3-3.12.0.jar", "libcommons-lang3-java"},
 	{"junit/junit/4.13.2/junit-4.13.2.jar", "junit4"},
+	{"commons-io/commons-io/2.11.0/commons-io-2.11.0.jar", "libcommons-io-java"},
 }
 
 // Home returns a new home directory whose .m2/settings.xml makes Repo the local
