@@ -48,7 +48,9 @@ func BenchmarkMavenStart(b *testing.B) {
 	}{
 		{"configured", map[string]any{"classPath": []string{"target/classes"}, "libraries": jars}, func() *buildtool.Resolver { return nil }},
 		{"maven", nil, func() *buildtool.Resolver { return buildtool.New(buildtool.Options{Home: home, Maven: mvn}) }},
-		{"cached", nil, func() *buildtool.Resolver { return buildtool.New(buildtool.Options{Home: home, Maven: mvn, CacheDir: cache}) }},
+		{"cached", nil, func() *buildtool.Resolver {
+			return buildtool.New(buildtool.Options{Home: home, Maven: mvn, CacheDir: cache})
+		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var toDiag, toReady []time.Duration

@@ -38,6 +38,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/internal/atomicfile"
 )
 
 // Modes of the jcg.buildTool setting.
@@ -338,7 +340,7 @@ func (r *Resolver) store(k key, res *Result) {
 	}
 	data, err := json.Marshal(cacheFile{Format: cacheFormat, Result: res})
 	if err == nil {
-		err = writeFileAtomic(filepath.Join(r.opts.CacheDir, k.hash+".json"), data)
+		err = atomicfile.WriteFile(filepath.Join(r.opts.CacheDir, k.hash+".json"), data)
 	}
 	if err != nil {
 		r.log.Warn("buildtool: cannot cache the result", zap.Error(err))
@@ -361,25 +363,4 @@ func (r *Resolver) load(hash string) *Result {
 		return nil
 	}
 	return cf.Result
-}
-
-func writeFileAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }

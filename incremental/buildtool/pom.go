@@ -51,8 +51,8 @@ type parentRef struct {
 // pomDep is a <dependency> as written.
 type pomDep struct {
 	Group, Artifact, Version, Type, Classifier, Scope, Optional, SystemPath string
-	Exclusions                                                          []exclusion
-	Pos                                                                 Pos
+	Exclusions                                                              []exclusion
+	Pos                                                                     Pos
 }
 
 type exclusion struct{ Group, Artifact string }
