@@ -163,6 +163,9 @@ func (r *Resolver) resolveMaven(ctx context.Context, req Request) (*Result, erro
 	switch {
 	case !req.Trusted:
 		why = "the workspace is not trusted, so Maven was not run"
+	case mb.noDependencies():
+		// Nothing for Maven to resolve: a run would cost seconds for nothing.
+		why = "no module declares a dependency, so Maven was not run"
 	case mvn == "":
 		why = "mvn is not on PATH"
 	default:

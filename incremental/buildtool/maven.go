@@ -90,6 +90,20 @@ func (mb *mavenBuild) inputs() []string {
 	return slices.Compact(out)
 }
 
+// noDependencies reports whether no module declares a dependency, inherited or in a
+// profile, and every POM could be read.
+func (mb *mavenBuild) noDependencies() bool {
+	if len(mb.errs) > 0 || len(mb.b.problems) > 0 || len(mb.mods) == 0 {
+		return false
+	}
+	for _, m := range mb.mods {
+		if len(m.Deps) > 0 || m.ProfileDeps {
+			return false
+		}
+	}
+	return true
+}
+
 // resolveFromFiles resolves every module's class path from the POMs.
 func (mb *mavenBuild) resolveFromFiles(res *Result, skip map[string]bool) {
 	for i, m := range mb.mods {

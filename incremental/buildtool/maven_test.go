@@ -261,3 +261,17 @@ func BenchmarkResolveMaven(b *testing.B) {
 		}
 	})
 }
+
+// TestMavenNoDependencies checks that a build whose modules declare no dependency
+// is read from its POM, Maven not run (the VS Code end-to-end test's workspace).
+func TestMavenNoDependencies(t *testing.T) {
+	dir := t.TempDir()
+	repoFile(t, dir, "pom.xml", "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version></project>")
+	res, err := New(Options{Home: t.TempDir(), Maven: "/nonexistent/mvn"}).Resolve(context.Background(), Request{Dir: dir, Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ran || len(res.Modules) != 1 || len(res.Modules[0].Deps) != 0 || !strings.Contains(res.How, "no module declares a dependency") || len(res.Notes) > 0 {
+		t.Errorf("%s", res.Describe())
+	}
+}

@@ -22,6 +22,10 @@ type model struct {
 	Plugins  map[string]string
 	Relocate *Coord
 	Parents  []string // files of the parent chain that were read, nearest first
+	// ProfileDeps says a profile of the POM or of a parent declares dependencies,
+	// active or not: profiles can be activated in ways the reader does not see
+	// (settings.xml's activeProfiles, the OS).
+	ProfileDeps bool
 
 	// What children inherit: as written, before interpolation, which sees the
 	// child's values (a parent's ${guava.version} is the child's property).
@@ -121,6 +125,7 @@ func (b *builder) build(file string, inRepo bool) (*model, error) {
 		deps = slices.Clone(parent.rawDeps)
 		managed = slices.Clone(parent.rawManaged)
 		m.Parents = append([]string{parent.File}, parent.Parents...)
+		m.ProfileDeps = parent.ProfileDeps
 	} else if p.Parent != nil {
 		m.Coord.Group, m.Coord.Version = p.Parent.Group, p.Parent.Version
 	}
@@ -144,6 +149,9 @@ func (b *builder) build(file string, inRepo bool) (*model, error) {
 	deps = mergeDeps(deps, p.Deps)
 	managed = mergeDeps(managed, p.Managed)
 	m.Modules = slices.Clone(p.Modules)
+	for _, pr := range p.Profiles {
+		m.ProfileDeps = m.ProfileDeps || len(pr.Deps) > 0
+	}
 	for _, pr := range b.activeProfiles(p, m) {
 		for _, kv := range pr.Props {
 			m.Props[kv.Key] = kv.Value
