@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -151,6 +152,12 @@ func (r *MissingReport) Describe(verbose bool) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, " in %d packages\n", len(r.Packages))
+	by := r.ByDependency()
+	for _, dep := range slices.Sorted(maps.Keys(by)) {
+		if dep != "" {
+			fmt.Fprintf(&b, "  %d would come from %s\n", by[dep], dep)
+		}
+	}
 	for _, p := range r.Packages {
 		name := p.Name
 		if name == "" {

@@ -91,6 +91,7 @@ func TestProjectMissing(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Missing classes (referenced by reachable code, on no class path): 3 in 1 packages",
+		"  3 would come from org.example:nowhere:1.0\n",
 		"org.example.nowhere: 3 (from org.example:nowhere:1.0, not in the local repository",
 		// new, <init> and spin in main; super() in Fancy's constructor; Fancy's superclass.
 		"org.example.nowhere.Widget: call, new, supertype, 5 references",
