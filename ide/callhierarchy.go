@@ -54,6 +54,9 @@ func prepareItems(s *Session, snap *Snapshot, t target) []CallItem {
 	ms := t.methods
 	if t.call >= 0 {
 		ms = calledMethods(snap, t.caller, t.call)
+		if it, ok := s.missingCallee(snap, t.caller, t.call); ok && len(ms) == 0 {
+			return []CallItem{it}
+		}
 	}
 	items := make([]CallItem, 0, len(ms))
 	for _, m := range ms {
@@ -526,6 +529,9 @@ func outgoing(ctx context.Context, s *Session, snap *Snapshot, n int32, page *ca
 			ranges = []Range{}
 		}
 		out = append(out, OutgoingCall{To: it, FromRanges: ranges})
+	}
+	if page == nil {
+		out = append(out, s.missingCallItems(snap, n)...)
 	}
 	return out
 }

@@ -50,16 +50,16 @@ func ClassPathReport(snap *Snapshot) string {
 		fmt.Fprintf(&b, "JDK in use: %s (release %d)\n", ix.ClassPath.JDKHome, ix.ClassPath.Release)
 	}
 	counts := map[hierarchy.Origin]int{}
-	phantoms := 0
 	for _, c := range snap.Hierarchy().Classes() {
-		if c.Phantom {
-			phantoms++
-		} else {
+		if !c.Phantom {
 			counts[c.Origin]++
 		}
 	}
-	fmt.Fprintf(&b, "Classes: %d application, %d library, %d JDK; %d phantom (referenced, missing)\n",
-		counts[hierarchy.Application], counts[hierarchy.Library], counts[hierarchy.JDK], phantoms)
+	fmt.Fprintf(&b, "Classes: %d application, %d library, %d JDK\n",
+		counts[hierarchy.Application], counts[hierarchy.Library], counts[hierarchy.JDK])
+	if r := snap.Missing(); r != nil {
+		b.WriteString(r.Describe(true))
+	}
 	fmt.Fprintf(&b, "Source files mapped to classes: %d\n", len(sourcesOf(snap).classes))
 	fmt.Fprintf(&b, "Index warnings: %d\n", len(ix.Warnings))
 	for i, w := range ix.Warnings {

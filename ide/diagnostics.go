@@ -72,6 +72,7 @@ func (s *Session) Diagnostics(ctx context.Context, st *Settings, snap *Snapshot)
 		}
 		out[path] = s.FileDiagnostics(st, snap, path, sites)
 	}
+	buildDiagnostics(snap, out)
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
@@ -42,6 +43,9 @@ type Changes struct {
 	// Deferred are changed class files that do not parse (probably still being
 	// written): the change set should wait for them.
 	Deferred []string
+	// Builds: a build file (pom.xml, settings.xml, a Gradle script) the projects'
+	// builds read has other content now: discovery must resolve them again.
+	Builds bool
 }
 
 // Changed tells what the change set cs changes for the current snapshots (none
@@ -65,9 +69,18 @@ func (h *Host) Changed(cs ChangeSet, lastSpec func(path string) uint64) Changes 
 			}
 		}
 	}
+	var projects []*Project
+	for _, snap := range snaps {
+		projects = append(projects, snap.Project)
+	}
+	builds := buildFileHashes(projects)
 	paths := slices.Clone(cs.Paths)
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {
+		if h, ok := builds[p]; ok {
+			out.Builds = out.Builds || buildtool.HashFile(p) != h
+			continue
+		}
 		if isSpec[p] {
 			if m := ReadSpecFile(p).Meaning(); m != lastSpec(p) {
 				if out.Specs == nil {

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/internal/atomicfile"
 )
 
 // factsVersion names the on-disk format of cached facts. Bump it whenever
@@ -140,31 +141,7 @@ func (c *DiskCache) write(hash uint64, f *facts.Class) error {
 	if err := encodeFacts(&buf, hash, f); err != nil {
 		return err
 	}
-	return writeAtomic(c.path(hash), buf.Bytes())
-}
-
-// writeAtomic writes a file through a temporary file renamed into place, so that a
-// concurrent reader (another server sharing the cache) sees the old file or the new
-// one, never a partial one.
-func writeAtomic(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(c.path(hash), buf.Bytes())
 }
 
 func encodeFacts(w io.Writer, hash uint64, f *facts.Class) error {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/internal/atomicfile"
 )
 
 // GraphCache keeps analysed call graphs on disk, so that a restarted server whose
@@ -158,7 +159,7 @@ func (c *GraphCache) Store(key string, g *callgraph.Graph) {
 		data, err := g.MarshalBinary()
 		if err == nil {
 			data = binary.LittleEndian.AppendUint64(data, xxhash.Sum64(data))
-			err = writeAtomic(c.path(key), data)
+			err = atomicfile.WriteFile(c.path(key), data)
 		}
 		if err != nil {
 			c.log.Warn("graph cache: writing", zap.String("dir", c.dir), zap.Error(err))

@@ -28,6 +28,7 @@ const (
 	ReasonCommand    Reason = "command"     // jcg.reanalyze: re-reads the class path
 	ReasonClassFiles Reason = "class files" // class files changed on disk (the watcher)
 	ReasonFolders    Reason = "workspace folders"
+	ReasonBuildFiles Reason = "build files" // a pom.xml or Gradle script changed (the watcher)
 )
 
 // reindexes reports whether a build for this reason re-reads the class path even

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
@@ -28,6 +29,9 @@ type Project struct {
 	// Notes say what was discovered or configured and why, for the log and the
 	// jcg.showClassPath command.
 	Notes []string
+	// Builds are the Maven and Gradle builds whose dependencies discovery resolved
+	// (DiscoverProjectsWith): their libraries are on ClassPath.
+	Builds []*buildtool.Result
 
 	paths fspath.Flavor // how Contains compares paths
 }
@@ -49,6 +53,9 @@ type Discovery struct {
 	// folder) whose observed targets quick fixes offer; default out/refl.log and
 	// refl.log in each folder.
 	ReflectionLogs []string
+	// BuildTool says which build tools DiscoverProjectsWith asks for dependencies:
+	// one of buildtool.Modes ("" is auto).
+	BuildTool string
 }
 
 // ClassPathEntry is one element of the class path.
@@ -356,7 +363,7 @@ func discoverClassPath(dir string) []ClassPathEntry {
 	if len(out) == n {
 		artifacts("target", "Maven target/ archive")
 	}
-	jars("target/dependency", classpath.Library, "Maven target/dependency")
+	jars("target/dependency", classpath.Library, whyMavenDependency)
 	// Gradle.
 	n = len(out)
 	app("build/classes/java/main", "Gradle build/classes/java/main")
@@ -439,6 +446,9 @@ func (ws *Project) Describe() string {
 	}
 	for _, n := range ws.Notes {
 		fmt.Fprintf(&b, "Note: %s\n", n)
+	}
+	for _, r := range ws.Builds {
+		b.WriteString(r.Describe())
 	}
 	return b.String()
 }

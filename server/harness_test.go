@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -92,6 +93,7 @@ type envOptions struct {
 	// firstBuildWait bounds how long requests wait for the first snapshot; zero
 	// for the server's default.
 	firstBuildWait time.Duration
+	buildTools     *buildtool.Resolver // nil for the server's default
 }
 
 // newEnv starts a server for the workspace dir and initializes it.
@@ -110,7 +112,7 @@ func newEnv(t testing.TB, dir string, o envOptions) *env {
 	}
 	a, b := net.Pipe()
 	e.raw = b
-	e.srv = New(Options{Logger: log, Version: "test", Graphs: o.graphs, FirstBuildWait: o.firstBuildWait})
+	e.srv = New(Options{Logger: log, Version: "test", Graphs: o.graphs, FirstBuildWait: o.firstBuildWait, BuildTools: o.buildTools})
 	go func() { e.done <- e.srv.Serve(context.Background(), a) }()
 	e.spy = &spyConn{Conn: b, sent: make(chan sentCall, 100)}
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(e.spy), jsonrpc2.WithCodec(lspCodec{}))

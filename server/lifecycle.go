@@ -33,6 +33,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
 	}
+	s.takeTrust(layer)
 	s.layers[0] = layer
 	s.state = stateRunning
 	s.log.Info("initialize", zap.Strings("folders", s.folders), zap.String("client", p.ClientInfo.Name),

@@ -101,9 +101,6 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 	if len(problems) > 0 && reason != incremental.ReasonSpec {
 		s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: "+strings.Join(problems, "; "))
 	}
-	wss := incremental.DiscoverProjects(s.folderList(), &st.Discovery)
-	// Watch before indexing: what the build tool writes meanwhile is a change too.
-	s.ensureWatcher(wss)
 	prog := s.startProgress(ctx, "jcg-lsp")
 	defer func() {
 		switch {
@@ -117,6 +114,15 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 			s.showMessage(protocol.MessageTypeError, "jcg-lsp: "+msg)
 		}
 	}()
+	// Resolving the builds' dependencies may run Maven or Gradle (seconds, the first
+	// time): the first diagnostics wait for it, no longer.
+	prog.report(0, "discovering the class path")
+	wss, err := incremental.DiscoverProjectsWith(ctx, s.folderList(), &st.Discovery, s.buildTools())
+	if err != nil {
+		return nil, err
+	}
+	// Watch before indexing: what the build tool writes meanwhile is a change too.
+	s.ensureWatcher(wss)
 
 	// The host asks for early diagnostics in its first build only.
 	early := func(p *Snapshot) func(*callgraph.Graph) { return s.earlyDiagnostics(ctx, &st, p, start) }
@@ -176,10 +182,12 @@ func statusOf(st *Settings, reason incremental.Reason, snaps []*Snapshot) status
 	status := statusParams{Reason: string(reason), Level: st.Level.String(),
 		SpecFile: snaps[0].Spec.Path, SpecEntries: snaps[0].Spec.Entries(), UnresolvedByLevel: map[string]int{}}
 	var msgs []string
+	status.Build, status.BuildMs = buildStatus(snaps)
 	for _, p := range snaps {
 		if g := p.Graph; g != nil {
 			status.Unresolved += incremental.UnresolvedSites(g, p.Hierarchy().Methods())
 			status.UnresolvedBeyond += incremental.BeyondSites(g, p.Hierarchy().Methods())
+			status.MissingClasses += p.Missing().Count()
 		}
 		for l, n := range p.UnresolvedByLevel() {
 			status.UnresolvedByLevel[l] += n
@@ -234,6 +242,13 @@ type statusParams struct {
 	SpecEntries       int            `json:"specEntries"`
 	SpecProblems      []string       `json:"specProblems,omitempty"`
 	TookMs            int64          `json:"tookMs,omitempty"`
+	// MissingClasses counts the classes the reachable code refers to that are on no
+	// class path (the class-path report names them); Build says how the builds'
+	// dependencies were resolved (buildStatus).
+	MissingClasses int    `json:"missingClasses"`
+	Build          string `json:"build,omitempty"`
+	// BuildMs is how long resolving the builds took in this build (0 from the cache).
+	BuildMs int64 `json:"buildMs,omitempty"`
 }
 
 func (s *Server) sendStatus(p statusParams) {

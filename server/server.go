@@ -15,6 +15,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 )
 
 // Options configure a server.
@@ -27,6 +28,9 @@ type Options struct {
 	// FirstBuildWait bounds how long a request waits for the first snapshot
 	// (snapshotFor); zero means two minutes.
 	FirstBuildWait time.Duration
+	// BuildTools resolves the dependencies of the workspace's builds (buildtools.go);
+	// nil for one that caches in memory.
+	BuildTools *buildtool.Resolver
 }
 
 // Server is a jcg-lsp language server for one client connection.
@@ -58,6 +62,10 @@ type Server struct {
 
 	// host builds and owns the snapshots the server answers from.
 	host *incremental.Host
+	// resolver asks the build tools for the dependencies; untrusted says the client
+	// does not trust the workspace (buildtools.go).
+	resolver  *buildtool.Resolver
+	untrusted atomic.Bool
 	// shown are the settings of the latest published build: what requests and
 	// diagnostics present (severities, hover and call-hierarchy limits) besides
 	// the snapshot's analysis options.
@@ -112,6 +120,10 @@ func New(opts Options) *Server {
 	s.ide = ide.NewSession(func() ide.Settings { return s.shownSettings().present() }, func(msg string) { s.bug("%s", msg) }, log)
 	s.bg, s.bgCancel = context.WithCancel(context.Background())
 	s.host = incremental.NewHost(s.bg, incremental.HostOptions{Graphs: opts.Graphs, Logger: log})
+	s.resolver = opts.BuildTools
+	if s.resolver == nil {
+		s.resolver = buildtool.New(buildtool.Options{Logger: log})
+	}
 	s.routes = s.makeRoutes()
 	return s
 }
@@ -235,6 +247,7 @@ func (s *Server) makeRoutes() map[string]route {
 		protocol.MethodTextDocumentCodeAction:             request(s.codeAction),
 		protocol.MethodWorkspaceExecuteCommand:            request(s.executeCommand),
 		MethodClassContent:                                request(s.classContent),
+		MethodWorkspaceTrust:                              notification(s.workspaceTrust),
 		"$/setTrace":                                      notification(func(context.Context, *struct{}) error { return nil }),
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 )
 
 // ConfigSection is the section of the client's configuration the server reads
@@ -148,6 +149,13 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			strs(k, raw, &st.EntryPoints)
 		case "reflectionLogs":
 			strs(k, raw, &st.ReflectionLogs)
+		case "buildTool":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(buildtool.Modes, s) {
+				bad(k, fmt.Errorf("want one of %q", buildtool.Modes))
+				continue
+			}
+			st.BuildTool = s
 		case "jdkHome", "specFile":
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {

@@ -26,3 +26,19 @@ func TestSettings(t *testing.T) {
 		t.Errorf("after a bad level: %+v %v", st, probs)
 	}
 }
+
+// TestBuildToolSetting checks jcg.buildTool's values, and that the workspace's trust
+// is no setting: a workspace's settings must not be able to grant it.
+func TestBuildToolSetting(t *testing.T) {
+	st := DefaultSettings()
+	if probs := st.apply(settingsLayer{initTrustKey: []byte(`true`)}); len(probs) != 1 || !strings.Contains(probs[0], "unknown setting jcg.workspaceTrusted") {
+		t.Errorf("workspaceTrusted as a setting: %v", probs)
+	}
+	if probs := st.apply(settingsLayer{"buildTool": []byte(`"gradle"`)}); len(probs) > 0 || st.BuildTool != "gradle" {
+		t.Errorf("buildTool gradle: %q, %v", st.BuildTool, probs)
+	}
+	probs := st.apply(settingsLayer{"buildTool": []byte(`"ant"`)})
+	if st.BuildTool != "gradle" || len(probs) != 1 || !strings.Contains(probs[0], `want one of ["auto" "maven" "gradle" "off"]`) {
+		t.Errorf("buildTool ant: %q, %v", st.BuildTool, probs)
+	}
+}

@@ -76,6 +76,9 @@ func watchKey(wss []*incremental.Project) string {
 			fmt.Fprintf(&b, "%d %s\n", e.Origin, e.Path)
 		}
 		fmt.Fprintf(&b, "spec %s\n", ws.SpecFile)
+		for _, f := range ws.BuildFiles() {
+			fmt.Fprintf(&b, "build %s\n", f)
+		}
 	}
 	return b.String()
 }
@@ -85,6 +88,9 @@ func watchKey(wss []*incremental.Project) string {
 func (s *Server) ensureWatcher(wss []*incremental.Project) {
 	ws := wss[0]
 	var specs []string
+	for _, p := range wss {
+		specs = append(specs, p.BuildFiles()...) // a pom.xml edited resolves the build again
+	}
 	if len(wss) > 1 {
 		union := *ws
 		union.ClassPath = nil
@@ -178,6 +184,9 @@ func (s *Server) applyChanges(ctx context.Context, cs incremental.ChangeSet) ([]
 	case ch.Classes:
 		reason = incremental.ReasonClassFiles
 		s.log.Info("class path changed on disk: rebuilding", zap.Int("paths", len(work.Paths)), zap.Bool("full", work.Full))
+	case ch.Builds:
+		reason = incremental.ReasonBuildFiles
+		s.log.Info("build files changed on disk: resolving the dependencies again")
 	case len(ch.Specs) > 0:
 		reason = incremental.ReasonSpec
 		s.log.Info("specification file changed on disk: rebuilding", zap.Strings("paths", slices.Sorted(maps.Keys(ch.Specs))))

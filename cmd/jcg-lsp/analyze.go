@@ -43,7 +43,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
 	fs.BoolVar(&a.library, "library-mode", false, "analyse the application as a library for unknown clients: every method a client can call or override is an entry point, and calls reach what client subclasses may select")
 	fs.Var(&a.env, "env", "KEY=VALUE system property or environment value for Correct-Env (repeatable)")
-	fs.BoolVar(&a.verbose, "verbose", false, "list every class-path problem (default: the count and the first few), and phantom classes")
+	fs.BoolVar(&a.verbose, "verbose", false, "list every class-path problem and missing class (default: the count and the first few)")
 	a.spec.register(fs)
 }
 
@@ -66,7 +66,7 @@ func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error)
 // on stderr: a missing jar or a truncated class must be named, not end in a puzzling
 // "no entry points".
 func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Writer) (*index.Index, error) {
-	if len(args) == 0 && len(a.libs) == 0 {
+	if len(args) == 0 && len(a.libs) == 0 && a.project == "" {
 		return nil, usagef("empty class path: give the application's class directories or jars")
 	}
 	if err := checkPaths(args, a.libs); err != nil {
@@ -76,7 +76,11 @@ func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Write
 	if err := a.spec.read(); err != nil {
 		return nil, err
 	}
-	ix, err := index.Build(ctx, a.config(args), nil)
+	cfg, _, err := a.discover(ctx, args, stderr)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := index.Build(ctx, cfg, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +113,7 @@ func (a *analysisFlags) runOne(ctx context.Context, opts analysis.Options, args 
 	g, err := an.Run(ctx, opts)
 	if err != nil {
 		a.spec.report(stderr)
-		err = a.runError(ix, args, err)
+		err = a.runError(ix, a.shown(args), err)
 		ix.Close()
 		return nil, nil, err
 	}
@@ -181,20 +185,12 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	indexTime := time.Since(start)
 	for _, algo := range algos {
-		if err := af.analyzeTable(ctx, a, ix, algo, levels, fs.Args(), indexTime, stdout, stderr); err != nil {
+		if err := af.analyzeTable(ctx, a, ix, algo, levels, af.shown(fs.Args()), indexTime, stdout, stderr); err != nil {
 			return err
 		}
 	}
-	phantoms := 0
-	for _, c := range ix.Hierarchy().Classes() {
-		if c.Phantom {
-			phantoms++
-			if *verbose {
-				fmt.Fprintf(stdout, "phantom: %s\n", c.Name)
-			}
-		}
-	}
-	fmt.Fprintf(stdout, "phantom classes: %d; class-path problems: %d\n", phantoms, len(ix.Warnings))
+	af.reportMissing(stdout, ix, *verbose)
+	fmt.Fprintf(stdout, "class-path problems: %d\n", len(ix.Warnings))
 	return nil
 }
 
@@ -238,6 +234,7 @@ func (af *analysisFlags) analyzeTable(ctx context.Context, a *analysis.Analyzer,
 	for i, r := range results {
 		graphs[i] = r.g
 	}
+	af.noteGraphs(graphs...)
 	af.spec.report(stderr, graphs...)
 	jdk := "no JDK"
 	if ix.ClassPath.JDKHome != "" {
@@ -417,7 +414,11 @@ func (r *levelRun) run(ctx context.Context, args []string, stderr io.Writer) (*c
 	if err != nil {
 		return nil, nil, err
 	}
-	return r.runOne(ctx, opts, args, stderr)
+	g, ix, err := r.runOne(ctx, opts, args, stderr)
+	if err == nil {
+		r.missingLine(stderr, ix, g)
+	}
+	return g, ix, err
 }
 
 // profileFlags are the profiling flags of the commands that analyse.

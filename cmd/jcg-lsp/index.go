@@ -19,6 +19,7 @@ type classPathFlags struct {
 	noJDK   bool
 	release int
 	libs    stringList
+	projectFlags
 }
 
 func (c *classPathFlags) register(fs *flag.FlagSet) {
@@ -26,6 +27,7 @@ func (c *classPathFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noJDK, "no-jdk", false, "leave the JDK out")
 	fs.IntVar(&c.release, "release", 0, "Java release for multi-release jars (default: the JDK's)")
 	fs.Var(&c.libs, "lib", "a library jar or directory (repeatable); positional arguments are application code")
+	c.projectFlags.register(fs)
 }
 
 func (c *classPathFlags) config(app []string) index.Config {
@@ -56,7 +58,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	start := time.Now()
-	ix, err := index.Build(ctx, cpf.config(fs.Args()), nil)
+	cfg, _, err := cpf.discover(ctx, fs.Args(), stderr)
+	if err != nil {
+		return err
+	}
+	ix, err := index.Build(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -110,7 +116,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t\n", sum.classes, sum.methods, sum.calls, sum.bytes)
 	tw.Flush()
-	fmt.Fprintf(stdout, "phantom classes (referenced, not on the class path): %d\n", phantoms)
+	if *noFacts {
+		fmt.Fprintf(stdout, "phantom classes (missing supertypes): %d\n", phantoms)
+	} else {
+		// Without a graph, what every application and library method refers to.
+		cpf.noteGraphs(allReachable(ix))
+		cpf.reportMissing(stdout, ix, false)
+	}
 	if *listContainers {
 		printContainers(stdout, ix.ClassPath)
 	}

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
+	"github.com/jcg-lsp/jcg-lsp/incremental/buildtool"
 	"github.com/jcg-lsp/jcg-lsp/server"
 )
 
@@ -41,6 +42,13 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
 	opts := server.Options{Logger: log, Version: version()}
+	// Resolved build class paths are kept across restarts, keyed by the content of
+	// the build files: a restart over unchanged POMs does not run Maven again.
+	buildCache, err := buildtool.DefaultCacheDir()
+	if err != nil {
+		log.Warn("no build class-path cache: restarts run the build tool again", zap.Error(err))
+	}
+	opts.BuildTools = buildtool.New(buildtool.Options{CacheDir: buildCache, Logger: log})
 	if *graphCache != "off" {
 		gc, err := incremental.OpenGraphCache(*graphCache, log)
 		if err != nil {

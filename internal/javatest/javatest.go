@@ -39,12 +39,20 @@ const cacheFormat = "javatest-v1"
 type Option func(*config)
 
 type config struct {
-	release int    // 0: javac's default
-	javac   string // "": Javac(t)
+	release   int      // 0: javac's default
+	javac     string   // "": Javac(t)
+	classPath []string // more class-path entries to compile against
 }
 
 // Release compiles with `--release n`.
 func Release(n int) Option { return func(c *config) { c.release = n } }
+
+// ClassPath compiles against these class directories and jars too (a program that
+// uses libraries). Their paths, not their contents, are part of the cache key: give
+// paths whose content does not change (Debian's jars, other Compile results).
+func ClassPath(entries ...string) Option {
+	return func(c *config) { c.classPath = append(c.classPath, entries...) }
+}
 
 // WithJavac compiles with the javac at path instead of the one Javac finds,
 // e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/javac.
@@ -106,7 +114,11 @@ func Compile(t testing.TB, srcDir string, opts ...Option) string {
 	if cfg.release != 0 {
 		args = append(args, "--release", strconv.Itoa(cfg.release))
 	}
-	key, err := cacheKey(absJavac, version, args, srcDir, sources)
+	keyArgs := args
+	if len(cfg.classPath) > 0 {
+		keyArgs = append(slices.Clip(args), "-classpath+", strings.Join(cfg.classPath, string(filepath.ListSeparator)))
+	}
+	key, err := cacheKey(absJavac, version, keyArgs, srcDir, sources)
 	if err != nil {
 		t.Fatalf("javatest: hashing sources: %v", err)
 	}
@@ -127,7 +139,7 @@ func Compile(t testing.TB, srcDir string, opts ...Option) string {
 		t.Fatalf("javatest: %v", err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
-	out, err := runJavac(absJavac, args, srcDir, sources, tmp)
+	out, err := runJavac(absJavac, args, cfg.classPath, srcDir, sources, tmp)
 	if err != nil {
 		t.Fatalf("javatest: javac failed for %s: %v\n%s", srcDir, err, out)
 	}
@@ -168,14 +180,15 @@ func publish(tmp, entry string) error {
 }
 
 // runJavac compiles sources into dir/classes and returns javac's output.
-func runJavac(javac string, args []string, srcDir string, sources []string, dir string) ([]byte, error) {
+func runJavac(javac string, args, classPath []string, srcDir string, sources []string, dir string) ([]byte, error) {
 	classes := filepath.Join(dir, "classes")
 	if err := os.Mkdir(classes, 0o755); err != nil {
 		return nil, err
 	}
 	// An @argfile keeps the command line short however many sources there are.
 	var argfile strings.Builder
-	for _, a := range append(slices.Clip(args), "-d", classes, "-classpath", classes, "-sourcepath", "") {
+	cp := strings.Join(append([]string{classes}, classPath...), string(filepath.ListSeparator))
+	for _, a := range append(slices.Clip(args), "-d", classes, "-classpath", cp, "-sourcepath", "") {
 		argfile.WriteString(quoteArg(a))
 		argfile.WriteByte('\n')
 	}

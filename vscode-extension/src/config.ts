@@ -24,7 +24,16 @@ export const SERVER_KEYS = [
   'reflectionLogs',
   'hoverTargets',
   'maxCallHierarchyItems',
+  'buildTool',
 ] as const;
+
+/**
+ * TRUST_KEY carries VS Code's workspace trust in the initialization options; it is
+ * not a setting (a workspace's settings could set it), and TRUST_METHOD is the
+ * notification that tells the server when the user grants trust.
+ */
+export const TRUST_KEY = 'workspaceTrusted';
+export const TRUST_METHOD = 'jcg/workspaceTrust';
 
 /** EXTENSION_KEYS are the settings the extension itself reads. */
 export const EXTENSION_KEYS = ['server.path', 'trace.server'] as const;

@@ -18,7 +18,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { SECTION, serverSettings, serverSettingsOf } from './config';
+import { SECTION, TRUST_KEY, TRUST_METHOD, serverSettings, serverSettingsOf } from './config';
 import { ClassContentProvider, CLASS_SCHEME, InfoProvider, INFO_SCHEME } from './documents';
 import { levelPicks, nextStatus, ServerStatus, STATUS_METHOD, statusBarView } from './status';
 import { binaryName, bundledDir, INSTALL_HINT, resolveServer } from './serverPath';
@@ -85,6 +85,10 @@ class Jcg {
       reg('jcg.exportCallGraphToFile', () => this.exportCallGraph()),
       reg('jcg.showClassPathDocument', () => this.showClassPath()),
       reg('jcg.restartServer', () => this.restart()),
+      // Granting trust lets the server run the build tool (jcg.buildTool).
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        void this.client?.sendNotification(TRUST_METHOD, { trusted: true });
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.server.path`)) {
           void this.restart();
@@ -234,7 +238,7 @@ class Jcg {
 
   private initializationOptions(): Record<string, unknown> {
     const cfg = vscode.workspace.getConfiguration(SECTION);
-    return serverSettings((k) => cfg.get(k));
+    return { ...serverSettings((k) => cfg.get(k)), [TRUST_KEY]: vscode.workspace.isTrusted };
   }
 
   private notified = false;

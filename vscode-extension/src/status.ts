@@ -24,6 +24,10 @@ export interface ServerStatus {
   specEntries?: number;
   specProblems?: string[];
   tookMs?: number;
+  /** Classes the reachable code refers to that are on no class path. */
+  missingClasses?: number;
+  /** How the builds' dependencies were resolved (Maven, Gradle). */
+  build?: string;
 }
 
 export interface StatusBarView {
@@ -66,6 +70,10 @@ export function statusBarView(st: ServerStatus | undefined, busy: boolean): Stat
     st.message ?? '',
     beyond > 0
       ? `${beyond} of the ${sites} take a value from a source ${title} does not license (a public parameter, the environment, a collection, …): a specification entry resolves them (quick fix on the diagnostic).`
+      : '',
+    st.build ? `Build: ${st.build}` : '',
+    (st.missingClasses ?? 0) > 0
+      ? `${st.missingClasses ?? 0} classes the reachable code refers to are on no class path: the graph ends there (JCG: Show Class Path names them and the dependencies that should provide them).`
       : '',
     st.specFile ? `Specification: ${st.specEntries ?? 0} entries in ${st.specFile}` : '',
     ...(st.specProblems ?? []).slice(0, 5).map((p) => `Specification problem: ${p}`),

@@ -114,6 +114,10 @@ describe('status', () => {
     assert.ok(beyond.tooltip.includes('1 of the 2 unresolved sites take a value from a source Correct-String does not license'), beyond.tooltip);
     assert.equal(statusBarView({ ...ready, unresolved: 1 }, true).text, '$(sync~spin) $(type-hierarchy) Correct-String · 1 unresolved site');
     assert.ok(statusBarView(undefined, false).text.includes('analysing'));
+    assert.ok(!v.tooltip.includes('Build:') && !v.tooltip.includes('on no class path'));
+    const build = statusBarView({ ...ready, build: 'Maven: 6 libraries, 1 missing (ran)', missingClasses: 3 }, false);
+    assert.ok(build.tooltip.includes('Build: Maven: 6 libraries, 1 missing (ran)'), build.tooltip);
+    assert.ok(build.tooltip.includes('3 classes the reachable code refers to are on no class path'), build.tooltip);
     const failed = statusBarView({ state: 'failed', reason: 'initial', message: 'indexing: no JDK' }, false);
     assert.ok(failed.error && failed.tooltip.includes('no JDK'));
   });

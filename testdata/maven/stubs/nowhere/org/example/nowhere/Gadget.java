@@ -1,0 +1,4 @@
+package org.example.nowhere;
+
+public interface Gadget {
+}

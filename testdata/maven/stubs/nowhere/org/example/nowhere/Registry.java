@@ -1,0 +1,5 @@
+package org.example.nowhere;
+
+public class Registry {
+    public static int count;
+}
