@@ -49,7 +49,7 @@ func TestWhy(t *testing.T) {
 	}
 }
 
-// TestWhyTop ranks the call sites of testdata/java/cg/reach (without the JDK),
+// TestWhyTop ranks the call sites of testdata/java/whytop (without the JDK),
 // whose subtrees Main.java counts by hand: 7 reachable methods; main's call of big
 // (line 10) brings 4 and leaves 3 without it, big's call of b1 (line 17) brings 2
 // and leaves 5; main's call of shared (line 11) brings 1 but loses nothing, as big
@@ -57,7 +57,7 @@ func TestWhy(t *testing.T) {
 // NativeMethod node, the JVM, is reachable from the start as well: a root of its
 // own, which left-out edges do not take away.
 func TestWhyTop(t *testing.T) {
-	classes := javatest.Compile(t, javatest.Program(t, "cg/reach"), javatest.Release(17))
+	classes := javatest.Compile(t, javatest.Program(t, "whytop"), javatest.Release(17))
 	code, stdout, stderr, err := runCmd("why", "--no-jdk", "--level", "2", "--top", "10", "--format", "json", classes)
 	if err != nil || code != 0 {
 		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
