@@ -79,7 +79,7 @@ func TestUpdate(t *testing.T) {
 		}}},
 	}
 	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
-		opts := Options{Level: level}
+		opts := Options{Level: level, Algorithm: callgraph.CHA}
 		g0, tr0, err := a0.RunTrace(ctx, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +153,7 @@ func TestUpdate(t *testing.T) {
 // each step equal to a new run.
 func TestUpdateChain(t *testing.T) {
 	ctx := context.Background()
-	opts := Options{Level: callgraph.CorrectString}
+	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
 	prev := Previous{Analyzer: New(updateProgram(t, ""))}
 	var err error
 	if prev.Graph, prev.Trace, err = prev.Analyzer.RunTrace(ctx, opts); err != nil {

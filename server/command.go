@@ -89,7 +89,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // setLevel overrides the assumption level and waits for the new snapshot.
 func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, error) {
 	if len(args) != 1 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants one argument: a level name or number 1-%d", cmdSetLevel, callgraph.MaxLevel)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants one argument: a level's name (%s)", cmdSetLevel, callgraph.LevelChoices())
 	}
 	changed, problems := s.override("level", args[0])
 	if len(problems) > 0 {

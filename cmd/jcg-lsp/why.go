@@ -19,7 +19,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). Class-path problems go to\nstandard error.")
 	fs := cmd.fs
 	var lr levelRun
-	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
+	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor) (required)")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
@@ -39,7 +39,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tree := g.PathTree()
 	all := ix.Hierarchy().Methods()
 	for _, m := range ms {
-		writeWhy(stdout, g, all, tree, m, strings.ToUpper(lr.algo))
+		writeWhy(stdout, g, all, tree, m, g.Algorithm.String())
 	}
 	return nil
 }
@@ -87,8 +87,8 @@ func edgeReason(g *callgraph.Graph, b callgraph.Bundle) string {
 	if r.Resolver != "" && r.Kind.Dynamic() {
 		s += ", resolved by " + r.Resolver
 	}
-	if r.Fallback > 0 {
-		s += fmt.Sprintf(", the fallback of level %d (%s)", r.Fallback, r.Fallback.Title())
+	if r.Fallback.Valid() {
+		s += fmt.Sprintf(", the fallback of level %d (%s)", r.Fallback.Number(), r.Fallback.Title())
 	}
 	if r.Evidence != "" {
 		s += ": " + r.Evidence
