@@ -27,6 +27,13 @@ func TestOptionsKey(t *testing.T) {
 		func(o *Options) { o.Env = map[string]string{"x": "1", "y": "3"} },
 		func(o *Options) { o.Env = map[string]string{"x": "1;\"y\"=\"2"} },
 	}
+	// Unset level and algorithm are the defaults: the same graph, the same key.
+	unset, explicit := base, base
+	unset.Level, unset.Algorithm = 0, 0
+	explicit.Level, explicit.Algorithm = DefaultLevel, DefaultAlgorithm
+	if unset.Key() != explicit.Key() {
+		t.Errorf("unset level and algorithm: key %q, the defaults' %q", unset.Key(), explicit.Key())
+	}
 	seen := map[string]int{base.Key(): -1}
 	for i, v := range variants {
 		o := base

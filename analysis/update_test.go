@@ -249,3 +249,25 @@ func checkDerivations(t *testing.T, what string, g *callgraph.Graph, parent, con
 		}
 	})
 }
+
+// TestUpdateDeclinesOtherRuns: Update says which of its options the previous run
+// does not share: another algorithm, another level.
+func TestUpdateDeclinesOtherRuns(t *testing.T) {
+	a := New(updateProgram(t, ""))
+	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
+	for _, c := range []struct {
+		g    *callgraph.Graph
+		want string
+	}{
+		{&callgraph.Graph{Level: callgraph.CorrectString, Algorithm: callgraph.RTA}, "another algorithm (RTA)"},
+		{&callgraph.Graph{Level: callgraph.EncapRespect, Algorithm: callgraph.CHA}, "another level (Encap-Respect)"},
+	} {
+		_, _, err := a.Update(context.Background(), opts, Previous{Analyzer: a, Graph: c.g, Trace: &Trace{}}, []string{"app/Work"})
+		if !IsNotUpdatable(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("previous run %v at %v: %v, want %q", c.g.Algorithm, c.g.Level, err, c.want)
+		}
+	}
+	if _, _, err := a.Update(context.Background(), Options{Level: callgraph.CorrectString, Algorithm: callgraph.TFA}, Previous{}, nil); !IsNotUpdatable(err) || !strings.Contains(err.Error(), "the algorithm is TFA") {
+		t.Errorf("TFA: %v", err)
+	}
+}

@@ -78,7 +78,7 @@ func TestDefaultsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(data)
-	check("README (--algo)", "", find(t, "README", readme, `--algo cha\|rta\|xta\|tfa` + "`" + ` \(default (\w+)`))
+	check("README (--algo)", "", find(t, "README", readme, `--algo cha\|rta\|xta\|tfa`+"`"+` \(default (\w+)`))
 	check("README (--level)", find(t, "README", readme, "`callgraph` and `why` take one, default ([\\w-]+)"), "")
 	check("README (server settings)", find(t, "README", readme, `\(level, default ([\w-]+);`),
 		find(t, "README", readme, `algorithm, default (\w+);`))
