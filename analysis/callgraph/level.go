@@ -132,7 +132,7 @@ func ParseLevel(s string) (Level, error) {
 			return l, nil
 		}
 	}
-	if _, err := strconv.Atoi(t); err == nil {
+	if n, err := strconv.Atoi(t); err == nil && n >= int(BehavedCLs) && n <= int(MaxLevel) {
 		return 0, fmt.Errorf("assumption level %q: name the level (one of %s), not its number: numbers change when levels are added", s, LevelChoices())
 	}
 	return 0, fmt.Errorf("unknown assumption level %q (want one of %s)", s, LevelChoices())
