@@ -13,32 +13,31 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
-// Algorithm names accepted by Options.Algorithm. The algorithm is the run's
-// algo.Oracle: resolvers ask it about values and never look at which one runs.
+// DefaultLevel and DefaultAlgorithm are jcg-lsp's analysis when nothing says
+// otherwise: the command line's (callgraph, why), the language server's, and a
+// run's whose Options leave the level or the algorithm unset. vscode-extension/package.json and the README say the same
+// (TestDefaultsAgree, cmd/jcg-lsp).
 const (
-	CHA = "cha"
-	RTA = "rta"
-	XTA = "xta"
-	TFA = "tfa"
+	DefaultLevel     = callgraph.CorrectJDK
+	DefaultAlgorithm = callgraph.TFA
 )
 
-// Algorithms lists the algorithms from the least to the most precise.
-var Algorithms = []string{CHA, RTA, XTA, TFA}
-
-// newOracle returns the oracle of a run of algorithm name at level l; members gives
-// the members of the run's target sets to the algorithms that follow values.
-func (a *Analyzer) newOracle(name string, l callgraph.Level, members func(set int32) []int32) (algo.Oracle, error) {
-	switch name {
-	case CHA:
+// newOracle returns the oracle of a run of algorithm alg at level l; members gives
+// the members of the run's target sets to the algorithms that follow values. The
+// algorithm is the run's algo.Oracle: resolvers ask it about values and never look
+// at which one runs.
+func (a *Analyzer) newOracle(alg callgraph.Algorithm, l callgraph.Level, members func(set int32) []int32) (algo.Oracle, error) {
+	switch alg {
+	case callgraph.CHA:
 		return cha.New(a.h), nil
-	case RTA:
+	case callgraph.RTA:
 		return rta.New(a.h), nil
-	case XTA:
-		return xta.New(a.h, xta.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Members: members, Summarised: inJDK}), nil
-	case TFA:
-		return tfa.New(a.h, tfa.Config{Encap: l >= callgraph.EncapRespect, TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members, Summarised: inJDK}), nil
+	case callgraph.XTA:
+		return xta.New(a.h, xta.Config{Encap: l.RespectsEncapsulation(), TopSize: a.xtaTopSize, Members: members, Summarised: inJDK}), nil
+	case callgraph.TFA:
+		return tfa.New(a.h, tfa.Config{Encap: l.RespectsEncapsulation(), TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members, Summarised: inJDK}), nil
 	}
-	return nil, fmt.Errorf("unknown algorithm %q (want one of %v)", name, Algorithms)
+	return nil, fmt.Errorf("unknown algorithm %v (want one of %s)", alg, callgraph.AlgorithmChoices())
 }
 
 // inJDK says which methods XTA and TFA summarise instead of following their values:

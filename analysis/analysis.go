@@ -34,8 +34,8 @@ type Program = values.Program
 
 // Options select the level, the algorithm and the entry points of a run.
 type Options struct {
-	Level     callgraph.Level // default: Correct-String (Correct-Env needs configured values)
-	Algorithm string          // CHA, RTA, XTA or TFA; default CHA
+	Level     callgraph.Level     // 0: DefaultLevel
+	Algorithm callgraph.Algorithm // 0: DefaultAlgorithm
 	// Mains restricts the main classes (binary or internal names); empty means every
 	// application class with a main method.
 	Mains []string
@@ -74,8 +74,9 @@ type Options struct {
 // except the specification, whose content the caller adds (Spec holds no source
 // text to hash).
 func (o Options) Key() string {
+	o = o.WithDefaults()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%s|%q|%q|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
+	fmt.Fprintf(&b, "%s|%s|%q|%q|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
 	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
 	}
@@ -140,7 +141,7 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	if err != nil {
 		return nil, nil, err
 	}
-	if opts.Level >= callgraph.CorrectJDK {
+	if opts.Level.ModelsJDK() {
 		if _, err := a.model(); err != nil {
 			return nil, nil, err
 		}
@@ -175,19 +176,23 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	return s.graph(), s.trace(), nil
 }
 
-// Prepare does, on every core, the level-independent work that runs would otherwise
-// do one method at a time: planning every method with code (resolving its calls) and
-// the CHA dispatch of every virtual call. Runs work without it; it only makes the
-// first one faster.
-func (a *Analyzer) Prepare(ctx context.Context) error {
-	if err := a.PrepareCalls(ctx); err != nil {
+// Prepare does, on every core, the level-independent work that runs of algorithm
+// alg (0: DefaultAlgorithm) would otherwise do one method at a time: planning every
+// method with code (resolving its calls) and, for an algorithm that dispatches by
+// the hierarchy alone, the dispatch of every virtual call. Runs work without it; it
+// only makes the first one faster.
+func (a *Analyzer) Prepare(ctx context.Context, alg callgraph.Algorithm) error {
+	if err := a.prepareCalls(ctx); err != nil {
 		return err
+	}
+	if alg = orDefault(alg, DefaultAlgorithm); !alg.DispatchesByHierarchy() {
+		return nil
 	}
 	return a.prepareCHA(ctx)
 }
 
-// PrepareCalls is Prepare without the CHA dispatch, for runs of other algorithms.
-func (a *Analyzer) PrepareCalls(ctx context.Context) error {
+// prepareCalls plans every method with code, on every core.
+func (a *Analyzer) prepareCalls(ctx context.Context) error {
 	classes := a.h.Classes()
 	// By class, not by method: the facts of a class are extracted once, and workers
 	// on methods of one class would wait for each other.

@@ -26,14 +26,18 @@ func BenchmarkRunJavacc(b *testing.B) {
 	}
 	defer ix.Close()
 	a := New(ix)
-	if err := a.Prepare(ctx); err != nil {
+	if err := a.Prepare(ctx, callgraph.CHA); err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []string{CHA, RTA, XTA, "cha+sites"} {
-		b.Run(algo, func(b *testing.B) {
-			opts := Options{Level: callgraph.CorrectString, Algorithm: algo, Mains: []string{"javacc"}}
-			if algo == "cha+sites" { // the cost of the site report (Options.Sites)
-				opts.Algorithm, opts.Sites = CHA, func(*callgraph.Graph) {}
+	for _, run := range []struct {
+		name  string
+		algo  callgraph.Algorithm
+		sites bool // the cost of the site report (Options.Sites)
+	}{{"cha", callgraph.CHA, false}, {"rta", callgraph.RTA, false}, {"xta", callgraph.XTA, false}, {"cha+sites", callgraph.CHA, true}} {
+		b.Run(run.name, func(b *testing.B) {
+			opts := Options{Level: callgraph.CorrectString, Algorithm: run.algo, Mains: []string{"javacc"}}
+			if run.sites {
+				opts.Sites = func(*callgraph.Graph) {}
 			}
 			if _, err := a.Run(ctx, opts); err != nil { // warms the per-analyzer caches
 				b.Fatal(err)

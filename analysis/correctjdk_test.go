@@ -22,7 +22,7 @@ func TestJVMUpcallsByEnvironment(t *testing.T) {
 	}
 	a := New(ix)
 	calls := func(lv callgraph.Level, env map[string]string) (jfrCalled, exitCalled bool) {
-		g, err := a.Run(context.Background(), Options{Level: lv, Mains: []string{"correctjdk.Main"}, Env: env})
+		g, err := a.Run(context.Background(), Options{Level: lv, Algorithm: callgraph.CHA, Mains: []string{"correctjdk.Main"}, Env: env})
 		if err != nil {
 			t.Fatal(err)
 		}

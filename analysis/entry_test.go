@@ -42,7 +42,7 @@ func TestMainClassOtherLanguages(t *testing.T) {
 		}
 	}
 
-	g, err := New(ix).Run(context.Background(), Options{Level: callgraph.CorrectJDK, Algorithm: RTA, Mains: []string{"scalalike.Hello$"}})
+	g, err := New(ix).Run(context.Background(), Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.RTA, Mains: []string{"scalalike.Hello$"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestParseDirective(t *testing.T) {
 	}{
 		{in: "@calls(p.B.m, p.C.m) more", text: "@calls(p.B.m, p.C.m)", rest: " more", name: "calls", args: []string{"p.B.m", "p.C.m"}},
 		{in: "@!calls[rta,level>=2](p.D.m(ILjava/lang/String;)V)", text: "@!calls[rta,level>=2](p.D.m(ILjava/lang/String;)V)", neg: true, name: "calls",
-			quals: []expQual{{algo: "rta"}, {op: ">=", level: 2}}, args: []string{"p.D.m(ILjava/lang/String;)V"}},
+			quals: []expQual{{algo: callgraph.RTA}, {op: ">=", level: 2}}, args: []string{"p.D.m(ILjava/lang/String;)V"}},
 		{in: "@reachable", text: "@reachable", name: "reachable"},
 		{in: "@!reachable[level=1] @reachable", text: "@!reachable[level=1]", rest: " @reachable", neg: true, name: "reachable", quals: []expQual{{op: "=", level: 1}}},
 		{in: "@edge(<native>, p.A.<init>)", text: "@edge(<native>, p.A.<init>)", name: "edge", args: []string{"<native>", "p.A.<init>"}},
@@ -61,7 +61,7 @@ func TestAddDirectiveErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !slices.Equal(p.levels, []callgraph.Level{1, 2, 3}) || !slices.Equal(p.algos, []string{RTA}) {
+	if !slices.Equal(p.levels, []callgraph.Level{1, 2, 3}) || !slices.Equal(p.algos, []callgraph.Algorithm{callgraph.RTA}) {
 		t.Errorf("levels %v algos %v", p.levels, p.algos)
 	}
 }

@@ -169,7 +169,7 @@ type expProgram struct {
 	files   []*expFile
 	dirs    []*expDirective
 	levels  []callgraph.Level
-	algos   []string
+	algos   []callgraph.Algorithm
 	library bool
 
 	classes string          // compiled class directory
@@ -206,14 +206,14 @@ type expDirective struct {
 }
 
 type expQual struct {
-	algo  string // "" or cha/rta
-	op    string // "" or =, >=, <=, >, <
+	algo  callgraph.Algorithm // 0 or the algorithm
+	op    string              // "" or =, >=, <=, >, <
 	level int
 }
 
-func (q expQual) holds(algo string, l callgraph.Level) bool {
-	if q.algo != "" {
-		return strings.EqualFold(q.algo, algo)
+func (q expQual) holds(algo callgraph.Algorithm, l callgraph.Level) bool {
+	if q.algo != 0 {
+		return q.algo == algo
 	}
 	v := int(l)
 	switch q.op {
@@ -231,7 +231,7 @@ func (q expQual) holds(algo string, l callgraph.Level) bool {
 	return false
 }
 
-func (d *expDirective) applies(algo string, l callgraph.Level) bool {
+func (d *expDirective) applies(algo callgraph.Algorithm, l callgraph.Level) bool {
 	for _, q := range d.quals {
 		if !q.holds(algo, l) {
 			return false
@@ -252,7 +252,7 @@ func (p *expProgram) runKey() string {
 	for _, l := range p.levels {
 		ls = append(ls, strconv.Itoa(int(l)))
 	}
-	k := "levels=" + strings.Join(ls, ",") + ";algos=" + strings.Join(p.algos, ",")
+	k := "levels=" + strings.Join(ls, ",") + ";algos=" + fmt.Sprint(p.algos)
 	if p.library {
 		k += ";library"
 	}
@@ -291,7 +291,7 @@ func parseProgram(t *testing.T, dir string) (*expProgram, []string) {
 		p.levels = []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect}
 	}
 	if p.algos == nil {
-		p.algos = []string{CHA, RTA}
+		p.algos = []callgraph.Algorithm{callgraph.CHA, callgraph.RTA}
 	}
 	if len(p.dirs) == 0 {
 		errs = append(errs, dir+": no expectations")
@@ -454,9 +454,8 @@ func parseDirective(s string) (*expDirective, string, error) {
 }
 
 func parseQual(q string) (expQual, error) {
-	switch strings.ToLower(q) {
-	case CHA, RTA, XTA, TFA:
-		return expQual{algo: strings.ToLower(q)}, nil
+	if a, err := callgraph.ParseAlgorithm(q); err == nil {
+		return expQual{algo: a}, nil
 	}
 	if rest, ok := strings.CutPrefix(q, "level"); ok {
 		for _, op := range []string{">=", "<=", "=", ">", "<"} {
@@ -510,16 +509,18 @@ func (p *expProgram) addDirective(d *expDirective, at int) error {
 		p.levels = ls
 		return nil
 	case "algos":
-		var as []string
+		var as []callgraph.Algorithm
 		for _, a := range d.args {
-			a = strings.ToLower(a)
-			if !slices.Contains(Algorithms, a) {
-				return fmt.Errorf("unknown algorithm %q", a)
+			alg, err := callgraph.ParseAlgorithm(a)
+			if err != nil {
+				return err
 			}
-			as = append(as, a)
+			as = append(as, alg)
 		}
 		// In Algorithms' order, from the least precise: each refines the one before.
-		slices.SortFunc(as, func(x, y string) int { return slices.Index(Algorithms, x) - slices.Index(Algorithms, y) })
+		slices.SortFunc(as, func(x, y callgraph.Algorithm) int {
+			return slices.Index(callgraph.Algorithms, x) - slices.Index(callgraph.Algorithms, y)
+		})
 		as = slices.Compact(as)
 		if len(as) == 0 || (p.algos != nil && !slices.Equal(p.algos, as)) {
 			return fmt.Errorf("conflicting or empty @algos")
@@ -605,11 +606,11 @@ func parseFeature(s string) (callgraph.Feature, bool) {
 
 // expRun is one analysis run of a group.
 type expRun struct {
-	algo string
+	algo callgraph.Algorithm
 	g    *callgraph.Graph
 }
 
-func (r expRun) String() string { return fmt.Sprintf("%s/%d", strings.ToUpper(r.algo), r.g.Level) }
+func (r expRun) String() string { return fmt.Sprintf("%s/%d", r.algo, r.g.Level) }
 
 // checkGroup compiles and analyses programs that share their runs, then checks each
 // program's expectations and the subgraph invariants.
@@ -654,7 +655,7 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 	}
 	a := New(ix)
 	first := progs[0]
-	byAlgo := map[string][]*callgraph.Graph{}
+	byAlgo := map[callgraph.Algorithm][]*callgraph.Graph{}
 	var runs []expRun
 	for _, algo := range first.algos {
 		for _, l := range first.levels {
@@ -664,7 +665,7 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 				t.Fatalf("%s level %d: %v", algo, l, err)
 			}
 			t.Logf("%s level %d: %d reachable, %d bundles, %v", algo, l, g.NumReachable(), len(g.Bundles), time.Since(t1).Round(time.Millisecond))
-			if algo == CHA && (l == first.levels[0] || l == first.levels[len(first.levels)-1]) {
+			if algo == callgraph.CHA && (l == first.levels[0] || l == first.levels[len(first.levels)-1]) {
 				checkRevisit(t, a, Options{Level: l, Algorithm: algo, LibraryMode: first.library}, g, progs)
 			}
 			runs = append(runs, expRun{algo, g})

@@ -126,20 +126,18 @@ func (a *Analyzer) safeSet(k fallbackKey) []int32 {
 // run's level. feature decides which set; noArg narrows instantiation to no-argument
 // constructors (Class.newInstance).
 func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg bool, r callgraph.Reason) {
-	level := s.opts.Level
-	if level > callgraph.EncapRespect {
-		level = callgraph.EncapRespect // levels 3-5 fall back to level 2 where they cannot resolve
-	}
+	level := s.opts.Level.FallbackLevel()
 	r.Fallback = level
+	encap := level.RespectsEncapsulation()
 	var kinds []setKind
 	switch feature {
 	case callgraph.FeatLoading:
 		kinds = []setKind{setAllClinits}
 	case callgraph.FeatInstantiation:
 		switch {
-		case level == callgraph.BehavedCLs && noArg:
+		case !encap && noArg:
 			kinds = []setKind{setAllClinits, setNoArgCtors}
-		case level == callgraph.BehavedCLs:
+		case !encap:
 			kinds = []setKind{setAllClinits, setAllCtors}
 		case noArg:
 			kinds = []setKind{setAllClinits, setPublicNoArgCtors, setSafeNoArgCtors}
@@ -147,13 +145,13 @@ func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg bool,
 			kinds = []setKind{setAllClinits, setPublicCtors, setSafeCtors}
 		}
 	case callgraph.FeatInvocation, callgraph.FeatMethodHandle:
-		if level == callgraph.BehavedCLs {
+		if !encap {
 			kinds = []setKind{setAllClinits, setAllMethods}
 		} else {
 			kinds = []setKind{setAllClinits, setPublicMethods, setSafeMethods}
 		}
 		if feature == callgraph.FeatMethodHandle {
-			if level == callgraph.BehavedCLs {
+			if !encap {
 				kinds = append(kinds, setAllCtors)
 			} else {
 				kinds = append(kinds, setPublicCtors, setSafeCtors)
@@ -204,11 +202,10 @@ func (s *solver) nativeFallback() {
 	at := site{pc: -1, line: -1, call: -1}
 	r := nativeReason
 	var kinds []setKind
-	if s.opts.Level == callgraph.BehavedCLs {
-		r.Fallback = callgraph.BehavedCLs
+	r.Fallback = s.opts.Level.FallbackLevel()
+	if !r.Fallback.RespectsEncapsulation() {
 		kinds = []setKind{setAllClinits, setAllCtors, setAllMethods}
 	} else {
-		r.Fallback = callgraph.EncapRespect
 		kinds = []setKind{setAllClinits, setPublicCtors, setPublicMethods}
 	}
 	ri := s.reason(r)
@@ -216,7 +213,7 @@ func (s *solver) nativeFallback() {
 	for _, k := range kinds {
 		s.bundle(at, s.fallbackIndex(fallbackKey{kind: k}), ri, k == setAllCtors || k == setPublicCtors)
 	}
-	if s.opts.Level >= callgraph.EncapRespect && s.jdk == nil {
+	if s.opts.Level.RespectsEncapsulation() && s.jdk == nil {
 		// Level 1's sets hold everything the JVM may call already; at level 6 the
 		// node is the JVM, whose upcalls the model's jvm entries add (jvmUpcalls),
 		// and this fallback is only application natives' access to public members.
@@ -248,23 +245,22 @@ func (s *solver) jvmSet(t *jvmTargets) int32 {
 	return s.jvmSetIdx
 }
 
-// nativeEvidence is the evidence of native sites by fallback level.
-var nativeEvidence = map[callgraph.Level]string{
-	callgraph.BehavedCLs:   "native method: may call back into any method",
-	callgraph.EncapRespect: "native method: may call back into any public method",
+// nativeEvidence is the evidence of native sites at fallback level fb.
+func nativeEvidence(fb callgraph.Level) string {
+	if fb.RespectsEncapsulation() {
+		return "native method: may call back into any public method"
+	}
+	return "native method: may call back into any method"
 }
 
 // nativeSite records a call of a native method as a dynamic site: native code is
 // reached and may call back (through the NativeMethod node).
 func (s *solver) nativeSite(at site, m *hierarchy.Method) {
-	fb := s.opts.Level
-	if fb > callgraph.EncapRespect {
-		fb = callgraph.EncapRespect
-	}
+	fb := s.opts.Level.FallbackLevel()
 	s.sites = append(s.sites, callgraph.Site{
 		Caller: at.caller.ID, PC: at.pc, Line: at.line, Call: at.call,
 		Feature: callgraph.FeatNative, API: m.Class.Name + "." + m.Name,
-		Status: callgraph.Unresolved, Evidence: nativeEvidence[fb],
+		Status: callgraph.Unresolved, Evidence: nativeEvidence(fb),
 		Targets: s.singleton(m.ID), Fallback: fb,
 	})
 }

@@ -56,7 +56,7 @@ func TestModernJavaOnJDK25(t *testing.T) {
 	sortNative, compare := method("modern/Main", "sortNative"), method("modern/Main", "compare")
 	a := New(ix)
 	for _, l := range []callgraph.Level{callgraph.EncapRespect, callgraph.CorrectJDK} {
-		g, err := a.Run(context.Background(), Options{Level: l, Algorithm: RTA, Mains: []string{"modern.Main"}})
+		g, err := a.Run(context.Background(), Options{Level: l, Algorithm: callgraph.RTA, Mains: []string{"modern.Main"}})
 		if err != nil {
 			t.Fatal(err)
 		}

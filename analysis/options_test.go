@@ -9,7 +9,7 @@ import (
 // TestOptionsKey: options that change the graph change the key; the order in which
 // the environment was built and the callbacks do not.
 func TestOptionsKey(t *testing.T) {
-	base := Options{Level: callgraph.CorrectEnv, Algorithm: CHA, Mains: []string{"a.Main"}, Env: map[string]string{"x": "1", "y": "2"}}
+	base := Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA, Mains: []string{"a.Main"}, Env: map[string]string{"x": "1", "y": "2"}}
 	same := base
 	same.Env = map[string]string{"y": "2", "x": "1"}
 	same.Progress = func(int) {}
@@ -18,7 +18,7 @@ func TestOptionsKey(t *testing.T) {
 	}
 	variants := []func(o *Options){
 		func(o *Options) { o.Level = callgraph.CorrectString },
-		func(o *Options) { o.Algorithm = RTA },
+		func(o *Options) { o.Algorithm = callgraph.RTA },
 		func(o *Options) { o.Mains = []string{"b.Main"} },
 		func(o *Options) { o.Mains = []string{"a.Main", ""} },
 		func(o *Options) { o.Entries = []string{"a.Main.run"} },
@@ -26,6 +26,13 @@ func TestOptionsKey(t *testing.T) {
 		func(o *Options) { o.Env = map[string]string{"x": "1"} },
 		func(o *Options) { o.Env = map[string]string{"x": "1", "y": "3"} },
 		func(o *Options) { o.Env = map[string]string{"x": "1;\"y\"=\"2"} },
+	}
+	// Unset level and algorithm are the defaults: the same graph, the same key.
+	unset, explicit := base, base
+	unset.Level, unset.Algorithm = 0, 0
+	explicit.Level, explicit.Algorithm = DefaultLevel, DefaultAlgorithm
+	if unset.Key() != explicit.Key() {
+		t.Errorf("unset level and algorithm: key %q, the defaults' %q", unset.Key(), explicit.Key())
 	}
 	seen := map[string]int{base.Key(): -1}
 	for i, v := range variants {

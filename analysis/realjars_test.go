@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -139,7 +138,7 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 	}
 
 	a := New(ix)
-	algos := []string{CHA, RTA}
+	algos := []callgraph.Algorithm{callgraph.CHA, callgraph.RTA}
 	var prev []*callgraph.Graph
 	for _, l := range levels {
 		// The two algorithms run concurrently (runs may proceed concurrently).
@@ -168,9 +167,9 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 					appReach++
 				}
 			})
-			t.Logf("%s/%d: %d reachable (%d of the jar), %d edges, %d dynamic sites, %v", strings.ToUpper(algo), l,
+			t.Logf("%s/%d: %d reachable (%d of the jar), %d edges, %d dynamic sites, %v", algo, l,
 				g.NumReachable(), appReach, g.NumEdges(), len(g.Sites), durs[i].Round(time.Millisecond))
-			run := fmt.Sprintf("%s/%d", strings.ToUpper(algo), l)
+			run := fmt.Sprintf("%s/%d", algo, l)
 			if !anyReachable(g, mainIDs) {
 				t.Errorf("%s: %s.main is not reachable", run, j.main)
 			}
@@ -199,15 +198,15 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 	// One graph at a time beside the coarser one: TFA's run alone takes 1.7 GB.
 	coarser := prev[1]
 	prev = nil
-	for _, algo := range []string{XTA, TFA} {
+	for _, algo := range []callgraph.Algorithm{callgraph.XTA, callgraph.TFA} {
 		t1 := time.Now()
 		g, err := a.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: algo, Mains: []string{j.main}})
 		if err != nil {
 			t.Fatalf("%s: %v", algo, err)
 		}
-		t.Logf("%s/6: %d reachable, %d edges, %v", strings.ToUpper(algo), g.NumReachable(), g.NumEdges(), time.Since(t1).Round(time.Millisecond))
+		t.Logf("%s/6: %d reachable, %d edges, %v", algo, g.NumReachable(), g.NumEdges(), time.Since(t1).Round(time.Millisecond))
 		if !anyReachable(g, mainIDs) {
-			t.Errorf("%s/6: %s.main is not reachable", strings.ToUpper(algo), j.main)
+			t.Errorf("%s/6: %s.main is not reachable", algo, j.main)
 		}
 		checkSubgraphNamed(t, []*callgraph.Graph{coarser, g}, h)
 		coarser = g

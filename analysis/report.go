@@ -98,7 +98,7 @@ func (r *siteReport) report(s *solver) {
 		return
 	}
 	g := &callgraph.Graph{
-		Level: s.opts.Level, Algorithm: s.algorithmName(), NumNodes: len(s.methods) + 1, Native: s.native,
+		Level: s.opts.Level, Algorithm: s.opts.Algorithm, NumNodes: len(s.methods) + 1, Native: s.native,
 		// Reasons are only appended: the capped slice never sees a later write.
 		Reasons: s.reasons[:len(s.reasons):len(s.reasons)],
 	}

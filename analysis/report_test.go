@@ -26,7 +26,7 @@ func TestSiteReport(t *testing.T) {
 	a := New(ix)
 	ms := ix.Hierarchy().Methods()
 	app := func(n int32) bool { return n >= 0 && int(n) < len(ms) && ms[n].Class.Origin == hierarchy.Application }
-	for _, algo := range []string{CHA, RTA} {
+	for _, algo := range []callgraph.Algorithm{callgraph.CHA, callgraph.RTA} {
 		for _, lv := range callgraph.Levels {
 			t.Run(fmt.Sprintf("%s/%s", algo, lv), func(t *testing.T) {
 				var reports []*callgraph.Graph

@@ -36,7 +36,7 @@ import (
 // the levels stay nested.
 type configResolver struct{}
 
-func (configResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (configResolver) appliesAt(callgraph.Level) bool { return true }
 
 // serviceLoaderClass is the JDK class whose reflective sites (its own and its nested
 // classes') take their class names from the service configuration.

@@ -37,7 +37,7 @@ func TestServiceLoaderFromConfiguration(t *testing.T) {
 	a := New(ix)
 	var gs []*callgraph.Graph
 	for _, lv := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectEnv, callgraph.CorrectJDK} {
-		g, err := a.Run(context.Background(), Options{Level: lv, Algorithm: RTA})
+		g, err := a.Run(context.Background(), Options{Level: lv, Algorithm: callgraph.RTA})
 		if err != nil {
 			t.Fatal(err)
 		}

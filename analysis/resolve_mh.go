@@ -104,7 +104,7 @@ func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name
 	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: name,
 		reason: callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle"},
 		own:    []siteResolver{handleResolver{handle}}}
-	if lv == callgraph.BehavedCLs {
+	if !lv.RespectsEncapsulation() {
 		d.reason.Evidence = d.name + ": the handle is not known here: any concrete method or constructor may be called (and any <clinit>)"
 	} else {
 		d.reason.Evidence = d.name + ": the handle is not known here: any public method or constructor, one accessible from this class, or a target of a reachable lookup may be called (and any <clinit>)"
@@ -112,7 +112,7 @@ func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
 		s.fallbackBundles(at, callgraph.FeatMethodHandle, false, d.reason)
-		if s.opts.Level >= callgraph.EncapRespect {
+		if s.opts.Level.RespectsEncapsulation() {
 			r := handleSetReason
 			r.Fallback = lv
 			s.bundle(at, s.handles().set, s.reason(r), true)
@@ -129,14 +129,14 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 		own: []siteResolver{lookupResolver{}}}
 	d.unresolved = d.name + ": the arguments are not class and string literals: the handle may refer to any member (its invocations fall back to the conservative set)"
 	d.apply = func(res siteResult) int32 {
-		if s.opts.Level >= callgraph.EncapRespect {
+		if s.opts.Level.RespectsEncapsulation() {
 			hs := s.handles()
 			s.collectTargets(at, res, hs.add(s))
 		}
 		return s.targetSet(at, res)
 	}
 	d.fallback = func() int32 {
-		if s.opts.Level >= callgraph.EncapRespect {
+		if s.opts.Level.RespectsEncapsulation() {
 			s.handles().addAccessible(s, at.caller.Class)
 		}
 		return -1
@@ -190,7 +190,7 @@ func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
 // the lookups that define it in the same method.
 type handleResolver struct{ operand int }
 
-func (handleResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (handleResolver) appliesAt(callgraph.Level) bool { return true }
 
 func (r handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	lf := s.localFlow(d.at.caller)
@@ -287,7 +287,7 @@ func (s *solver) resolveCall(c *facts.Call) *hierarchy.Method {
 // lookupResolver resolves a lookup site with literal arguments.
 type lookupResolver struct{}
 
-func (lookupResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (lookupResolver) appliesAt(callgraph.Level) bool { return true }
 
 func (lookupResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	lf := s.localFlow(d.at.caller)

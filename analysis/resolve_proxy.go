@@ -54,9 +54,9 @@ func (proxyResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Me
 		reason: callgraph.Reason{Kind: callgraph.KindProxy, Resolver: "proxy"}, levelFree: true}
 	if rm.Desc == proxyNewDesc {
 		d.own = []siteResolver{proxyHandlerResolver{arg: 2, invoke: inv}}
-		d.reason.Evidence = d.name + ": calls on the proxy run InvocationHandler.invoke of its handler, which is not known here: every handler class " + strings.ToUpper(s.opts.Algorithm) + " allows"
+		d.reason.Evidence = d.name + ": calls on the proxy run InvocationHandler.invoke of its handler, which is not known here: every handler class " + s.opts.Algorithm.String() + " allows"
 	} else {
-		d.reason.Evidence = d.name + ": the proxy's handler is given to its constructor later: InvocationHandler.invoke of every handler class " + strings.ToUpper(s.opts.Algorithm) + " allows"
+		d.reason.Evidence = d.name + ": the proxy's handler is given to its constructor later: InvocationHandler.invoke of every handler class " + s.opts.Algorithm.String() + " allows"
 	}
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
@@ -76,7 +76,7 @@ type proxyHandlerResolver struct {
 	invoke *hierarchy.Method
 }
 
-func (proxyHandlerResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (proxyHandlerResolver) appliesAt(callgraph.Level) bool { return true }
 
 func (p proxyHandlerResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	lf, defs := s.siteOperand(d, p.arg)

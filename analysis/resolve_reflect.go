@@ -83,9 +83,9 @@ func (r *siteResult) merge(o siteResult) {
 
 // siteResolver resolves dynamic sites beyond the conservative rules of levels 1 and 2.
 type siteResolver interface {
-	// level is the least assumption level whose assumptions the resolver needs; it is
-	// consulted only in runs at that level or above.
-	level() callgraph.Level
+	// appliesAt reports whether a run at level l licenses what the resolver assumes;
+	// it is consulted only in runs where it does.
+	appliesAt(l callgraph.Level) bool
 	// resolveSite resolves one site. A result with status Unresolved leaves the site
 	// to the next resolver and, finally, to the fallback.
 	resolveSite(s *solver, d *dynamicSite) siteResult
@@ -111,10 +111,10 @@ type apiState struct {
 	spec        *specIndex           // the specification entries: see resolve_spec.go
 }
 
-// fallbackLevel is the level whose conservative sets unresolved sites use: levels 3 to
-// 5 fall back to level 2 where they cannot resolve.
+// fallbackLevel is the level whose conservative sets unresolved sites use
+// (Level.FallbackLevel).
 func (s *solver) fallbackLevel() callgraph.Level {
-	return min(s.opts.Level, callgraph.EncapRespect)
+	return s.opts.Level.FallbackLevel()
 }
 
 // resolveSite resolves a dynamic site with the first resolver (the site's own ones,
@@ -123,7 +123,7 @@ func (s *solver) resolveSite(d *dynamicSite) {
 	first := len(s.bundles)
 	var res, info siteResult // info: what resolvers that found no targets reported
 	for _, p := range append(d.own[:len(d.own):len(d.own)], siteResolvers()...) {
-		if s.opts.Level < p.level() {
+		if !p.appliesAt(s.opts.Level) {
 			continue
 		}
 		r := p.resolveSite(s, d)
@@ -361,7 +361,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		if d.noArg {
 			what = "no-argument constructor"
 		}
-		if s.fallbackLevel() == callgraph.BehavedCLs {
+		if !s.fallbackLevel().RespectsEncapsulation() {
 			d.reason.Evidence = api.name + ": the class is not resolved at Behaved-CLs: any " + what + " may run (and any <clinit>)"
 		} else {
 			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ": any public " + what + ", or one accessible from this class, may run (and any <clinit>)"
@@ -369,7 +369,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		d.fallback = fallback(callgraph.FeatInstantiation)
 	case rkInvoke:
 		d.feature = callgraph.FeatInvocation
-		if s.fallbackLevel() == callgraph.BehavedCLs {
+		if !s.fallbackLevel().RespectsEncapsulation() {
 			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete method may be called (and any <clinit>)"
 		} else {
 			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ": any public method, or one accessible from this class, may be called (and any <clinit>)"
@@ -416,7 +416,7 @@ type classArgResolver struct {
 	instantiates bool
 }
 
-func (classArgResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (classArgResolver) appliesAt(callgraph.Level) bool { return true }
 
 func (p classArgResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	lf, defs := s.siteOperand(d, p.arg)

@@ -21,7 +21,7 @@ func TestDynamicSiteRecords(t *testing.T) {
 	ctx := context.Background()
 	ix := programsIndex(t, "cg/reflection", "cg/methodhandles", "cg/proxy", "cg/serialization")
 	h := ix.Hierarchy()
-	g, err := New(ix).Run(ctx, Options{Level: callgraph.EncapRespect, Algorithm: CHA})
+	g, err := New(ix).Run(ctx, Options{Level: callgraph.EncapRespect, Algorithm: callgraph.CHA})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // it, at every level: the site's status is Specified.
 type specResolver struct{}
 
-func (specResolver) level() callgraph.Level { return callgraph.BehavedCLs }
+func (specResolver) appliesAt(callgraph.Level) bool { return true }
 
 // specTargets are an entry's targets resolved against the hierarchy.
 type specTargets struct {

@@ -41,7 +41,7 @@ func TestSpecifiedSite(t *testing.T) {
 	circle := h.Class("res/Circle").Method("<clinit>", "()V")
 	a := New(ix)
 	for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
-		g, err := a.Run(context.Background(), Options{Level: l, Spec: f})
+		g, err := a.Run(context.Background(), Options{Level: l, Algorithm: callgraph.CHA, Spec: f})
 		if err != nil {
 			t.Fatal(err)
 		}

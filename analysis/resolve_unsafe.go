@@ -79,7 +79,7 @@ func (s *solver) unsafeInstantiate(at site) {
 		return // CHA's answers do not depend on instantiation
 	}
 	kinds := []setKind{setAllCtors}
-	if s.fallbackLevel() >= callgraph.EncapRespect {
+	if s.fallbackLevel().RespectsEncapsulation() {
 		kinds = []setKind{setPublicCtors, setSafeCtors}
 	}
 	if s.api.unsafeAlloc == nil {

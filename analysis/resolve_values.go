@@ -15,7 +15,7 @@ import (
 // they create, and Method.invoke sites to the methods of resolved classes.
 type valuesResolver struct{}
 
-func (valuesResolver) level() callgraph.Level { return callgraph.CorrectCast }
+func (valuesResolver) appliesAt(l callgraph.Level) bool { return l.TrustsCasts() }
 
 // values returns the run's value analyzer.
 func (s *solver) values() *values.Analyzer {
@@ -209,7 +209,7 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 		res.inits = append(res.inits, x)
 		for _, ctor := range x.Methods {
 			// Encap-Respect still holds: only constructors its sets allow.
-			safe := ctor.IsPublic() || (s.opts.Level > callgraph.BehavedCLs && s.h.EncapsulationSafeConstructor(m.Class, ctor))
+			safe := ctor.IsPublic() || (s.opts.Level.RespectsEncapsulation() && s.h.EncapsulationSafeConstructor(m.Class, ctor))
 			if ctor.Name == "<init>" && (!d.noArg || ctor.Desc == "()V") && safe {
 				res.methods = append(res.methods, ctor)
 			}

@@ -19,7 +19,7 @@ func TestVirtualReturnPoints(t *testing.T) {
 	}
 	ctx := context.Background()
 	ix := programsIndex(t, "cg/dispatchflow")
-	g, err := New(ix).Run(ctx, Options{Level: callgraph.CorrectString, Algorithm: CHA})
+	g, err := New(ix).Run(ctx, Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestResolvableSites(t *testing.T) {
 		{callgraph.CorrectString, nil, map[string]bool{"fromParameter": true, "fromLoop": false, "fromProperty": true, "fromMap": true}, 1, 2},
 		{callgraph.CorrectEnv, map[string]string{"rvl.class": "rvl.Main"}, map[string]bool{"fromParameter": true, "fromLoop": false, "fromMap": true}, 2, 3},
 	} {
-		g, err := New(ix).Run(ctx, Options{Level: tc.level, Env: tc.env})
+		g, err := New(ix).Run(ctx, Options{Level: tc.level, Algorithm: callgraph.CHA, Env: tc.env})
 		if err != nil {
 			t.Fatal(err)
 		}

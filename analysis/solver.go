@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -149,7 +148,7 @@ func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
 	ms := a.h.Methods()
 	n := len(ms) + 1
 	var jdk *jdkmodel.Model
-	if opts.Level >= callgraph.CorrectJDK {
+	if opts.Level.ModelsJDK() {
 		jdk, _ = a.model() // a run reports its error before it starts
 	}
 	var lib *libWorld
@@ -715,7 +714,7 @@ func (s *solver) graph() *callgraph.Graph {
 	})
 	return &callgraph.Graph{
 		Level:     s.opts.Level,
-		Algorithm: s.algorithmName(),
+		Algorithm: s.opts.Algorithm,
 		NumNodes:  len(s.methods) + 1,
 		Native:    s.native,
 		Reachable: s.reach,
@@ -726,15 +725,6 @@ func (s *solver) graph() *callgraph.Graph {
 		Sites:     s.sites,
 		Problems:  s.problems,
 	}
-}
-
-// algorithmName is the graph's name of the run's algorithm.
-func (s *solver) algorithmName() string {
-	switch s.opts.Algorithm {
-	case RTA, XTA, TFA:
-		return strings.ToUpper(s.opts.Algorithm)
-	}
-	return "CHA"
 }
 
 // frozenSet returns a set as the graph holds it: sorted, without duplicates. Sets

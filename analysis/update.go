@@ -8,7 +8,6 @@ import (
 	"math/bits"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
@@ -34,10 +33,6 @@ func (e *NotUpdatable) Error() string { return "analysis: no update in place: " 
 func notUpdatable(format string, args ...any) error {
 	return &NotUpdatable{Why: fmt.Sprintf(format, args...)}
 }
-
-// UpdatesInPlace reports whether Update can update a graph of the algorithm in place:
-// CHA's only. The others analyse anew (ARCHITECTURE.md says how TFA's could be).
-func UpdatesInPlace(algorithm string) bool { return algorithm == CHA || algorithm == "" } // "": Options' default
 
 // Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
 // computed from prev, a run with the same options over a program that differs from
@@ -70,12 +65,14 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		return nil, nil, err
 	}
 	switch {
-	case !UpdatesInPlace(opts.Algorithm):
+	case !opts.Algorithm.UpdatesInPlace():
 		return nil, nil, notUpdatable("the algorithm is %s", opts.Algorithm)
 	case prev.Analyzer == nil || prev.Graph == nil || prev.Trace == nil:
 		return nil, nil, notUpdatable("no previous run with a trace")
-	case prev.Graph.Level != opts.Level || prev.Graph.Algorithm != "CHA":
-		return nil, nil, notUpdatable("the previous run is at another level")
+	case prev.Graph.Algorithm != opts.Algorithm:
+		return nil, nil, notUpdatable("the previous run is of another algorithm (%s)", prev.Graph.Algorithm)
+	case prev.Graph.Level != opts.Level:
+		return nil, nil, notUpdatable("the previous run is at another level (%s)", prev.Graph.Level.Title())
 	}
 	oh := prev.Analyzer.h
 	if why := sameShape(oh, a.h, changed); why != "" {
@@ -557,19 +554,31 @@ func prune(g *callgraph.Graph, reached callgraph.Bitset) *callgraph.Graph {
 	return p
 }
 
+// WithDefaults fills in the level and the algorithm that o leaves unset
+// (DefaultLevel, DefaultAlgorithm).
+func (o Options) WithDefaults() Options {
+	o.Level = orDefault(o.Level, DefaultLevel)
+	o.Algorithm = orDefault(o.Algorithm, DefaultAlgorithm)
+	return o
+}
+
+// orDefault is v, or def when v is unset (its zero value).
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
 // normalize fills in the defaults of opts and checks them.
 func normalize(opts Options) (Options, error) {
-	if opts.Level == 0 {
-		opts.Level = callgraph.CorrectString
+	opts = opts.WithDefaults()
+	if !opts.Level.Valid() {
+		return opts, fmt.Errorf("invalid assumption level %d", opts.Level.Number())
 	}
-	if opts.Level < callgraph.BehavedCLs || opts.Level > callgraph.MaxLevel {
-		return opts, fmt.Errorf("invalid assumption level %d", opts.Level)
-	}
-	if opts.Algorithm == "" {
-		opts.Algorithm = CHA
-	}
-	if !slices.Contains(Algorithms, opts.Algorithm) {
-		return opts, fmt.Errorf("unknown algorithm %q (want one of %s)", opts.Algorithm, strings.Join(Algorithms, ", "))
+	if !opts.Algorithm.Valid() {
+		return opts, fmt.Errorf("unknown algorithm %v (want one of %s)", opts.Algorithm, callgraph.AlgorithmChoices())
 	}
 	return opts, nil
 }

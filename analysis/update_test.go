@@ -79,7 +79,7 @@ func TestUpdate(t *testing.T) {
 		}}},
 	}
 	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
-		opts := Options{Level: level}
+		opts := Options{Level: level, Algorithm: callgraph.CHA}
 		g0, tr0, err := a0.RunTrace(ctx, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +153,7 @@ func TestUpdate(t *testing.T) {
 // each step equal to a new run.
 func TestUpdateChain(t *testing.T) {
 	ctx := context.Background()
-	opts := Options{Level: callgraph.CorrectString}
+	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
 	prev := Previous{Analyzer: New(updateProgram(t, ""))}
 	var err error
 	if prev.Graph, prev.Trace, err = prev.Analyzer.RunTrace(ctx, opts); err != nil {
@@ -248,4 +248,26 @@ func checkDerivations(t *testing.T, what string, g *callgraph.Graph, parent, con
 			order(n, 0)
 		}
 	})
+}
+
+// TestUpdateDeclinesOtherRuns: Update says which of its options the previous run
+// does not share: another algorithm, another level.
+func TestUpdateDeclinesOtherRuns(t *testing.T) {
+	a := New(updateProgram(t, ""))
+	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
+	for _, c := range []struct {
+		g    *callgraph.Graph
+		want string
+	}{
+		{&callgraph.Graph{Level: callgraph.CorrectString, Algorithm: callgraph.RTA}, "another algorithm (RTA)"},
+		{&callgraph.Graph{Level: callgraph.EncapRespect, Algorithm: callgraph.CHA}, "another level (Encap-Respect)"},
+	} {
+		_, _, err := a.Update(context.Background(), opts, Previous{Analyzer: a, Graph: c.g, Trace: &Trace{}}, []string{"app/Work"})
+		if !IsNotUpdatable(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("previous run %v at %v: %v, want %q", c.g.Algorithm, c.g.Level, err, c.want)
+		}
+	}
+	if _, _, err := a.Update(context.Background(), Options{Level: callgraph.CorrectString, Algorithm: callgraph.TFA}, Previous{}, nil); !IsNotUpdatable(err) || !strings.Contains(err.Error(), "the algorithm is TFA") {
+		t.Errorf("TFA: %v", err)
+	}
 }

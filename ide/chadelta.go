@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -23,7 +21,7 @@ import (
 // finer reports whether the snapshot's graph is of an algorithm finer than CHA.
 func finer(snap *Snapshot) bool {
 	a := snap.Graph.Algorithm
-	return a != "" && !strings.EqualFold(a, analysis.CHA)
+	return a.Valid() && !a.DispatchesByHierarchy()
 }
 
 // virtualCall returns the method a virtual or interface call resolves to and the
@@ -69,7 +67,7 @@ func chaExtraDetail(snap *Snapshot, caller *hierarchy.Method, b *callgraph.Bundl
 	if !ok || n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s; CHA would add %d more target%s at this call", strings.ToUpper(snap.Graph.Algorithm), n, plural(n))
+	return fmt.Sprintf("%s; CHA would add %d more target%s at this call", snap.Graph.Algorithm.String(), n, plural(n))
 }
 
 // chaExtraCallers counts the virtual and interface calls in reachable methods that
@@ -130,7 +128,7 @@ func (s *Session) chaCallersItem(ctx context.Context, snap *Snapshot, n int32) *
 		return nil
 	}
 	name := fmt.Sprintf("… CHA would add %d caller%s", extra, plural(extra))
-	detail := fmt.Sprintf("virtual and interface calls that may reach this method by the class hierarchy alone, which the %s graph rules out; choose the CHA algorithm to see them", strings.ToUpper(snap.Graph.Algorithm))
+	detail := fmt.Sprintf("virtual and interface calls that may reach this method by the class hierarchy alone, which the %s graph rules out; choose the CHA algorithm to see them", snap.Graph.Algorithm.String())
 	it := s.Item(snap, n)
 	it.Name, it.Detail = name, detail
 	it.Data = mustJSON(moreData{methodRef: refOf(m), Note: true})

@@ -29,7 +29,7 @@ func Statistics(ctx context.Context, snap *Snapshot) (string, error) {
 	ms := snap.Hierarchy().Methods()
 	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", strings.ToUpper(snap.Options.Algorithm))
+	fmt.Fprintf(&b, "%s call graphs (time 0s: cached)\n", snap.Options.Algorithm.String())
 	if err := leveltable.Write(&b, rows, own); err != nil {
 		return "", err
 	}

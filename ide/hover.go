@@ -29,11 +29,11 @@ func (s *Session) Hover(snap *Snapshot, doc Doc, pos Position) (md string, rng *
 // the configured environment.
 func graphLine(snap *Snapshot) string {
 	st := snap.Options
-	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level, strings.ToUpper(st.Algorithm))
-	if st.Level >= callgraph.CorrectEnv {
+	s := fmt.Sprintf("_%s (level %d), %s call graph_", st.Level.Title(), st.Level.Number(), st.Algorithm)
+	if st.Level.UsesAnalysedEnvironment() {
 		s += "\n\n_" + st.Level.Title() + ": sound only for the environment configured in `jcg.env`._"
 	}
-	if st.Level >= callgraph.CorrectJDK {
+	if st.Level.ModelsJDK() {
 		s += "\n\n_Correct-JDK: the JDK's native methods do only what jcg-lsp's model of them (analysis/jdkmodel/jdk.model) says._"
 	}
 	return s
@@ -185,7 +185,7 @@ func edgesHover(snap *Snapshot, caller *hierarchy.Method, bundles []callgraph.Bu
 			fmt.Fprintf(&b, "- … %d more\n", len(set)-limit)
 		}
 		if n, ok := chaExtraTargets(snap, caller, &bd); ok && n > 0 {
-			fmt.Fprintf(&b, "\nCHA would add %d more target%s: the class hierarchy allows them, %s's reasoning about the receiver rules them out.\n", n, plural(n), strings.ToUpper(snap.Graph.Algorithm))
+			fmt.Fprintf(&b, "\nCHA would add %d more target%s: the class hierarchy allows them, %s's reasoning about the receiver rules them out.\n", n, plural(n), snap.Graph.Algorithm.String())
 		}
 		b.WriteString("\n")
 	}

@@ -79,7 +79,7 @@ func TestMarkers(t *testing.T) {
 		SpecFile:    filepath.Join(t.TempDir(), "jcg-spec.txt"),
 	}
 	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p},
-		Options: analysis.Options{Level: callgraph.CorrectString, Algorithm: analysis.CHA, Mains: []string{"mk.Main"}}})
+		Options: analysis.Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA, Mains: []string{"mk.Main"}}})
 	if err != nil || snaps[0].Err != nil {
 		t.Fatalf("build: %v %v", err, snaps[0].Err)
 	}

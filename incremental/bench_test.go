@@ -76,7 +76,7 @@ func benchOneChanged(b *testing.B, appV1, appV2 string) {
 	st := Settings{
 		Config: index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{
 			{Path: out, Origin: classpath.Application}, {Path: javaccJar, Origin: classpath.Library}}},
-		Options: analysis.Options{Level: callgraph.CorrectEnv, Mains: []string{"app.App"}},
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA, Mains: []string{"app.App"}},
 	}
 	t0 := time.Now()
 	m := newTestHost(b, st)
@@ -125,7 +125,7 @@ func BenchmarkWarmRestart(b *testing.B) {
 	}
 	st := Settings{
 		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: javaccJar, Origin: classpath.Application}}},
-		Options: analysis.Options{Level: callgraph.CorrectEnv, Mains: []string{"javacc"}},
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA, Mains: []string{"javacc"}},
 	}
 	for _, withGraphs := range []bool{false, true} {
 		name := "facts"
@@ -177,7 +177,7 @@ func BenchmarkBurst1000(b *testing.B) {
 	javatest.CopyTree(b, v0, out)
 	st := Settings{
 		Config:  index.Config{JDKHome: javatest.JDKHome(b), Sources: []classpath.Source{{Path: out, Origin: classpath.Application}}},
-		Options: analysis.Options{Level: callgraph.CorrectEnv, Entries: []string{"p.C0.m"}},
+		Options: analysis.Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA, Entries: []string{"p.C0.m"}},
 	}
 	m := newTestHostOpts(b, st, HostOptions{Logger: zap.NewNop()})
 	ch := m.subscribe()

@@ -55,7 +55,7 @@ func FuzzDecodeCachedGraph(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	g := &callgraph.Graph{Level: callgraph.CorrectString, Algorithm: "CHA", NumNodes: 3, Reachable: callgraph.NewBitset(3),
+	g := &callgraph.Graph{Level: callgraph.CorrectString, Algorithm: callgraph.CHA, NumNodes: 3, Reachable: callgraph.NewBitset(3),
 		Entries: []int32{0}, Sets: [][]int32{{1, 2}}, Bundles: []callgraph.Bundle{{Caller: 0, Call: 0, Set: 0}},
 		Reasons: []callgraph.Reason{{}}}
 	for id := range int32(3) {

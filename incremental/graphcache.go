@@ -141,7 +141,11 @@ func (c *GraphCache) Load(key string, numNodes int) *callgraph.Graph {
 		err = fmt.Errorf("graph of %d nodes, the program has %d", g.NumNodes, numNodes)
 	}
 	if err != nil {
-		c.log.Warn("graph cache: ignoring a damaged file", zap.String("file", p), zap.Error(err))
+		what := "graph cache: ignoring a damaged file"
+		if errors.Is(err, callgraph.ErrNumberedLevels) {
+			what = "graph cache: ignoring a graph of an older format"
+		}
+		c.log.Warn(what, zap.String("file", p), zap.Error(err))
 		os.Remove(p)
 		return nil
 	}

@@ -2,11 +2,17 @@ package incremental
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
@@ -96,5 +102,32 @@ func TestGraphCachePrunes(t *testing.T) {
 	}
 	if gc.Load("a", 1) != nil || gc.Load("b", 1) == nil || gc.Load("c", 1) == nil {
 		t.Errorf("pruning kept the wrong files")
+	}
+}
+
+// TestGraphCacheRefusesNumberedLevels: a cached graph of the format that named
+// levels by number (intact, its checksum right) is not loaded, since its numbers may
+// mean other levels now; the log says why, and the file goes.
+func TestGraphCacheRefusesNumberedLevels(t *testing.T) {
+	core, logs := observer.New(zap.WarnLevel)
+	gc, err := OpenGraphCache(t.TempDir(), zap.New(core))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Format 2: the magic, the format, then the level as a number (4).
+	old := binary.LittleEndian.AppendUint32([]byte("jcg-lsp graph\n"), 2)
+	old = binary.LittleEndian.AppendUint32(old, 4)
+	old = binary.LittleEndian.AppendUint64(old, xxhash.Sum64(old))
+	if err := os.WriteFile(gc.path("old"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g := gc.Load("old", 1); g != nil {
+		t.Fatalf("loaded a graph that names levels by number: level %v", g.Level)
+	}
+	if _, err := os.Stat(gc.path("old")); !os.IsNotExist(err) {
+		t.Errorf("the old file stays: %v", err)
+	}
+	if e := logs.FilterMessage("graph cache: ignoring a graph of an older format").All(); len(e) != 1 || !strings.Contains(fmt.Sprint(e[0].ContextMap()["error"]), "by number") {
+		t.Errorf("log %v", logs.All())
 	}
 }

@@ -79,7 +79,7 @@ func testSettings(t testing.TB, dir, specPath string) Settings {
 		Config: index.Config{Sources: []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK},
 			{Path: dir, Origin: classpath.Application}}},
 		SpecPath: specPath,
-		Options:  analysis.Options{Level: callgraph.CorrectEnv, LibraryMode: true},
+		Options:  analysis.Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA, LibraryMode: true},
 	}
 }
 

@@ -117,6 +117,7 @@ func (h *Host) Build(ctx context.Context, req Request) (snaps []*Snapshot, err e
 		return nil, fmt.Errorf("incremental: host closed")
 	}
 	start := time.Now()
+	req.Options = req.Options.WithDefaults() // snapshots say which level and algorithm
 	prevs, release := h.Current()
 	defer release()
 	var fresh []*world // worlds this build made: released unless published
@@ -245,7 +246,7 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
 			h.log.Debug("call graph not updated in place", zap.String("why", why))
-			if req.Interim != nil && !analysis.UpdatesInPlace(opts.Algorithm) {
+			if req.Interim != nil && !opts.Algorithm.UpdatesInPlace() {
 				h.interim(ctx, req, p, w, prev, prevs, spec)
 			}
 		}
@@ -278,8 +279,8 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 // req.Interim the current snapshots with prev replaced by one of it.
 func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, prev *Snapshot, prevs []*Snapshot, spec *SpecFile) {
 	t0 := time.Now()
-	opts := req.Options
-	opts.Spec, opts.Algorithm = nil, analysis.CHA
+	opts := companionOptions(req.Options)
+	opts.Spec = nil
 	if ok, why := w.updateFrom(ctx, prev.w, opts, spec, false); !ok {
 		h.log.Debug("no interim graph", zap.String("why", why))
 		return

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
 
@@ -297,7 +296,7 @@ func TestInterimCompanion(t *testing.T) {
 	out := t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
-	st.Options.Algorithm = analysis.TFA
+	st.Options.Algorithm = callgraph.TFA
 	m := newTestHost(t, st)
 	s, release := m.acquire()
 	deadline := time.Now().Add(30 * time.Second)
@@ -311,7 +310,7 @@ func TestInterimCompanion(t *testing.T) {
 
 	var interims []string
 	m.interim = func(set []*Snapshot) {
-		if len(set) != 1 || set[0].Options.Algorithm != analysis.CHA || !set[0].InPlace || set[0].Graph == nil {
+		if len(set) != 1 || set[0].Options.Algorithm != callgraph.CHA || !set[0].InPlace || set[0].Graph == nil {
 			t.Errorf("interim snapshots %+v", set)
 			return
 		}
@@ -330,7 +329,7 @@ public class B { public void run() { System.out.print("b"); } }
 		t.Fatalf("%d interim graphs, want 1", len(interims))
 	}
 	cha := st
-	cha.Options.Algorithm = analysis.CHA
+	cha.Options.Algorithm = callgraph.CHA
 	if want := scratchText(t, cha, st.Options.Level); interims[0] != want {
 		t.Errorf("the interim graph differs from a new CHA analysis:\n%s\nwant\n%s", interims[0], want)
 	}

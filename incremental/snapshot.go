@@ -69,12 +69,8 @@ func (s *Snapshot) RunOptions() analysis.Options { return runOptions(s.Options, 
 // (Request.Interim): false until the trace of a graph loaded from the disk cache, or
 // the companion, has been computed in the background.
 func (s *Snapshot) Updatable() bool {
-	opts := s.Options
-	if !analysis.UpdatesInPlace(opts.Algorithm) {
-		opts.Algorithm = analysis.CHA
-	}
 	s.w.mu.Lock()
-	c := s.w.graphs[graphKey(opts, s.Spec)]
+	c := s.w.graphs[graphKey(companionOptions(s.Options), s.Spec)]
 	s.w.mu.Unlock()
 	if c == nil {
 		return false

@@ -98,13 +98,9 @@ func newWorld(key string, ix *index.Index, log *zap.Logger) *world {
 			if !w.acquire() {
 				return
 			}
-			prep := w.an.PrepareCalls
-			if opts.Algorithm == "" || opts.Algorithm == analysis.CHA {
-				prep = w.an.Prepare
-			}
 			go func() {
 				defer w.release()
-				if err := prep(ctx); err != nil {
+				if err := w.an.Prepare(ctx, opts.Algorithm); err != nil {
 					w.log.Debug("prepare", zap.Error(err))
 				}
 			}()
@@ -113,6 +109,15 @@ func newWorld(key string, ix *index.Index, log *zap.Logger) *world {
 	}
 	w.refs.Init()
 	return w
+}
+
+// companionOptions are the options of the graph that an edit of method bodies
+// updates in place for a graph of opts: opts themselves when their algorithm
+// updates in place, else those of the CHA companion of the same level and
+// specification (callgraph.Algorithm.Companion, companionLater).
+func companionOptions(opts analysis.Options) analysis.Options {
+	opts.Algorithm = opts.Algorithm.Companion()
+	return opts
 }
 
 // graphKey identifies the analysis settings and the specification of a graph:
@@ -249,7 +254,7 @@ const traceDelay = 2 * time.Second
 // level only, and one at a time. It stops when the world is retired or the host
 // closes (w.bg), and holds the world, whose index it reads.
 func (w *world) traceLater(c *graphCall, key string, opts analysis.Options) {
-	if !analysis.UpdatesInPlace(opts.Algorithm) {
+	if !opts.Algorithm.UpdatesInPlace() {
 		return // another algorithm's trace would go unused: its companion serves edits
 	}
 	w.later(func() {
@@ -297,11 +302,11 @@ func (w *world) later(fn func()) {
 // has stood for traceDelay, as traceLater does, unless the world has it already (an
 // edit updated the previous world's in place), and stops with the world.
 func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
-	if analysis.UpdatesInPlace(opts.Algorithm) {
+	if opts.Algorithm.UpdatesInPlace() {
 		return
 	}
 	algo := opts.Algorithm
-	opts.Algorithm = analysis.CHA
+	opts = companionOptions(opts)
 	key := graphKey(opts, sf)
 	w.mu.Lock()
 	w.companion = key
@@ -335,7 +340,7 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 		w.mu.Unlock()
 		close(c.done)
 		if err == nil {
-			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.String("algorithm", algo))
+			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.Stringer("algorithm", algo))
 		}
 	})
 }

@@ -26,7 +26,7 @@ func TestGraphCache(t *testing.T) {
 	}
 	t.Cleanup(func() { ix.Close() })
 	w := newWorld("test", ix, zap.NewNop())
-	opts := analysis.Options{Level: callgraph.CorrectString, Algorithm: analysis.CHA}
+	opts := analysis.Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
 	ctx := context.Background()
 
 	// A computation its caller cancels is not cached.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,9 +90,19 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // setLevel overrides the assumption level and waits for the new snapshot.
 func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, error) {
 	if len(args) != 1 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants one argument: a level name or number 1-%d", cmdSetLevel, callgraph.MaxLevel)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s wants one argument: a level's name (%s) or number 1-%d", cmdSetLevel, callgraph.LevelChoices(), callgraph.MaxLevel.Number())
 	}
-	changed, problems := s.override("level", args[0])
+	// Like the command line, the command takes a level's number, used at once; the
+	// override keeps the level's name, as settings name levels.
+	var arg string
+	if json.Unmarshal(args[0], &arg) != nil {
+		arg = string(bytes.TrimSpace(args[0]))
+	}
+	raw := []byte(args[0])
+	if lv, err := callgraph.ParseLevelOrNumber(arg); err == nil {
+		raw, _ = json.Marshal(lv.String())
+	}
+	changed, problems := s.override("level", raw)
 	if len(problems) > 0 {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s", strings.Join(problems, "; "))
 	}

@@ -36,12 +36,15 @@
 //     The server imports no index package.
 //   - early.go, firstbuild.go: diagnostics published while the first analysis runs,
 //     and requests that wait for the first snapshot.
-
+//
 // # Invariants
 //
-// Requests never wait for a build: they are answered from the latest snapshot (or
-// with nothing before the first one). A snapshot is never modified after it is
-// published. Only this package imports go.lsp.dev/protocol. Nothing here writes to
+// Requests during a rebuild do not wait for it: they are answered from the latest
+// snapshot. A request that arrives before its workspace's first snapshot waits for
+// it (firstbuild.go: cancellable, bounded), and is never given an empty answer: an
+// empty call hierarchy would say "no callers", which is false; when the wait ends
+// without a snapshot, the answer is an error the client shows. A snapshot is never
+// modified after it is published. Only this package imports go.lsp.dev/protocol. Nothing here writes to
 // standard output except through the connection.
 //
 // # Extensions to LSP

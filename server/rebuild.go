@@ -172,7 +172,7 @@ func (s *Server) publishInterim(ctx context.Context, st *Settings, reason increm
 	status := statusOf(st, reason, snaps)
 	// The interim graph counts its own level only: clients keep the others' counts.
 	status.State, status.UnresolvedByLevel = "interim", nil
-	status.Message = fmt.Sprintf("%s (CHA, updated in place; %s analysing)", status.Message, strings.ToUpper(st.Algorithm))
+	status.Message = fmt.Sprintf("%s (CHA, updated in place; %s analysing)", status.Message, st.Algorithm)
 	status.TookMs = time.Since(start).Milliseconds()
 	s.sendStatus(status)
 }

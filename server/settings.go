@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -27,7 +26,7 @@ const ConfigSection = "jcg"
 // didChangeConfiguration), then what commands such as jcg.setLevel override.
 type Settings struct {
 	Level     callgraph.Level
-	Algorithm string // one of analysis.Algorithms
+	Algorithm callgraph.Algorithm
 
 	// Discovery says what to analyse (class path, source roots, specification file).
 	incremental.Discovery
@@ -52,8 +51,8 @@ type Settings struct {
 // DefaultSettings are the settings before any configuration.
 func DefaultSettings() Settings {
 	return Settings{
-		Level:          callgraph.CorrectJDK,
-		Algorithm:      analysis.TFA,
+		Level:          analysis.DefaultLevel,
+		Algorithm:      analysis.DefaultAlgorithm,
 		Severity:       protocol.DiagnosticSeverityWarning,
 		NativeSeverity: protocol.DiagnosticSeverityInformation,
 		Discovery:      incremental.Discovery{SpecFile: "jcg-spec.txt"},
@@ -115,14 +114,11 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 		}
 		switch k {
 		case "level", "assumptionLevel":
+			// A level's name only: a number would mean another level once levels
+			// are added (ParseLevel says so).
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
-				var n int
-				if json.Unmarshal(raw, &n) != nil {
-					bad(k, fmt.Errorf("want a level name or number 1-%d", callgraph.MaxLevel))
-					continue
-				}
-				s = strconv.Itoa(n)
+				s = string(bytes.TrimSpace(raw))
 			}
 			lv, err := callgraph.ParseLevel(s)
 			if err != nil {
@@ -132,11 +128,16 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			st.Level = lv
 		case "algorithm":
 			var s string
-			if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(analysis.Algorithms, strings.ToLower(s)) {
-				bad(k, fmt.Errorf("want one of %q", analysis.Algorithms))
+			if err := json.Unmarshal(raw, &s); err != nil {
+				bad(k, fmt.Errorf("want one of %s", callgraph.AlgorithmChoices()))
 				continue
 			}
-			st.Algorithm = strings.ToLower(s)
+			alg, err := callgraph.ParseAlgorithm(s)
+			if err != nil {
+				bad(k, err)
+				continue
+			}
+			st.Algorithm = alg
 		case "classPath":
 			strs(k, raw, &st.ClassPath)
 		case "libraries":

@@ -4,17 +4,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
 
 // TestSettings checks the layers of settings and the reporting of bad values.
 func TestSettings(t *testing.T) {
 	st := DefaultSettings()
-	l, err := parseLayer([]byte(`{"jcg": {"level": 2, "algorithm": "RTA", "env": {"k": "v"}, "diagnosticSeverity": "error", "bogus": 1, "classPath": "out"}}`))
+	l, err := parseLayer([]byte(`{"jcg": {"level": "encap-respect", "algorithm": "RTA", "env": {"k": "v"}, "diagnosticSeverity": "error", "bogus": 1, "classPath": "out"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	probs := st.apply(l)
-	if st.Level != 2 || st.Algorithm != "rta" || st.Env["k"] != "v" || st.Severity != 1 || !slices.Equal(st.ClassPath, []string{"out"}) {
+	if st.Level != callgraph.EncapRespect || st.Algorithm != callgraph.RTA || st.Env["k"] != "v" || st.Severity != 1 || !slices.Equal(st.ClassPath, []string{"out"}) {
 		t.Errorf("settings %+v", st)
 	}
 	if len(probs) != 1 || !strings.Contains(probs[0], "bogus") {
@@ -22,8 +24,16 @@ func TestSettings(t *testing.T) {
 	}
 	l, _ = parseLayer([]byte(`{"jcg.level": "nonsense", "jcg.nativeDiagnosticSeverity": "off"}`))
 	probs = st.apply(l)
-	if st.Level != 2 || st.NativeSeverity != 0 || len(probs) != 1 || !strings.Contains(probs[0], "level") {
+	if st.Level != callgraph.EncapRespect || st.NativeSeverity != 0 || len(probs) != 1 || !strings.Contains(probs[0], "level") {
 		t.Errorf("after a bad level: %+v %v", st, probs)
+	}
+	// A level is named: a number would mean another level once levels are added.
+	for _, raw := range []string{`{"level": 4}`, `{"level": "4"}`} {
+		l, _ = parseLayer([]byte(raw))
+		probs = st.apply(l)
+		if st.Level != callgraph.EncapRespect || len(probs) != 1 || !strings.Contains(probs[0], "not its number") {
+			t.Errorf("%s: level %v, problems %v", raw, st.Level, probs)
+		}
 	}
 }
 

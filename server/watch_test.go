@@ -418,7 +418,7 @@ func TestWatchInterimDiagnostics(t *testing.T) {
 	e := newEnv(t, workspace(t, "plugins"), envOptions{})
 	e.waitReady(0)
 	snap, release := e.srv.current()
-	if snap.Options.Algorithm != "tfa" || snap.Options.Level != callgraph.CorrectJDK {
+	if snap.Options.Algorithm != callgraph.TFA || snap.Options.Level != callgraph.CorrectJDK {
 		t.Fatalf("default settings: %s at %v, want tfa at Correct-JDK", snap.Options.Algorithm, snap.Options.Level)
 	}
 	e.waitFor("the CHA companion graph", snap.Updatable)
@@ -433,7 +433,7 @@ func TestWatchInterimDiagnostics(t *testing.T) {
 		}
 		snap, release := e.srv.current()
 		defer release()
-		if snap.InPlace || snap.Options.Algorithm != "tfa" || snap.Graph.Algorithm != "TFA" {
+		if snap.InPlace || snap.Options.Algorithm != callgraph.TFA || snap.Graph.Algorithm != callgraph.TFA {
 			t.Errorf("%s: published snapshot in place %v, algorithm %s (graph %s), want TFA analysed anew", st.new, snap.InPlace, snap.Options.Algorithm, snap.Graph.Algorithm)
 		}
 		if !snap.Updatable() {

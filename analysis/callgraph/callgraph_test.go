@@ -2,18 +2,96 @@ package callgraph
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
 func TestParseLevel(t *testing.T) {
-	for in, want := range map[string]Level{"1": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "5": CorrectEnv, "correct-jdk": CorrectJDK, "6": CorrectJDK, "Correct-JDK": CorrectJDK} {
+	for in, want := range map[string]Level{"behaved-cls": BehavedCLs, "encap-respect": EncapRespect, "Correct-Cast": CorrectCast, " correct-string ": CorrectString, "CORRECT-ENV": CorrectEnv, "correct-jdk": CorrectJDK, "Correct-JDK": CorrectJDK} {
 		if got, err := ParseLevel(in); err != nil || got != want {
 			t.Errorf("ParseLevel(%q) = %v, %v; want %v", in, got, err, want)
 		}
+		if got, err := ParseLevelOrNumber(in); err != nil || got != want {
+			t.Errorf("ParseLevelOrNumber(%q) = %v, %v; want %v", in, got, err, want)
+		}
 	}
-	for _, in := range []string{"0", "7", "", "correct"} {
+	// Settings and files name levels: a number is refused, and the error says why.
+	for _, in := range []string{"1", "4", "6"} {
+		if _, err := ParseLevel(in); err == nil || !strings.Contains(err.Error(), "not its number") {
+			t.Errorf("ParseLevel(%q): %v", in, err)
+		}
+	}
+	for in, want := range map[string]Level{"1": BehavedCLs, "5": CorrectEnv, " 6": CorrectJDK} {
+		if got, err := ParseLevelOrNumber(in); err != nil || got != want {
+			t.Errorf("ParseLevelOrNumber(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "7", "257", "-1", "", "correct"} {
 		if _, err := ParseLevel(in); err == nil {
 			t.Errorf("ParseLevel(%q) accepted", in)
+		}
+		if _, err := ParseLevelOrNumber(in); err == nil {
+			t.Errorf("ParseLevelOrNumber(%q) accepted", in)
+		}
+	}
+}
+
+// TestLevelQuestions pins the level from which each question is answered yes (the
+// specification's, docs/assumption-levels.md) and that a yes stays a yes at every
+// level above: each level adds assumptions, which keeps its graph a subgraph of the
+// previous level's.
+func TestLevelQuestions(t *testing.T) {
+	questions := []struct {
+		name  string
+		ask   func(Level) bool
+		first Level
+	}{
+		{"RespectsEncapsulation", Level.RespectsEncapsulation, EncapRespect},
+		{"TrustsCasts", Level.TrustsCasts, CorrectCast},
+		{"TrustsPrivateState", Level.TrustsPrivateState, CorrectString},
+		{"TrustsStrings", Level.TrustsStrings, CorrectString},
+		{"UsesAnalysedEnvironment", Level.UsesAnalysedEnvironment, CorrectEnv},
+		{"ModelsJDK", Level.ModelsJDK, CorrectJDK},
+	}
+	for _, q := range questions {
+		var got []Level
+		for _, l := range Levels {
+			if q.ask(l) {
+				got = append(got, l)
+			}
+		}
+		if want := Levels[slices.Index(Levels, q.first):]; !slices.Equal(got, want) {
+			t.Errorf("%s answers yes at %v, want %v", q.name, got, want)
+		}
+	}
+	for _, l := range Levels {
+		fb := l.FallbackLevel()
+		if want := min(l, EncapRespect); fb != want || fb.RespectsEncapsulation() != l.RespectsEncapsulation() {
+			t.Errorf("%v.FallbackLevel() = %v, want %v with the same access rules", l, fb, want)
+		}
+		if back, err := ParseLevel(l.String()); err != nil || back != l {
+			t.Errorf("ParseLevel(%v.String()) = %v, %v", l, back, err)
+		}
+	}
+}
+
+func TestParseAlgorithm(t *testing.T) {
+	for in, want := range map[string]Algorithm{"cha": CHA, "RTA": RTA, " Xta ": XTA, "tfa": TFA, "TFA": TFA} {
+		if got, err := ParseAlgorithm(in); err != nil || got != want {
+			t.Errorf("ParseAlgorithm(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "all", "cha2"} {
+		if _, err := ParseAlgorithm(in); err == nil {
+			t.Errorf("ParseAlgorithm(%q) accepted", in)
+		}
+	}
+	for _, a := range Algorithms {
+		if a.String() != strings.ToUpper(a.String()) || a.Companion() != CHA && !a.UpdatesInPlace() {
+			t.Errorf("%v: spelt %q, companion %v", a, a.String(), a.Companion())
+		}
+		if a.Companion() != a && a.UpdatesInPlace() {
+			t.Errorf("%v updates in place but has companion %v", a, a.Companion())
 		}
 	}
 }

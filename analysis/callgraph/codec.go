@@ -15,11 +15,21 @@ import (
 //
 // Decoding treats the data as hostile: every count is bounded by the bytes left, every
 // node, set and reason index is range-checked, and errors carry the byte offset.
+//
+// Levels and the algorithm are stored by name (Level.String, Algorithm.String), never
+// by number: a level added or split would renumber the levels after it, and a graph
+// cached before would silently mean another level.
 
 const (
 	graphMagic  = "jcg-lsp graph\n"
-	graphFormat = 2 // 2: specification points say whether the level licenses them
+	graphFormat = 3 // 2: specification points say whether the level licenses them; 3: levels and the algorithm by name
+	// lastNumberedFormat is the last format that stored levels by number.
+	lastNumberedFormat = 2
 )
+
+// ErrNumberedLevels is the error of a graph of a format that stored levels by
+// number: it is not decoded, as its numbers may name other levels now.
+var ErrNumberedLevels = errors.New("callgraph: the graph names assumption levels by number (an older format), which may mean other levels now: analyse anew")
 
 // MarshalBinary encodes the graph (everything but the lazily built callers index).
 func (g *Graph) MarshalBinary() ([]byte, error) {
@@ -30,8 +40,12 @@ func (g *Graph) MarshalBinary() ([]byte, error) {
 	e := encoder{b: make([]byte, 0, 64+8*len(g.Reachable)+24*len(g.Bundles)+4*(len(g.Sets)+members))}
 	e.b = append(e.b, graphMagic...)
 	e.u32(graphFormat)
-	e.u32(uint32(g.Level))
-	e.str(g.Algorithm)
+	e.level(g.Level)
+	if g.Algorithm.Valid() {
+		e.str(g.Algorithm.String())
+	} else {
+		e.str("")
+	}
 	e.u32(uint32(g.NumNodes))
 	e.i32(g.Native)
 	e.u32(uint32(len(g.Reachable)))
@@ -57,7 +71,7 @@ func (g *Graph) MarshalBinary() ([]byte, error) {
 		e.u32(uint32(r.Kind))
 		e.str(r.Resolver)
 		e.str(r.Evidence)
-		e.u32(uint32(r.Fallback))
+		e.level(r.Fallback)
 	}
 	e.u32(uint32(len(g.Sites)))
 	for i := range g.Sites {
@@ -71,7 +85,7 @@ func (g *Graph) MarshalBinary() ([]byte, error) {
 		e.u32(uint32(s.Status))
 		e.str(s.Evidence)
 		e.i32(s.Targets)
-		e.u32(uint32(s.Fallback))
+		e.level(s.Fallback)
 		e.u32(uint32(len(s.Points)))
 		for _, p := range s.Points {
 			e.i32(p.Method)
@@ -97,6 +111,15 @@ type encoder struct{ b []byte }
 func (e *encoder) u32(v uint32) { e.b = binary.LittleEndian.AppendUint32(e.b, v) }
 func (e *encoder) i32(v int32)  { e.u32(uint32(v)) }
 func (e *encoder) str(s string) { e.u32(uint32(len(s))); e.b = append(e.b, s...) }
+
+// level writes a level's name, "" for none.
+func (e *encoder) level(l Level) {
+	if l.Valid() {
+		e.str(l.String())
+	} else {
+		e.str("")
+	}
+}
 func (e *encoder) i32s(v []int32) {
 	e.u32(uint32(len(v)))
 	for _, x := range v {
@@ -112,14 +135,20 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 	}
 	d.off = len(graphMagic)
 	if v := d.u32(); d.err == nil && v != graphFormat {
+		if v <= lastNumberedFormat {
+			return nil, fmt.Errorf("%w (graph format %d, want %d)", ErrNumberedLevels, v, graphFormat)
+		}
 		return nil, fmt.Errorf("callgraph: graph format %d, want %d", v, graphFormat)
 	}
 	g := &Graph{}
-	g.Level = Level(d.small(int(MaxLevel)))
-	if d.err == nil && g.Level < BehavedCLs {
-		d.fail("level %d out of range", g.Level)
+	g.Level = d.level(false)
+	if s := d.str(); d.err == nil {
+		a, ok := algorithmNamed(s)
+		if !ok {
+			d.fail("unknown algorithm %q", s)
+		}
+		g.Algorithm = a
 	}
-	g.Algorithm = d.str()
 	nodes := d.u32()
 	if d.err == nil && (nodes == 0 || nodes > math.MaxInt32) {
 		d.fail("%d nodes", nodes)
@@ -157,7 +186,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 			r := &g.Reasons[i]
 			r.Kind = Kind(d.small(len(kindNames) - 1))
 			r.Resolver, r.Evidence = d.str(), d.str()
-			r.Fallback = Level(d.small(int(MaxLevel)))
+			r.Fallback = d.level(true)
 		}
 	}
 	for i := range g.Bundles {
@@ -178,7 +207,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 			if d.err == nil && (s.Targets < -1 || int(s.Targets) >= len(g.Sets)) {
 				d.fail("site %d: target set %d out of range", i, s.Targets)
 			}
-			s.Fallback = Level(d.small(int(MaxLevel)))
+			s.Fallback = d.level(true)
 			if np := d.count(20); d.err == nil && np > 0 {
 				s.Points = make([]SpecPoint, np)
 				for j := range s.Points {
@@ -231,6 +260,19 @@ func (d *decoder) u32() uint32 {
 }
 
 func (d *decoder) i32() int32 { return int32(d.u32()) }
+
+// level reads a level's name; "" is no level where none may be.
+func (d *decoder) level(none bool) Level {
+	s := d.str()
+	if d.err != nil || (none && s == "") {
+		return 0
+	}
+	l, ok := levelNamed(s)
+	if !ok {
+		d.fail("unknown assumption level %q", s)
+	}
+	return l
+}
 
 // small reads an enumeration value, at most max.
 func (d *decoder) small(max int) uint8 {

@@ -3,6 +3,7 @@ package callgraph
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // sampleGraph has every field set, including the optional ones (site points,
 // problems) and a set shared by two bundles.
 func sampleGraph() *Graph {
-	g := &Graph{Level: CorrectString, Algorithm: "RTA", NumNodes: 70, Native: 69,
+	g := &Graph{Level: CorrectString, Algorithm: RTA, NumNodes: 70, Native: 69,
 		Reachable: NewBitset(70), Entries: []int32{0},
 		Bundles: []Bundle{{Caller: 0, PC: 3, Line: 10, Call: 0, Set: 0, Reason: 0},
 			{Caller: 0, PC: 9, Line: 11, Call: 1, Set: 1, Reason: 1},
@@ -82,6 +83,27 @@ func TestGraphCodecRejects(t *testing.T) {
 	}
 	if _, err := UnmarshalGraph([]byte("jcg-lsp facts v1\n")); err == nil {
 		t.Error("foreign file accepted")
+	}
+	for _, name := range []string{"Correct-String", "4", "correct"} {
+		bad = bytes.Replace(bytes.Clone(data), []byte("correct-string"), []byte(name), 1)
+		binary.LittleEndian.PutUint32(bad[len(graphMagic)+4:], uint32(len(name)))
+		if _, err := UnmarshalGraph(bad); err == nil || !strings.Contains(err.Error(), "unknown assumption level") {
+			t.Errorf("level %q: %v", name, err)
+		}
+	}
+}
+
+// TestGraphCodecRefusesNumberedLevels: a graph of the format that stored levels by
+// number is refused, and says why, whatever its numbers would decode to.
+func TestGraphCodecRefusesNumberedLevels(t *testing.T) {
+	old := binary.LittleEndian.AppendUint32([]byte(graphMagic), lastNumberedFormat)
+	old = binary.LittleEndian.AppendUint32(old, uint32(CorrectString))
+	if _, err := UnmarshalGraph(old); !errors.Is(err, ErrNumberedLevels) || !strings.Contains(err.Error(), "by number") {
+		t.Errorf("format %d: %v", lastNumberedFormat, err)
+	}
+	data, _ := sampleGraph().MarshalBinary()
+	if !bytes.Contains(data, []byte("correct-string")) || !bytes.Contains(data, []byte("encap-respect")) {
+		t.Error("the encoding does not name the graph's and the fallbacks' levels")
 	}
 }
 

@@ -73,7 +73,7 @@ type Bundle struct {
 // Graph is an immutable call graph at one assumption level.
 type Graph struct {
 	Level     Level
-	Algorithm string
+	Algorithm Algorithm
 	NumNodes  int    // methods of the hierarchy plus the synthetic NativeMethod node
 	Native    NodeID // the synthetic NativeMethod node
 

@@ -54,7 +54,7 @@ func SiteStatsWhere(g *Graph, keep func(*Site) bool) map[Feature]*FeatureStats {
 // (FeatureStats.Resolvable).
 func (s *Site) Resolvable(level Level) bool {
 	valued := s.Feature == FeatLoading || s.Feature == FeatInstantiation || s.Feature == FeatInvocation
-	return s.Status == Resolved || s.Status == Specified || (level >= CorrectString && valued && !s.BeyondLevel())
+	return s.Status == Resolved || s.Status == Specified || (level.TrustsStrings() && valued && !s.BeyondLevel())
 }
 
 // BeyondLevel reports whether some unknown value of s comes from a source the level

@@ -286,7 +286,7 @@ func cmpStr(a, b string) int {
 func WriteDOT(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options) error {
 	v := newView(g, p, opts)
 	bw := bufio.NewWriterSize(w, 1<<20)
-	fmt.Fprintf(bw, "digraph callgraph {\n  label=%s;\n  node [shape=box, fontname=monospace];\n", strconv.Quote(g.Algorithm+" call graph, level "+g.Level.Title()))
+	fmt.Fprintf(bw, "digraph callgraph {\n  label=%s;\n  node [shape=box, fontname=monospace];\n", strconv.Quote(g.Algorithm.String()+" call graph, level "+g.Level.Title()))
 	name := func(id int32) string { return strconv.Quote(v.name(id)) }
 	type edge struct {
 		to   int32
@@ -352,21 +352,21 @@ func WriteJSON(w io.Writer, g *callgraph.Graph, p analysis.Program, opts Options
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := json.NewEncoder(bw)
 	name := v.name
-	if err := enc.Encode(map[string]any{"level": g.Level.String(), "algorithm": g.Algorithm, "reachable": g.NumReachable(), "edges": g.NumEdges()}); err != nil {
+	if err := enc.Encode(map[string]any{"level": g.Level.String(), "algorithm": g.Algorithm.String(), "reachable": g.NumReachable(), "edges": g.NumEdges()}); err != nil {
 		return err
 	}
 	err := v.callers(func(m *hierarchy.Method) error {
 		for _, b := range g.Callees(m.ID) {
 			r := g.Reasons[b.Reason]
 			for _, id := range g.Sets[b.Set] {
-				e := jsonEdge{Caller: name(m.ID), Callee: name(id), PC: b.PC, Line: b.Line, Kind: r.Kind.String(), Resolver: r.Resolver, Evidence: r.Evidence, Fallback: int(r.Fallback)}
+				e := jsonEdge{Caller: name(m.ID), Callee: name(id), PC: b.PC, Line: b.Line, Kind: r.Kind.String(), Resolver: r.Resolver, Evidence: r.Evidence, Fallback: r.Fallback.Number()}
 				if err := enc.Encode(map[string]jsonEdge{"edge": e}); err != nil {
 					return err
 				}
 			}
 		}
 		for _, s := range g.SitesOf(m.ID) {
-			js := jsonSite{Caller: name(m.ID), PC: s.PC, Line: s.Line, Feature: s.Feature.String(), API: s.API, Status: s.Status.String(), Evidence: s.Evidence, Fallback: int(s.Fallback)}
+			js := jsonSite{Caller: name(m.ID), PC: s.PC, Line: s.Line, Feature: s.Feature.String(), API: s.API, Status: s.Status.String(), Evidence: s.Evidence, Fallback: s.Fallback.Number()}
 			for _, p := range s.Points {
 				pt := fmt.Sprintf("%s line %d: %s", name(p.Method), p.Line, p.Kind)
 				if p.Beyond {

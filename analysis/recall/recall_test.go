@@ -332,7 +332,7 @@ func methodID(h *hierarchy.Hierarchy, m jvmrecord.Method) int32 {
 // recallRow is the recall of one graph.
 type recallRow struct {
 	level        callgraph.Level
-	algo         string
+	algo         callgraph.Algorithm
 	total, found [3]int // by origin: all, application, JDK
 	missed       []executedMethod
 	// calls: the first calls from a Java frame (see executedMethod.callerID),
@@ -463,7 +463,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 	logAbsent(t, absent)
 
 	a := analysis.New(ix)
-	algos := analysis.Algorithms
+	algos := callgraph.Algorithms
 	var rows []recallRow
 	// Two runs at a time: a run of the whole JDK holds 1-1.5 GB.
 	sem := make(chan struct{}, 2)
@@ -502,7 +502,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 	fmt.Fprintf(&b, "recall of %s (%d executed methods: %d application, %d JDK):\n", w.name, rows[0].total[0], rows[0].total[1], rows[0].total[2])
 	fmt.Fprintf(&b, "  %-5s %-3s %9s %9s %8s %8s %8s %10s %10s %15s %8s %17s\n", "level", "alg", "executed", "found", "recall", "app", "JDK", "reachable", "reach/exec", "app calls <=1", "time", "first-call edges")
 	for _, row := range rows {
-		fmt.Fprintf(&b, "  %-5d %-3s %9d %9d %8.4f %8.4f %8.4f %10d %10.1f %7d/%-7d %8v %6d/%-5d %.4f\n", row.level, strings.ToUpper(row.algo),
+		fmt.Fprintf(&b, "  %-5d %-3s %9d %9d %8.4f %8.4f %8.4f %10d %10.1f %7d/%-7d %8v %6d/%-5d %.4f\n", row.level, row.algo,
 			row.total[0], row.found[0], row.recall(0), row.recall(1), row.recall(2), row.reachable, ratio(row.reachable, row.total[0]),
 			row.appSingle, row.appSites, row.dur.Round(time.Millisecond),
 			row.callsFound, row.calls, ratio(row.callsFound, row.calls))
@@ -515,7 +515,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 	for _, row := range rows {
 		if row.recall(0) < minRecall || row.recall(1) < minRecall {
 			t.Errorf("%s/%d: recall %.4f overall (%d of %d), %.4f for the application (%d of %d); want >= %.2f",
-				strings.ToUpper(row.algo), row.level, row.recall(0), row.found[0], row.total[0],
+				row.algo, row.level, row.recall(0), row.found[0], row.total[0],
 				row.recall(1), row.found[1], row.total[1], minRecall)
 		}
 	}
@@ -554,7 +554,7 @@ func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
 			limit = n
 		}
 	}
-	for _, algo := range analysis.Algorithms {
+	for _, algo := range callgraph.Algorithms {
 		prev := map[int32]bool{}
 		for _, row := range rows {
 			if row.algo != algo {
@@ -570,7 +570,7 @@ func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
 				prev[m.id] = true
 			}
 			if len(fresh) > 0 {
-				t.Logf("%s/%d misses %d executed methods that the level before found:\n%s", strings.ToUpper(algo), row.level, len(fresh), formatMissed(h, fresh, limit))
+				t.Logf("%s/%d misses %d executed methods that the level before found:\n%s", algo, row.level, len(fresh), formatMissed(h, fresh, limit))
 			}
 		}
 	}
@@ -581,7 +581,7 @@ func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
 		}
 	}
 	if len(low.missed) > 0 {
-		t.Logf("lowest recall: %s/%d, %d missed:\n%s", strings.ToUpper(low.algo), low.level, len(low.missed), formatMissed(h, low.missed, limit))
+		t.Logf("lowest recall: %s/%d, %d missed:\n%s", low.algo, low.level, len(low.missed), formatMissed(h, low.missed, limit))
 	}
 	low = rows[0]
 	for _, row := range rows {
@@ -591,7 +591,7 @@ func logMissed(t *testing.T, h *hierarchy.Hierarchy, rows []recallRow) {
 	}
 	if len(low.missedCalls) > 0 {
 		t.Logf("lowest first-call edge recall: %s/%d, %d calls that happened are not edges (callee, then its first caller):\n%s",
-			strings.ToUpper(low.algo), low.level, len(low.missedCalls), formatMissed(h, low.missedCalls, limit))
+			low.algo, low.level, len(low.missedCalls), formatMissed(h, low.missedCalls, limit))
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -40,7 +39,7 @@ func (c *Classes) join(v Classes, set map[*hierarchy.Class]bool) {
 // matching a prefix/suffix shape. Names that are not classes are dropped: under the
 // level's assumption the site never throws ClassNotFoundException.
 func (a *Analyzer) Names(m *hierarchy.Method, pc int32, k int) Classes {
-	if a.level < callgraph.CorrectString {
+	if !a.level.TrustsStrings() {
 		return Classes{}
 	}
 	s := a.StringOperand(m, pc, k)
@@ -295,7 +294,7 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 // field (private or final) holds only what its nest stores in it.
 func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Classes {
 	fd := a.resolveField(fa)
-	if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
+	if fd == nil || !a.level.TrustsPrivateState() || !followable(fd) {
 		return Classes{Points: []Point{beyond(a.point(mi, fa.PC, "Class object in field "+fa.Ref.Class+"."+fa.Ref.Name))}}
 	}
 	ws := a.fieldWrites(fd)
@@ -320,7 +319,7 @@ func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Clas
 // classParam follows a Class-typed parameter of a non-public method to its callers.
 func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	m := mi.m
-	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
+	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name})}}
 	}
 	if a.hiddenCallers(m) || len(a.callers(m)) == 0 {
@@ -380,7 +379,7 @@ func loadingNameOperand(c *facts.Call) int {
 // its operand, in the method or, when the object is returned, in every caller. It
 // returns the cast types.
 func (a *Analyzer) Cast(m *hierarchy.Method, pc int32) (types []*hierarchy.Class, evidence string, ok bool) {
-	if a.level < callgraph.CorrectCast {
+	if !a.level.TrustsCasts() {
 		return nil, "", false
 	}
 	mi := a.methodInfo(m)
@@ -566,7 +565,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	a.loaded[k] = cached[Classes]{q: a.origin()} // recursion through returns: unknown meanwhile
 	cuts := a.cuts
 	var cast Classes
-	if a.level >= callgraph.CorrectCast {
+	if a.level.TrustsCasts() {
 		insts, ok := a.InstantiationsOf(m, c.PC)
 		set := map[*hierarchy.Class]bool{}
 		var ev []string

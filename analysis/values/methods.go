@@ -3,7 +3,6 @@ package values
 import (
 	"strings"
 
-	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -35,7 +34,7 @@ type Methods struct {
 // class, the method found has that name, and so has every override the invocation
 // may dispatch to).
 func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (shapes []MethodShape, points []Point, ok bool) {
-	if a.level < callgraph.CorrectCast {
+	if !a.level.TrustsCasts() {
 		return nil, nil, false
 	}
 	mi := a.methodInfo(m)
@@ -47,7 +46,7 @@ func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (shapes []MethodSha
 		return nil, ms.Points, false
 	}
 	for _, s := range ms.Shapes {
-		if !s.Classes.Complete && (s.Names == nil || a.level < callgraph.CorrectString) {
+		if !s.Classes.Complete && (s.Names == nil || !a.level.TrustsStrings()) {
 			return nil, append(ms.Points, s.Classes.Points...), false
 		}
 	}
@@ -94,7 +93,7 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	}
 	if fa, ok := mi.fields[pc]; ok && !fa.Write {
 		fd := a.resolveField(fa)
-		if fd == nil || a.level < callgraph.CorrectString || !followable(fd) {
+		if fd == nil || !a.level.TrustsPrivateState() || !followable(fd) {
 			return outside("Method object in field " + fa.Ref.Class + "." + fa.Ref.Name)
 		}
 		ws := a.fieldWrites(fd)
@@ -143,7 +142,7 @@ func (m *Methods) join(v Methods) {
 // callers, as classParam does for Class objects.
 func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	m := mi.m
-	if !nonPublic(m) || (!m.IsStatic() && n == 0) || a.level < callgraph.CorrectString {
+	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name})}}
 	}
 	callers := a.callers(m)
@@ -169,7 +168,7 @@ func (a *Analyzer) getMethodShape(mi *method, c *facts.Call, depth int) MethodSh
 	s := MethodShape{Declared: c.Ref.Name == "getDeclaredMethod"}
 	s.Classes = a.classDefs(mi, mi.operand(c.PC, 0), depth+1)
 	var ev []string
-	if a.level >= callgraph.CorrectString {
+	if a.level.TrustsStrings() {
 		str := a.defsStr(mi, mi.operand(c.PC, 1), depth+1)
 		s.Names = str.Values()
 		if s.Names == nil {

@@ -429,7 +429,7 @@ func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
 	k := ks[0]
 	// The environment is a source only Correct-Env licenses, and only with its value.
 	pt := beyond(a.point(mi, c.PC, api+`("`+k+`")`))
-	if a.level < callgraph.CorrectEnv {
+	if !a.level.UsesAnalysedEnvironment() {
 		return hole(pt)
 	}
 	lookup := k

@@ -24,7 +24,7 @@ import (
 // Config is what a run tells the analysis beyond the program.
 type Config struct {
 	// Encap says whether the run's assumption level has reflection and native
-	// code obey access rules (callgraph.EncapRespect and above).
+	// code obey access rules (callgraph.Level.RespectsEncapsulation).
 	Encap bool
 	// TopSize is the size past which a set widens to every class created anywhere;
 	// 0 means typeflow.DefaultTopSize.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +37,7 @@ type analysisFlags struct {
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
 	a.classPathFlags.register(fs)
-	fs.StringVar(&a.algo, "algo", analysis.TFA, "call-graph algorithm: cha (declared types), rta (instantiated classes), xta (type sets per method and field) or tfa (type sets per value); analyze also takes all (one table each)")
+	fs.StringVar(&a.algo, "algo", analysis.DefaultAlgorithm.String(), "call-graph algorithm: cha (declared types), rta (instantiated classes), xta (type sets per method and field) or tfa (type sets per value); analyze also takes all (one table each)")
 	fs.Var(&a.mains, "main", "main class (repeatable; default: every application class with a main method)")
 	fs.Var(&a.entries, "entry", "explicit entry method pkg.Class.method[(descriptor)] (repeatable)")
 	fs.BoolVar(&a.library, "library-mode", false, "analyse the application as a library for unknown clients: every method a client can call or override is an entry point, and calls reach what client subclasses may select")
@@ -48,8 +47,9 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 }
 
 func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error) {
-	if !slices.Contains(analysis.Algorithms, a.algo) {
-		return analysis.Options{}, usagef("unknown algorithm %q (want one of %s)", a.algo, strings.Join(analysis.Algorithms, ", "))
+	alg, err := callgraph.ParseAlgorithm(a.algo)
+	if err != nil {
+		return analysis.Options{}, usagef("%v", err)
 	}
 	env := map[string]string{}
 	for _, kv := range a.env {
@@ -59,7 +59,7 @@ func (a *analysisFlags) options(level callgraph.Level) (analysis.Options, error)
 		}
 		env[k] = v
 	}
-	return analysis.Options{Level: level, Algorithm: a.algo, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env, Spec: a.spec.file}, nil
+	return analysis.Options{Level: level, Algorithm: alg, Mains: a.mains, Entries: a.entries, LibraryMode: a.library, Env: env, Spec: a.spec.file}, nil
 }
 
 // load indexes the class path given on the command line and reports its problems
@@ -105,7 +105,7 @@ func (a *analysisFlags) runOne(ctx context.Context, opts analysis.Options, args 
 		return nil, nil, err
 	}
 	an := analysis.New(ix)
-	if err := prepare(ctx, an, a.algo); err != nil {
+	if err := an.Prepare(ctx, opts.Algorithm); err != nil {
 		ix.Close()
 		return nil, nil, err
 	}
@@ -153,13 +153,18 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	verbose := &af.verbose
-	algos := []string{af.algo}
-	if af.algo == "all" {
-		// One table per algorithm, from the least precise.
-		algos, af.algo = analysis.Algorithms, analysis.CHA
+	all := strings.EqualFold(af.algo, "all")
+	if all {
+		af.algo = callgraph.CHA.String()
 	}
-	if _, err := af.options(callgraph.BehavedCLs); err != nil {
+	opts, err := af.options(callgraph.BehavedCLs)
+	if err != nil {
 		return err
+	}
+	algos := []callgraph.Algorithm{opts.Algorithm}
+	if all {
+		// One table per algorithm, from the least precise.
+		algos = callgraph.Algorithms
 	}
 	levels, err := lf.parse()
 	if err != nil {
@@ -180,7 +185,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// resolving calls and CHA dispatch up front uses every core, where the solver
 	// would do them one by one.
 	a := analysis.New(ix)
-	if err := prepare(ctx, a, algos[0]); err != nil {
+	if err := a.Prepare(ctx, algos[0]); err != nil {
 		return err
 	}
 	indexTime := time.Since(start)
@@ -195,7 +200,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // analyzeTable runs the levels with one algorithm and prints its tables.
-func (af *analysisFlags) analyzeTable(ctx context.Context, a *analysis.Analyzer, ix *index.Index, algo string, levels []callgraph.Level, args []string, indexTime time.Duration, stdout, stderr io.Writer) error {
+func (af *analysisFlags) analyzeTable(ctx context.Context, a *analysis.Analyzer, ix *index.Index, algo callgraph.Algorithm, levels []callgraph.Level, args []string, indexTime time.Duration, stdout, stderr io.Writer) error {
 	type result struct {
 		g     *callgraph.Graph
 		dur   time.Duration
@@ -240,7 +245,7 @@ func (af *analysisFlags) analyzeTable(ctx context.Context, a *analysis.Analyzer,
 	if ix.ClassPath.JDKHome != "" {
 		jdk = "+ JDK " + ix.ClassPath.JDKHome
 	}
-	fmt.Fprintf(stdout, "%s call graph of %s (%s); index %v\n", strings.ToUpper(algo), strings.Join(args, " "), jdk, indexTime.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "%s call graph of %s (%s); index %v\n", algo, strings.Join(args, " "), jdk, indexTime.Round(time.Millisecond))
 	ms := ix.Hierarchy().Methods()
 	own := func(n callgraph.NodeID) bool { return int(n) < len(ms) && ms[n].Class.Origin != hierarchy.JDK }
 	rows := make([]leveltable.Row, len(results))
@@ -265,7 +270,7 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		"Builds the call graph of the application (with the JDK) at one assumption level and\nwrites it as the JCG benchmark's JSON, Graphviz DOT, or JSON lines with every\nedge's reason. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
-	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
+	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
 	format := fs.String("format", "jcg", "output format: jcg (JCG benchmark JSON), dot (Graphviz) or json (edges with reasons, JSON Lines)")
 	out := fs.String("out", "", "output file (required; - for standard output; a name ending in .gz is gzip-compressed, which JCG reads too)")
 	appOnly := fs.Bool("app-only", false, "write only application and library methods as callers (JDK methods still appear as callees)")
@@ -371,21 +376,9 @@ func levelErrors(ctx context.Context, levels []callgraph.Level, errs []error) er
 	return errors.Join(out...)
 }
 
-// prepare does the level-independent work of the runs on every core.
-func prepare(ctx context.Context, a *analysis.Analyzer, algo string) error {
-	if algo == analysis.CHA {
-		return a.Prepare(ctx)
-	}
-	return a.PrepareCalls(ctx)
-}
-
 // levelChoices lists the level names and numbers a flag accepts.
 func levelChoices() string {
-	var names []string
-	for _, l := range callgraph.Levels {
-		names = append(names, l.String())
-	}
-	return strings.Join(names, ", ") + ", or 1-" + strconv.Itoa(int(callgraph.MaxLevel))
+	return callgraph.LevelChoices() + ", or 1-" + strconv.Itoa(callgraph.MaxLevel.Number())
 }
 
 // writeHeapProfile writes the heap profile to path, reporting a failure on stderr:

@@ -90,7 +90,7 @@ func (l *levelFlags) parse() ([]callgraph.Level, error) {
 	}
 	var levels []callgraph.Level
 	for _, n := range strings.Split(l.list, ",") {
-		lv, err := callgraph.ParseLevel(strings.TrimSpace(n))
+		lv, err := callgraph.ParseLevelOrNumber(n)
 		if err != nil {
 			return nil, usageError{err}
 		}

@@ -20,7 +20,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges) and the\nreach with each kind of edge left out. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
-	lr.register(fs, callgraph.CorrectJDK, "assumption level: ")
+	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor)")
 	top := fs.Int("top", 0, "list the `N` call sites that bring the most methods into the graph, and the reach with each kind of edge left out")
 	format := fs.String("format", "text", "output of --top: text or json")
@@ -57,7 +57,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tree := g.PathTree()
 	all := ix.Hierarchy().Methods()
 	for _, m := range ms {
-		writeWhy(stdout, g, all, tree, m, strings.ToUpper(lr.algo))
+		writeWhy(stdout, g, all, tree, m, g.Algorithm.String())
 	}
 	return nil
 }
@@ -105,8 +105,8 @@ func edgeReason(g *callgraph.Graph, b callgraph.Bundle) string {
 	if r.Resolver != "" && r.Kind.Dynamic() {
 		s += ", resolved by " + r.Resolver
 	}
-	if r.Fallback > 0 {
-		s += fmt.Sprintf(", the fallback of level %d (%s)", r.Fallback, r.Fallback.Title())
+	if r.Fallback.Valid() {
+		s += fmt.Sprintf(", the fallback of level %d (%s)", r.Fallback.Number(), r.Fallback.Title())
 	}
 	if r.Evidence != "" {
 		s += ": " + r.Evidence

@@ -1,0 +1,253 @@
+package typeflow
+
+import (
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Propagation: edges, adding classes to nodes, widening to top, and the drain
+// loop that carries queued classes along edges and gives answers.
+
+// link adds an edge and sends along it what its source has propagated already.
+func (o *oracle) link(from, to, f int32) {
+	if from == to || o.nodes[to].top {
+		return
+	}
+	if o.nodes[from].top {
+		o.topEdge(to, f)
+		return
+	}
+	n := &o.nodes[from]
+	e := edge{to: to, filter: f}
+	var seen map[edge]struct{}
+	if n.ext != 0 {
+		seen = o.exts[n.ext-1].outSeen
+	}
+	switch {
+	case seen != nil:
+		if _, dup := seen[e]; dup {
+			return
+		}
+		seen[e] = struct{}{}
+	case len(n.out) < smallSet:
+		if slices.Contains(n.out, e) {
+			return
+		}
+	default:
+		if slices.Contains(n.out, e) {
+			return
+		}
+		seen = make(map[edge]struct{}, 2*len(n.out))
+		for _, x := range n.out {
+			seen[x] = struct{}{}
+		}
+		seen[e] = struct{}{}
+		o.ext(from).outSeen = seen
+		n = &o.nodes[from]
+	}
+	n.out = append(n.out, e)
+	if !n.queued && n.done < int32(len(n.order)) {
+		// A node is queued only while it has edges: what came before this first
+		// edge has not gone anywhere yet.
+		n.queued = true
+		o.queue = append(o.queue, from)
+	}
+	for _, c := range n.order[:n.done] {
+		if o.accepts(f, c) {
+			o.add(to, c)
+		}
+	}
+}
+
+// add puts class c into node id, queueing it for the node's questions (tell) and
+// for its edges (drain).
+func (o *oracle) add(id, c int32) {
+	if o.nodes[id].top {
+		o.created(c)
+		return
+	}
+	if !o.insert(id, c) {
+		return
+	}
+	o.created(c)
+	if e := o.nodes[id].ext; e != 0 && !o.global[c] {
+		for _, qi := range o.exts[e-1].subs {
+			if o.isSub(c, o.subs[qi].t) {
+				o.tell(qi, c)
+			}
+		}
+	}
+	if n := &o.nodes[id]; n.top {
+		return
+	} else if len(n.order) > o.topSize {
+		o.makeTop(id)
+	} else if !n.queued && len(n.out) > 0 {
+		n.queued = true
+		o.queue = append(o.queue, id)
+	}
+}
+
+// makeTop widens node id to every class created anywhere: its questions are
+// answered as questions about any object, and its edges carry every class.
+func (o *oracle) makeTop(id int32) {
+	n := &o.nodes[id]
+	if n.top {
+		return
+	}
+	old := *n
+	var oldExt nodeExt
+	if n.ext != 0 {
+		oldExt = o.exts[n.ext-1]
+		o.exts[n.ext-1] = nodeExt{}
+	}
+	n.top = true
+	n.order, n.out = nil, nil
+	for _, qi := range oldExt.subs {
+		q := &o.subs[qi]
+		q.top = true
+		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
+		o.eachCreated(q.t, func(c int32) {
+			if !o.global[c] && !contains(old.order, oldExt.sorted, c) {
+				o.tell(qi, c)
+			}
+		})
+	}
+	for _, e := range old.out {
+		o.topEdge(e.to, e.filter)
+	}
+}
+
+// topEdge feeds node to from a top node through filter f.
+func (o *oracle) topEdge(to, f int32) {
+	if o.nodes[to].top {
+		return
+	}
+	if f == noFilter {
+		o.makeTop(to)
+		return
+	}
+	if o.topSeen[[2]int32{f, to}] {
+		return
+	}
+	o.topSeen[[2]int32{f, to}] = true
+	i, ok := o.topIdx[f]
+	if !ok {
+		i = len(o.topFilters)
+		o.topIdx[f] = i
+		o.topFilters = append(o.topFilters, f)
+		o.topTo = append(o.topTo, nil)
+		var cs []int32
+		for _, c := range o.allOrder {
+			if o.accepts(f, c) {
+				cs = append(cs, c)
+			}
+		}
+		o.topClasses = append(o.topClasses, cs)
+		for _, t := range o.filterTypes[f] {
+			o.topByType[t.ID] = append(o.topByType[t.ID], int32(i))
+		}
+	}
+	o.topTo[i] = append(o.topTo[i], to)
+	for j := 0; j < len(o.topClasses[i]) && !o.nodes[to].top; j++ {
+		o.add(to, o.topClasses[i][j])
+	}
+}
+
+// created records c as created somewhere, telling the questions about any object.
+func (o *oracle) created(c int32) {
+	if o.all[c] {
+		return
+	}
+	o.all[c] = true
+	o.allOrder = append(o.allOrder, c)
+	cls := o.h.Classes()[c]
+	if len(o.topFilters) > 0 {
+		// The top filters c passes are those naming one of its supertypes.
+		var fs []int32
+		o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+			for _, i := range o.topByType[s.ID] {
+				if n := len(o.topClasses[i]); n == 0 || o.topClasses[i][n-1] != c {
+					o.topClasses[i] = append(o.topClasses[i], c)
+					fs = append(fs, i)
+				}
+			}
+			return true
+		})
+		for _, i := range fs {
+			for j := 0; j < len(o.topTo[i]); j++ {
+				o.add(o.topTo[i][j], c)
+			}
+		}
+	}
+	o.h.Supertypes(cls, func(s *hierarchy.Class) bool {
+		qs := o.aSubs[s.ID]
+		for i := 0; i < len(qs); i++ {
+			o.tell(qs[i], c)
+			qs = o.aSubs[s.ID]
+		}
+		return true
+	})
+}
+
+// addGlobal makes c seen by every question.
+func (o *oracle) addGlobal(c int32) {
+	if o.global[c] {
+		return
+	}
+	o.global[c] = true
+	o.globalOrder = append(o.globalOrder, c)
+	// Tell first: created may put c into nodes (through top edges), after which
+	// their questions would take it for told.
+	o.h.Supertypes(o.h.Classes()[c], func(s *hierarchy.Class) bool {
+		for _, qi := range o.gSubs[s.ID] {
+			if q := &o.subs[qi]; !q.top && !o.has(q.n, c) {
+				o.tell(qi, c)
+			}
+		}
+		return true
+	})
+	o.created(c)
+}
+
+// drain propagates queued classes along edges until nothing is left. Questions'
+// callbacks may call back into the oracle; only the outermost call drains.
+func (o *oracle) drain() {
+	if o.draining {
+		return
+	}
+	o.draining = true
+	// Both queues are read from a head index and reset once empty, so their
+	// memory is reused rather than resliced away.
+	toldHead, queueHead := 0, 0
+	for queueHead < len(o.queue) || toldHead < len(o.told) {
+		if toldHead < len(o.told) {
+			a := o.told[toldHead]
+			toldHead++
+			if toldHead == len(o.told) {
+				o.told, toldHead = o.told[:0], 0
+			}
+			o.subs[a.q].fn(o.h.Classes()[a.c])
+			continue
+		}
+		id := o.queue[queueHead]
+		queueHead++
+		if queueHead == len(o.queue) {
+			o.queue, queueHead = o.queue[:0], 0
+		}
+		n := &o.nodes[id]
+		n.queued = false
+		for !n.top && n.done < int32(len(n.order)) {
+			c := n.order[n.done]
+			n.done++
+			for i := 0; i < len(n.out); i++ {
+				e := n.out[i]
+				if o.accepts(e.filter, c) {
+					o.add(e.to, c)
+				}
+				n = &o.nodes[id] // add may grow o.nodes
+			}
+		}
+	}
+	o.draining = false
+}
