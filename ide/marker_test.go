@@ -99,8 +99,9 @@ func checkMarkers(t *testing.T, dir, main string) {
 	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, HoverTargets: 10, MaxCallItems: 100,
 		Unreachable: SeverityHint, CodeLens: true}
 	s := NewSession(func() Settings { return st }, func(msg string) { t.Errorf("bug: %s", msg) }, nil)
-	// What the lower levels say of unreachable methods, as the server learns it in
-	// the background.
+	// What the lower levels say of the unreachable methods of the files open in the
+	// editor (all of them), as the server learns it in the background.
+	javatest.Sources(t, src, func(p string, text []byte) { s.Docs.Open(p, 1, text) })
 	for i, l := 0, s.NextLevel(snap); l != 0; i, l = i+1, s.NextLevel(snap) {
 		if i == len(callgraph.Levels) {
 			t.Fatalf("NextLevel keeps asking: %v", l)

@@ -254,21 +254,31 @@ func (e *entry) describe(snap *Snapshot, n int32) string {
 	return b.String()
 }
 
-// NextLevel returns the lower level whose graph would tell most about the snapshot's
-// unreachable methods, or 0 when the levels learnt say all there is to say (or there
-// is nothing to say). Reach only grows downwards, so for each method the levels that
-// reach it are those up to some level: the one below the snapshot's comes first
-// (what it adds reaches most of what is unreachable), then Behaved-CLs (what it does
-// not reach, none does), then the middle of what is left open.
+// NextLevel returns the lower level whose graph would tell most about the
+// unreachable methods of the files open in the editor (each lower level is an
+// analysis of the whole program: what the user looks at is worth one), or 0 when the
+// levels learnt say all there is to say of them (or there is nothing to say). Reach
+// only grows downwards, so for each method the levels that reach it are those up to
+// some level: the one below the snapshot's comes first (what it adds reaches most of
+// what is unreachable), then Behaved-CLs (what it does not reach, none does), then
+// the middle of what is left open.
 func (s *Session) NextLevel(snap *Snapshot) callgraph.Level {
 	if snap.Graph == nil || snap.Graph.Level <= callgraph.BehavedCLs {
 		return 0
 	}
 	top := snap.Graph.Level
 	u := unreachableOf(snap)
+	si := sourcesOf(snap)
+	var ids []int32
+	for _, p := range s.Docs.OpenPaths() {
+		for _, m := range u.byFile[si.spellingOf(p)] {
+			ids = append(ids, m.ID)
+		}
+	}
+	slices.Sort(ids)
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, n := range u.ids {
+	for _, n := range ids {
 		lo, hi := callgraph.Level(0), top // reached at lo (0: none known), not at hi
 		for l, reach := range u.known {
 			if _, ok := reach[n]; ok {

@@ -89,6 +89,8 @@ type clientCaps struct {
 	docChanges    bool // workspace.workspaceEdit.documentChanges
 	createFiles   bool // workspace.workspaceEdit.resourceOperations includes create
 	showDocument  bool
+	// codeLensRefresh: workspace.codeLens.refreshSupport.
+	codeLensRefresh bool
 }
 
 // New returns a server; Serve connects it to a client.
@@ -233,6 +235,12 @@ func (s *Server) makeRoutes() map[string]route {
 		protocol.MethodCallHierarchyIncomingCalls:         request(s.incomingCalls),
 		protocol.MethodCallHierarchyOutgoingCalls:         request(s.outgoingCalls),
 		protocol.MethodTextDocumentCodeAction:             request(s.codeAction),
+		protocol.MethodTextDocumentImplementation:         request(s.implementation),
+		protocol.MethodTextDocumentPrepareTypeHierarchy:   request(s.prepareTypeHierarchy),
+		protocol.MethodTypeHierarchySupertypes:            request(s.supertypes),
+		protocol.MethodTypeHierarchySubtypes:              request(s.subtypes),
+		protocol.MethodTextDocumentCodeLens:               request(s.codeLens),
+		protocol.MethodCodeLensResolve:                    request(s.resolveCodeLens),
 		protocol.MethodWorkspaceExecuteCommand:            request(s.executeCommand),
 		MethodClassContent:                                request(s.classContent),
 		"$/setTrace":                                      notification(func(context.Context, *struct{}) error { return nil }),

@@ -24,7 +24,16 @@ export const SERVER_KEYS = [
   'reflectionLogs',
   'hoverTargets',
   'maxCallHierarchyItems',
+  'unreachable',
+  'codeLens',
 ] as const;
+
+/**
+ * SHOW_CALLERS is the command of the server's caller lenses (server/codelens.go's
+ * CommandShowCallers): the extension opens the incoming calls of the method at a
+ * position. It is not in the command palette: it takes the lens's arguments.
+ */
+export const SHOW_CALLERS = 'jcg.showCallersAt';
 
 /** EXTENSION_KEYS are the settings the extension itself reads. */
 export const EXTENSION_KEYS = ['server.path', 'trace.server'] as const;
