@@ -75,41 +75,87 @@ func (s *Session) limit() int {
 }
 
 // overriders returns the reachable methods that override one of ms (instance methods
-// other than constructors), in ID order.
+// other than constructors), in ID order: the methods of the same name and descriptor
+// declared in a subtype that the JVM selects for their own class (JVMS 5.4.6, which
+// has the rules of package-private methods), and default methods of subinterfaces.
+// Asking the methods of that name, rather than selecting for every subtype, keeps
+// Object.toString's overriders, among tens of thousands of classes, within a
+// millisecond.
 func overriders(snap *Snapshot, ms []*hierarchy.Method) []int32 {
 	g := snap.Graph
 	h := snap.Hierarchy()
-	seen := map[int32]bool{}
+	all := h.Methods()
+	byName := methodsByName(snap)
 	var out []int32
 	for _, m := range ms {
 		if m.IsStatic() || m.IsPrivate() || strings.HasPrefix(m.Name, "<") {
 			continue
 		}
-		h.SelectSubtypes(m.Class, m, func(_ *hierarchy.Class, sel *hierarchy.Method) bool {
-			if sel != nil && sel != m && !seen[sel.ID] && g.Reachable.Has(sel.ID) {
-				seen[sel.ID] = true
-				out = append(out, sel.ID)
+		for _, id := range byName[m.Name] {
+			x := all[id]
+			if x == m || x.Desc != m.Desc || !g.Reachable.Has(id) || x.IsStatic() || x.IsPrivate() || !h.IsSubtype(x.Class, m.Class) {
+				continue
 			}
-			return true
-		})
+			// A public or protected method is overridden by every such declaration
+			// of a class; a package-private one as selection says.
+			overrides := m.IsPublic() || m.IsProtected()
+			if x.Class.IsInterface() {
+				overrides = !x.IsAbstract()
+			} else if !overrides {
+				overrides = h.Select(x.Class, m) == x
+			}
+			if overrides {
+				out = append(out, id)
+			}
+		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
+}
+
+type methodsByNameKey struct{}
+
+// methodsByName returns the IDs of the index's methods by name, built once per index.
+func methodsByName(snap *Snapshot) map[string][]int32 {
+	return snap.Derived(methodsByNameKey{}, func() any {
+		out := map[string][]int32{}
+		for _, m := range snap.Hierarchy().Methods() {
+			if !strings.HasPrefix(m.Name, "<") {
+				out[m.Name] = append(out[m.Name], m.ID)
+			}
+		}
+		return out
+	}).(map[string][]int32)
 }
 
 // subclassLocations returns where the subtypes of c (transitively) that the graph
 // reaches are declared.
 func (s *Session) subclassLocations(ctx context.Context, snap *Snapshot, c *hierarchy.Class) []Location {
 	cr := classReachOf(snap)
-	var subs []*hierarchy.Class
-	snap.Hierarchy().AllSubtypes(c, func(sc *hierarchy.Class) bool {
-		if sc != c && !sc.Phantom && cr.reached[sc.ID] {
-			subs = append(subs, sc)
+	h := snap.Hierarchy()
+	// The first of each origin (application, libraries, JDK) in the hierarchy's
+	// order: no more are listed, and java.lang.Object has tens of thousands of
+	// subtypes, which a request must not copy.
+	limit := s.limit()
+	var byRank [3][]*hierarchy.Class
+	add := func(sc *hierarchy.Class) bool {
+		if r := originRank(sc); len(byRank[r]) < limit && sc != c && !sc.Phantom && cr.reached[sc.ID] {
+			byRank[r] = append(byRank[r], sc)
 		}
-		return ctx.Err() == nil
-	})
-	slices.SortStableFunc(subs, func(a, b *hierarchy.Class) int { return cmp.Compare(originRank(a), originRank(b)) })
-	subs = subs[:min(len(subs), s.limit())]
+		return true
+	}
+	if c == h.Object() {
+		for _, sc := range h.Classes() { // every one: no need to walk the hierarchy
+			add(sc)
+		}
+	} else {
+		h.AllSubtypes(c, add)
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	subs := slices.Concat(byRank[:]...)
+	subs = subs[:min(len(subs), limit)]
 	out := make([]Location, 0, len(subs))
 	for _, sc := range subs {
 		loc := s.classLocation(snap, sc)
@@ -138,4 +184,15 @@ func noPath(l Location) int {
 		return 1
 	}
 	return 0
+}
+
+// Warm computes what the features keep per index and graph of a snapshot (methods
+// by name, what the graph does with each class), so that the first requests after a
+// build are as fast as the later ones.
+func Warm(snap *Snapshot) {
+	if snap.Graph == nil {
+		return
+	}
+	methodsByName(snap)
+	classReachOf(snap)
 }

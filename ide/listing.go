@@ -74,14 +74,20 @@ func listingHeader(ix *index.Index, c *hierarchy.Class) []string {
 
 // classRange returns the line of a class's declaration in its listing and the
 // columns of its name, computed without laying the listing out (a type hierarchy
-// names thousands of classes).
-func classRange(ix *index.Index, c *hierarchy.Class) (line, col, end int) {
-	header := listingHeader(ix, c)
-	decl := header[len(header)-1]
-	name := javaName(c.Name)
-	col = strings.Index(decl, " "+name) + 1
-	return len(header) - 1, col, col + len(name)
+// names thousands of classes), once per index.
+func classRange(snap *Snapshot, c *hierarchy.Class) (line, col, end int) {
+	r := snap.Derived(classRangeKey{c.ID}, func() any {
+		header := listingHeader(snap.Index(), c)
+		decl := header[len(header)-1]
+		name := javaName(c.Name)
+		col := strings.Index(decl, " "+name) + 1
+		return [3]int{len(header) - 1, col, col + len(name)}
+	}).([3]int)
+	return r[0], r[1], r[2]
 }
+
+// classRangeKey is the Snapshot.Derived key of a class's range in its listing.
+type classRangeKey struct{ class int32 }
 
 // Text renders the listing.
 func (l *listing) Text() string {

@@ -1,11 +1,9 @@
 package ide
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -63,29 +61,36 @@ func (s *Session) Supertypes(snap *Snapshot, item TypeItem) (items []TypeItem, o
 }
 
 // Subtypes returns the direct subtypes of an item's class (interfaces are not listed
-// under java.lang.Object), application code first, then libraries, then the JDK,
-// each by name. Beyond the configured maximum the answer ends with a "more" item
+// under java.lang.Object), application code first, then libraries, then the JDK. Beyond the configured maximum the answer ends with a "more" item
 // whose subtypes continue the list.
 func (s *Session) Subtypes(ctx context.Context, snap *Snapshot, item TypeItem) (items []TypeItem, ok bool) {
 	c, ref, ok := s.itemClass(snap, item)
 	if !ok {
 		return nil, false
 	}
+	// Application code first, then libraries, then the JDK, each in the hierarchy's
+	// order (the class path's): one pass per origin picks the page, where sorting
+	// java.lang.Object's thousands of subclasses by name, or copying them, would cost
+	// milliseconds per page.
+	object := snap.Hierarchy().Object()
+	page := s.limit()
 	var subs []*hierarchy.Class
-	for _, sc := range c.Subtypes {
-		if !sc.Phantom && (c != snap.Hierarchy().Object() || !sc.IsInterface()) {
-			subs = append(subs, sc)
+	total := 0
+	for r := range 3 {
+		for _, sc := range c.Subtypes {
+			if originRank(sc) != r || sc.Phantom || c == object && sc.IsInterface() {
+				continue
+			}
+			if total >= ref.After && len(subs) < page {
+				subs = append(subs, sc)
+			}
+			total++
 		}
 	}
-	slices.SortFunc(subs, func(a, b *hierarchy.Class) int {
-		return cmp.Or(cmp.Compare(originRank(a), originRank(b)), strings.Compare(a.Name, b.Name))
-	})
-	subs = subs[min(ref.After, len(subs)):]
-	limit := s.Settings().MaxCallItems
 	var rest int
-	if limit > 0 && len(subs) > limit {
-		rest = len(subs) - (limit - 1)
-		subs = subs[:limit-1]
+	if left := total - ref.After; left > page {
+		rest = left - (page - 1)
+		subs = subs[:page-1]
 	}
 	out := make([]TypeItem, 0, len(subs)+1)
 	for i, sc := range subs {
@@ -203,7 +208,7 @@ func (s *Session) classLocation(snap *Snapshot, c *hierarchy.Class) location {
 			return location{Doc{Path: fm.path}, rng, sel}
 		}
 	}
-	line, col, end := classRange(snap.Index(), c)
+	line, col, end := classRange(snap, c)
 	return location{Doc{Class: c.Name}, lineRange(line, 0, end), lineRange(line, col, end)}
 }
 

@@ -517,6 +517,10 @@ func hotMethods(b *testing.B, algo string) {
 //
 //	go test ./server -run '^$' -bench EditorFeatures -benchtime 1x
 func BenchmarkEditorFeatures(b *testing.B) {
+	hotReps := 20
+	if os.Getenv("JCG_HOT_REPS") != "" {
+		hotReps = 1000
+	}
 	dir := workspace(b, "hot")
 	classes := filepath.Join(dir, "target", "classes")
 	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}}
@@ -571,7 +575,7 @@ func BenchmarkEditorFeatures(b *testing.B) {
 	b.Logf("ready after %v; %d classes, %d declarations, %d call sites", ready, len(cs), len(decls), len(calls))
 	decls, calls, types = sample(decls), sample(calls), sample(types)
 	var hotRepeated []pos
-	for range 20 {
+	for range hotReps {
 		hotRepeated = append(hotRepeated, hot...)
 	}
 	tdp := func(p pos) protocol.TextDocumentPositionParams {
@@ -597,7 +601,7 @@ func BenchmarkEditorFeatures(b *testing.B) {
 		b.Fatalf("prepare: %d items of %d classes, %d hot", len(items), len(types), len(hotItems))
 	}
 	var hotItemsRepeated []protocol.TypeHierarchyItem
-	for range 20 {
+	for range hotReps {
 		hotItemsRepeated = append(hotItemsRepeated, hotItems...)
 	}
 	supertypes := func(it protocol.TypeHierarchyItem) {

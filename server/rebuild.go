@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 )
 
@@ -155,6 +156,7 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason, gen ui
 			// after a build are as fast as the later ones.
 			g.Callers(0)
 			p.PathTree()
+			ide.Warm(p)
 		}
 	}
 	status := statusOf(&st, reason, snaps)
