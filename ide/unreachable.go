@@ -63,21 +63,25 @@ type entry struct {
 
 type unreachableKey struct{}
 
+// unreachableOf returns what the snapshot's graph does not reach, computed once per
+// graph.
 func unreachableOf(snap *Snapshot) *unreachable {
-	return snap.GraphDerived(unreachableKey{}, func() any {
-		u := &unreachable{byFile: map[string][]*hierarchy.Method{}, known: map[callgraph.Level]map[int32]entry{}}
-		if snap.Graph == nil {
-			return u
-		}
-		pathOf := sourcesOf(snap).pathOf
-		for _, m := range UnreachableMethods(snap.Hierarchy().Methods(), snap.Graph) {
-			if p, ok := pathOf[m.Class.ID]; ok {
-				u.byFile[p] = append(u.byFile[p], m)
-				u.ids = append(u.ids, m.ID)
-			}
-		}
+	return snap.GraphDerived(unreachableKey{}, func() any { return newUnreachable(snap) }).(*unreachable)
+}
+
+func newUnreachable(snap *Snapshot) *unreachable {
+	u := &unreachable{byFile: map[string][]*hierarchy.Method{}, known: map[callgraph.Level]map[int32]entry{}}
+	if snap.Graph == nil {
 		return u
-	}).(*unreachable)
+	}
+	pathOf := sourcesOf(snap).pathOf
+	for _, m := range UnreachableMethods(snap.Hierarchy().Methods(), snap.Graph) {
+		if p, ok := pathOf[m.Class.ID]; ok {
+			u.byFile[p] = append(u.byFile[p], m)
+			u.ids = append(u.ids, m.ID)
+		}
+	}
+	return u
 }
 
 // UnreachableDiagnostics returns the diagnostics of the unreachable methods of every
@@ -104,7 +108,10 @@ func (s *Session) FileUnreachable(st *Settings, snap *Snapshot, path string) []D
 	if st.Unreachable == 0 || snap.Graph == nil {
 		return nil
 	}
-	u := unreachableOf(snap)
+	return s.fileUnreachable(st, snap, unreachableOf(snap), path)
+}
+
+func (s *Session) fileUnreachable(st *Settings, snap *Snapshot, u *unreachable, path string) []Diagnostic {
 	ms := u.byFile[path]
 	if len(ms) == 0 {
 		return nil
