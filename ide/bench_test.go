@@ -1,7 +1,6 @@
 package ide
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -29,20 +28,11 @@ func BenchmarkUnreachableDiagnostics(b *testing.B) {
 		b.Fatal(err)
 	}
 	classes := javatest.Compile(b, src, javatest.Release(17))
-	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
-	b.Cleanup(h.Close)
-	p := &incremental.Project{
+	snap := analyse(b, &incremental.Project{
 		ClassPath:   []incremental.ClassPathEntry{{Path: classes, Origin: classpath.Application}},
 		JDKHome:     javatest.JDKHome(b),
 		SourceRoots: []string{src},
-		SpecFile:    filepath.Join(b.TempDir(), "jcg-spec.txt"),
-	}
-	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p},
-		Options: analysis.Options{Level: callgraph.CorrectJDK, Algorithm: analysis.TFA}})
-	if err != nil || snaps[0].Err != nil {
-		b.Fatalf("build: %v %v", err, snaps[0].Err)
-	}
-	snap := snaps[0]
+	}, analysis.Options{Level: callgraph.CorrectJDK, Algorithm: analysis.TFA})
 	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, Unreachable: SeverityHint}
 	s := NewSession(func() Settings { return st }, func(msg string) { b.Errorf("bug: %s", msg) }, nil)
 	sites := s.SitesByFile(&st, snap)

@@ -82,20 +82,11 @@ func checkMarkers(t *testing.T, dir, main string) {
 		t.Fatal(err)
 	}
 	classes := javatest.Compile(t, src, javatest.Release(17))
-	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
-	t.Cleanup(h.Close)
-	p := &incremental.Project{
+	snap := analyse(t, &incremental.Project{
 		ClassPath: []incremental.ClassPathEntry{
 			{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}},
 		SourceRoots: []string{src},
-		SpecFile:    filepath.Join(t.TempDir(), "jcg-spec.txt"),
-	}
-	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p},
-		Options: analysis.Options{Level: callgraph.CorrectString, Algorithm: analysis.CHA, Mains: []string{main}}})
-	if err != nil || snaps[0].Err != nil {
-		t.Fatalf("build: %v %v", err, snaps[0].Err)
-	}
-	snap := snaps[0]
+	}, analysis.Options{Level: callgraph.CorrectString, Algorithm: analysis.CHA, Mains: []string{main}})
 	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, HoverTargets: 10, MaxCallItems: 100,
 		Unreachable: SeverityHint, CodeLens: true}
 	s := NewSession(func() Settings { return st }, func(msg string) { t.Errorf("bug: %s", msg) }, nil)
@@ -168,12 +159,7 @@ func checkMarkers(t *testing.T, dir, main string) {
 					got = append(got, itemName(t, s, snap, c.From))
 				}
 			}
-			got = slices.DeleteFunc(got, func(n string) bool { return n == "" })
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("%s: got %q, want %q", where, got, want)
-			}
+			checkNames(t, where, got, want)
 		case "impl":
 			var got []string
 			for _, loc := range s.Implementations(context.Background(), snap, doc, pos) {
@@ -313,4 +299,18 @@ func locationName(t *testing.T, s *Session, snap *Snapshot, loc Location) string
 	}
 	t.Errorf("location %+v names nothing", loc)
 	return ""
+}
+
+// analyse has a project analysed by an incremental.Host, as the server has it, and
+// returns its snapshot.
+func analyse(tb testing.TB, p *incremental.Project, opts analysis.Options) *Snapshot {
+	tb.Helper()
+	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
+	tb.Cleanup(h.Close)
+	p.SpecFile = filepath.Join(tb.TempDir(), "jcg-spec.txt")
+	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p}, Options: opts})
+	if err != nil || snaps[0].Err != nil {
+		tb.Fatalf("build: %v %v", err, snaps[0].Err)
+	}
+	return snaps[0]
 }

@@ -45,6 +45,51 @@ func benchEnv(b *testing.B, dir string, config map[string]any) (*env, time.Durat
 	return e, time.Since(start)
 }
 
+// docPos is a position in a document.
+type docPos struct {
+	u uri.URI
+	p protocol.Position
+}
+
+func (d docPos) params() protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.u}, Position: d.p}
+}
+
+// listingPositions are the positions of the listings of some classes: their method
+// declarations, call sites and class names.
+type listingPositions struct{ decls, calls, types []docPos }
+
+// listingPositionsOf returns the positions of the listings of the classes keep
+// accepts, in name order.
+func listingPositionsOf(snap *Snapshot, keep func(*hierarchy.Class) bool) listingPositions {
+	var cs []*hierarchy.Class
+	for _, c := range snap.Hierarchy().Classes() {
+		if !c.Phantom && keep(c) {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortFunc(cs, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
+	var lp listingPositions
+	for _, c := range cs {
+		u := classURI(c.Name)
+		ds, calls := ide.ListingPositions(snap, c)
+		for _, p := range ds {
+			lp.decls = append(lp.decls, docPos{u, toPosition(p)})
+		}
+		for _, p := range calls {
+			lp.calls = append(lp.calls, docPos{u, toPosition(p)})
+		}
+		lp.types = append(lp.types, docPos{u, toPosition(ide.ListingClassPosition(snap, c))})
+	}
+	return lp
+}
+
+// sample returns 200 of the positions (all when fewer), drawn at random.
+func sample(rng *rand.Rand, ps []docPos) []docPos {
+	rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+	return ps[:min(200, len(ps))]
+}
+
 // latencies times fn over the inputs and reports p50 and p99.
 func latencies[T any](b *testing.B, name string, inputs []T, fn func(T)) {
 	b.Helper()
@@ -87,39 +132,14 @@ func benchJar(b *testing.B, jar string, mains []string) {
 	}
 	e, ready := benchEnv(b, dir, config)
 	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
-	type pos struct {
-		u uri.URI
-		p protocol.Position
-	}
-	var decls, calls []pos
 	snap, release := e.srv.current()
-	var classes []*hierarchy.Class
-	for _, c := range snap.Hierarchy().Classes() {
-		if c.Origin == hierarchy.Application && !c.Phantom {
-			classes = append(classes, c)
-		}
-	}
-	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
-	for _, c := range classes {
-		ds, cs := ide.ListingPositions(snap, c)
-		for _, p := range ds {
-			decls = append(decls, pos{classURI(c.Name), toPosition(p)})
-		}
-		for _, p := range cs {
-			calls = append(calls, pos{classURI(c.Name), toPosition(p)})
-		}
-	}
+	lp := listingPositionsOf(snap, func(c *hierarchy.Class) bool { return c.Origin == hierarchy.Application })
 	release()
+	b.Logf("%s: %d classes, %d declarations, %d call sites; ready after %v", filepath.Base(jar), len(lp.types), len(lp.decls), len(lp.calls), ready)
 	rng := rand.New(rand.NewPCG(1, 2))
-	sample := func(ps []pos) []pos {
-		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
-		return ps[:min(200, len(ps))]
-	}
-	b.Logf("%s: %d classes, %d declarations, %d call sites; ready after %v", filepath.Base(jar), len(classes), len(decls), len(calls), ready)
-	decls, calls = sample(decls), sample(calls)
-	tdp := func(p pos) protocol.TextDocumentPositionParams {
-		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: p.u}, Position: p.p}
-	}
+	decls, calls := sample(rng, lp.decls), sample(rng, lp.calls)
+	type pos = docPos
+	tdp := pos.params
 	var items []protocol.CallHierarchyItem
 	b.ResetTimer()
 	latencies(b, "hover-call", calls, func(p pos) {
@@ -542,29 +562,9 @@ func BenchmarkEditorFeatures(b *testing.B) {
 	e, ready := benchEnv(b, dir, config)
 	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
 	waitCompanion(b, e)
-	type pos struct {
-		u uri.URI
-		p protocol.Position
-	}
-	var decls, calls, types []pos
+	type pos = docPos
 	snap, release := e.srv.current()
-	var cs []*hierarchy.Class
-	for _, c := range snap.Hierarchy().Classes() {
-		if strings.HasPrefix(c.Name, app) && !c.Phantom {
-			cs = append(cs, c)
-		}
-	}
-	slices.SortFunc(cs, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
-	for _, c := range cs {
-		ds, css := ide.ListingPositions(snap, c)
-		for _, p := range ds {
-			decls = append(decls, pos{classURI(c.Name), toPosition(p)})
-		}
-		for _, p := range css {
-			calls = append(calls, pos{classURI(c.Name), toPosition(p)})
-		}
-		types = append(types, pos{classURI(c.Name), toPosition(ide.ListingClassPosition(snap, c))})
-	}
+	lp := listingPositionsOf(snap, func(c *hierarchy.Class) bool { return strings.HasPrefix(c.Name, app) })
 	h := snap.Hierarchy()
 	object, runnable := h.Class("java/lang/Object"), h.Class("java/lang/Runnable")
 	toString := object.Method("toString", "()Ljava/lang/String;")
@@ -575,20 +575,14 @@ func BenchmarkEditorFeatures(b *testing.B) {
 		{classURI(object.Name), toPosition(objectDecls[slices.Index(object.Methods, toString)])},
 	}
 	release()
+	b.Logf("ready after %v; %d classes, %d declarations, %d call sites", ready, len(lp.types), len(lp.decls), len(lp.calls))
 	rng := rand.New(rand.NewPCG(1, 2))
-	sample := func(ps []pos) []pos {
-		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
-		return ps[:min(200, len(ps))]
-	}
-	b.Logf("ready after %v; %d classes, %d declarations, %d call sites", ready, len(cs), len(decls), len(calls))
-	decls, calls, types = sample(decls), sample(calls), sample(types)
+	decls, calls, types := sample(rng, lp.decls), sample(rng, lp.calls), sample(rng, lp.types)
 	var hotRepeated []pos
 	for range hotReps {
 		hotRepeated = append(hotRepeated, hot...)
 	}
-	tdp := func(p pos) protocol.TextDocumentPositionParams {
-		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: p.u}, Position: p.p}
-	}
+	tdp := pos.params
 	implementation := func(p pos) {
 		var raw json.RawMessage
 		e.call(protocol.MethodTextDocumentImplementation, &protocol.ImplementationParams{TextDocumentPositionParams: tdp(p)}, &raw)
