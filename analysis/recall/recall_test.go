@@ -348,7 +348,7 @@ type recallRow struct {
 	// The application's methods the editor marks unreachable in this graph
 	// (ide.UnreachableMethods), and those of them the run executed: a soundness
 	// bug in the editor, greyed-out code that runs.
-	unreachable int
+	unreachable    int
 	unreachableRun []int32
 }
 
