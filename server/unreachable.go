@@ -61,6 +61,7 @@ func (s *Server) explainLater() {
 		return s.build.gen == gen
 	}
 	s.goBackground(func(context.Context) {
+		done := false // every snapshot's files open then said all there is to say
 		defer func() {
 			release()
 			cancel()
@@ -69,6 +70,11 @@ func (s *Server) explainLater() {
 				s.build.explaining = nil
 			}
 			s.build.mu.Unlock()
+			if done {
+				// A file opened after the last look at the open files found this
+				// run under way and left it to it.
+				s.explainLater()
+			}
 		}()
 		select {
 		case <-time.After(explainDelay):
@@ -76,7 +82,11 @@ func (s *Server) explainLater() {
 			return
 		}
 		for _, p := range snaps {
-			for i, l := 0, s.ide.NextLevel(p); l != 0 && i < len(callgraph.Levels); i, l = i+1, s.ide.NextLevel(p) {
+			for i, l := 0, s.ide.NextLevel(p); l != 0; i, l = i+1, s.ide.NextLevel(p) {
+				if i == len(callgraph.Levels) {
+					s.bug("NextLevel keeps asking for level %v", l)
+					return
+				}
 				t0 := time.Now()
 				g, err := p.GraphAtLevel(ctx, l)
 				if err != nil {
@@ -88,6 +98,7 @@ func (s *Server) explainLater() {
 				s.publishDiagnosticsIf(ctx, st, snaps, current)
 			}
 		}
+		done = true
 	})
 }
 
