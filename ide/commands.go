@@ -99,3 +99,10 @@ func ListingPositions(snap *Snapshot, c *hierarchy.Class) (decls, calls []Positi
 	}
 	return decls, calls
 }
+
+// ListingClassPosition returns the position of a class's name in its listing (for
+// benchmarks of type features).
+func ListingClassPosition(snap *Snapshot, c *hierarchy.Class) Position {
+	line, col, _ := classRange(snap, c)
+	return Position{Line: uint32(line), Character: uint32(col)}
+}

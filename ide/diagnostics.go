@@ -62,8 +62,8 @@ func (s *Session) DiagnosticFile(st *Settings, snap *Snapshot, site *callgraph.S
 	return path, ok
 }
 
-// Diagnostics returns the diagnostics of every source file with diagnosable sites;
-// nil when ctx ends first.
+// Diagnostics returns the diagnostics of every source file with diagnosable sites or
+// unreachable methods (unreachable.go); nil when ctx ends first.
 func (s *Session) Diagnostics(ctx context.Context, st *Settings, snap *Snapshot) map[string][]Diagnostic {
 	out := map[string][]Diagnostic{}
 	for path, sites := range s.SitesByFile(st, snap) {
@@ -73,7 +73,27 @@ func (s *Session) Diagnostics(ctx context.Context, st *Settings, snap *Snapshot)
 		out[path] = s.FileDiagnostics(st, snap, path, sites)
 	}
 	buildDiagnostics(snap, out)
+	if ctx.Err() != nil {
+		return nil
+	}
+	for path, ds := range s.UnreachableDiagnostics(st, snap) {
+		out[path] = MergeDiagnostics(out[path], ds)
+	}
 	return out
+}
+
+// MergeDiagnostics merges two files' lists of diagnostics sorted by position.
+func MergeDiagnostics(a, b []Diagnostic) []Diagnostic {
+	if len(a) == 0 {
+		return b
+	}
+	out := append(slices.Clip(a), b...)
+	sort.SliceStable(out, func(i, j int) bool { return before(out[i].Range.Start, out[j].Range.Start) })
+	return out
+}
+
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
 
 // FileDiagnostics returns the diagnostics of the sites of one source file (from
@@ -112,10 +132,7 @@ func (s *Session) FileDiagnostics(st *Settings, snap *Snapshot, path string, sit
 		}
 		ds = append(ds, d)
 	}
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Range.Start, ds[j].Range.Start
-		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
-	})
+	sort.SliceStable(ds, func(i, j int) bool { return before(ds[i].Range.Start, ds[j].Range.Start) })
 	return ds
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
@@ -60,35 +61,51 @@ func readMarkers(t *testing.T, dir string) []marker {
 	return out
 }
 
-// TestMarkers checks the features on the marked lines of testdata/ide: each marker
-// asks the feature at its token and compares with what the comment says, which comes
-// from reading the program. The program is analysed by an incremental.Host, as the
-// server has it analysed (Correct-String, CHA, the mini JDK).
+// TestMarkers checks the features on the marked lines of the programs of
+// testdata/ide: each marker asks the feature at its token and compares with what the
+// comment says, which comes from reading the program. Each program is analysed by an
+// incremental.Host, as the server has it analysed (Correct-String, CHA, the mini
+// JDK); what lower levels say of unreachable methods is learnt as the server learns
+// it.
 func TestMarkers(t *testing.T) {
-	src, err := filepath.Abs(filepath.Join("..", "testdata", "ide", "markers", "src"))
+	for _, p := range []struct{ dir, main string }{
+		{"markers", "mk.Main"}, // hovers, call hierarchies, diagnostics, quick fixes
+		{"reach", "rc.Main"},   // implementations, type hierarchies, unreachable code, lenses
+	} {
+		t.Run(p.dir, func(t *testing.T) { checkMarkers(t, p.dir, p.main) })
+	}
+}
+
+func checkMarkers(t *testing.T, dir, main string) {
+	src, err := filepath.Abs(filepath.Join("..", "testdata", "ide", dir, "src"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	classes := javatest.Compile(t, src, javatest.Release(17))
-	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
-	t.Cleanup(h.Close)
-	p := &incremental.Project{
+	snap := analyse(t, &incremental.Project{
 		ClassPath: []incremental.ClassPathEntry{
 			{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}},
 		SourceRoots: []string{src},
-		SpecFile:    filepath.Join(t.TempDir(), "jcg-spec.txt"),
-	}
-	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p},
-		Options: analysis.Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA, Mains: []string{"mk.Main"}}})
-	if err != nil || snaps[0].Err != nil {
-		t.Fatalf("build: %v %v", err, snaps[0].Err)
-	}
-	snap := snaps[0]
-	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, HoverTargets: 10, MaxCallItems: 100}
+	}, analysis.Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA, Mains: []string{main}})
+	st := Settings{Severity: SeverityWarning, NativeSeverity: SeverityInformation, HoverTargets: 10, MaxCallItems: 100,
+		Unreachable: SeverityHint, CodeLens: true}
 	s := NewSession(func() Settings { return st }, func(msg string) { t.Errorf("bug: %s", msg) }, nil)
+	// What the lower levels say of the unreachable methods of the files open in the
+	// editor (all of them), as the server learns it in the background.
+	javatest.Sources(t, src, func(p string, text []byte) { s.Docs.Open(p, 1, text) })
+	for i, l := 0, s.NextLevel(snap); l != 0; i, l = i+1, s.NextLevel(snap) {
+		if i == len(callgraph.Levels) {
+			t.Fatalf("NextLevel keeps asking: %v", l)
+		}
+		g, err := snap.GraphAtLevel(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LearnLevel(snap, l, g)
+	}
 
 	markers := readMarkers(t, src)
-	if len(markers) < 10 {
+	if len(markers) < 8 {
 		t.Fatalf("%d markers: the program lost its expectations", len(markers))
 	}
 	// Diagnostics of every file, by line: each must be claimed by a @diag marker.
@@ -142,16 +159,49 @@ func TestMarkers(t *testing.T) {
 					got = append(got, itemName(t, s, snap, c.From))
 				}
 			}
-			got = slices.DeleteFunc(got, func(n string) bool { return n == "" })
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("%s: got %q, want %q", where, got, want)
+			checkNames(t, where, got, want)
+		case "impl":
+			var got []string
+			for _, loc := range s.Implementations(context.Background(), snap, doc, pos) {
+				got = append(got, locationName(t, s, snap, loc))
 			}
-		case "diag", "fix":
+			checkNames(t, where, got, want)
+		case "subtypes", "supertypes":
+			items := s.PrepareTypeHierarchy(snap, doc, pos)
+			if len(items) != 1 {
+				t.Errorf("%s: %d items at %q", where, len(items), mk.args[0])
+				continue
+			}
+			var its []TypeItem
+			if mk.name == "subtypes" {
+				its, _ = s.Subtypes(context.Background(), snap, items[0])
+			} else {
+				its, _ = s.Supertypes(snap, items[0])
+			}
+			var got []string
+			for _, it := range its {
+				c, _, ok := s.itemClass(snap, it)
+				if !ok {
+					t.Errorf("%s: item %q names nothing", where, it.Name)
+					continue
+				}
+				got = append(got, className(c))
+			}
+			checkNames(t, where, got, want)
+		case "lens":
+			var title string
+			for _, l := range s.CodeLenses(snap, doc) {
+				if l.Range.Start == pos {
+					title, _ = s.ResolveLens(snap, l.Data)
+				}
+			}
+			if len(want) != 1 || title != want[0] {
+				t.Errorf("%s: lens %q, want %q", where, title, want)
+			}
+		case "diag", "fix", "unreachable":
 			var d *Diagnostic
 			for i, cand := range diags[mk.path][mk.line] {
-				if int(cand.Range.Start.Character) == col {
+				if int(cand.Range.Start.Character) == col && (cand.Code == "unreachable") == (mk.name == "unreachable") {
 					d = &diags[mk.path][mk.line][i]
 				}
 			}
@@ -159,7 +209,10 @@ func TestMarkers(t *testing.T) {
 				t.Errorf("%s: no diagnostic at %q", where, mk.args[0])
 				continue
 			}
-			if mk.name == "diag" {
+			if mk.name == "unreachable" && (!d.Unnecessary || d.Severity != SeverityHint) {
+				t.Errorf("%s: unreachable code not marked unnecessary with a hint: %+v", where, d)
+			}
+			if mk.name != "fix" {
 				claimed[d] = true
 				for _, w := range want {
 					if !strings.Contains(d.Message, w) {
@@ -192,8 +245,8 @@ func TestMarkers(t *testing.T) {
 	}
 }
 
-// itemName names an item's method as markers do (Class.method, package mk only);
-// "" for the JDK's methods and the NativeMethod node.
+// itemName names an item's method as markers do (Class.method, without the
+// package); "" for the JDK's methods and the NativeMethod node.
 func itemName(t *testing.T, s *Session, snap *Snapshot, it CallItem) string {
 	t.Helper()
 	n, ok := s.ItemNode(snap, it)
@@ -202,8 +255,62 @@ func itemName(t *testing.T, s *Session, snap *Snapshot, it CallItem) string {
 		return ""
 	}
 	m := snap.Method(n)
-	if m == nil || !strings.HasPrefix(m.Class.Name, "mk/") {
+	if m == nil || className(m.Class) == "" {
 		return ""
 	}
-	return strings.TrimPrefix(m.Class.Name, "mk/") + "." + m.Name
+	return className(m.Class) + "." + m.Name
+}
+
+// checkNames compares the names an answer gives with those a marker expects, in any
+// order; the JDK's are left out ("").
+func checkNames(t *testing.T, where string, got, want []string) {
+	t.Helper()
+	got = slices.DeleteFunc(got, func(n string) bool { return n == "" })
+	slices.Sort(got)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: got %q, want %q", where, got, want)
+	}
+}
+
+// className names a class of the program as markers do, without its package:
+// "Main"; "" for the JDK's.
+func className(c *hierarchy.Class) string {
+	if c.Origin != hierarchy.Application {
+		return ""
+	}
+	return c.Name[strings.LastIndexByte(c.Name, '/')+1:]
+}
+
+// locationName names what an implementation's location shows: the method declared
+// there, else the class.
+func locationName(t *testing.T, s *Session, snap *Snapshot, loc Location) string {
+	t.Helper()
+	if tg := s.resolve(snap, loc.Doc, loc.Range.Start); tg.decl && len(tg.methods) == 1 {
+		m := tg.methods[0]
+		if n := className(m.Class); n != "" {
+			return n + "." + m.Name
+		}
+		return ""
+	}
+	if c := s.typeAt(snap, loc.Doc, loc.Range.Start); c != nil {
+		return className(c)
+	}
+	t.Errorf("location %+v names nothing", loc)
+	return ""
+}
+
+// analyse has a project analysed by an incremental.Host, as the server has it, and
+// returns its snapshot.
+func analyse(tb testing.TB, p *incremental.Project, opts analysis.Options) *Snapshot {
+	tb.Helper()
+	h := incremental.NewHost(context.Background(), incremental.HostOptions{})
+	tb.Cleanup(h.Close)
+	p.SpecFile = filepath.Join(tb.TempDir(), "jcg-spec.txt")
+	snaps, err := h.Build(context.Background(), incremental.Request{Reason: incremental.ReasonInitial, Projects: []*incremental.Project{p}, Options: opts})
+	if err != nil || snaps[0].Err != nil {
+		tb.Fatalf("build: %v %v", err, snaps[0].Err)
+	}
+	return snaps[0]
 }

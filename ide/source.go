@@ -92,6 +92,18 @@ func (si *sourceIndex) classesOf(path string) []*hierarchy.Class {
 	return si.classes[si.spelling[si.paths.Key(path)]]
 }
 
+// spellingOf returns a source file's path as the walk of the source roots spelt it,
+// however the file system lets the editor spell it.
+func (si *sourceIndex) spellingOf(path string) string {
+	if _, ok := si.classes[path]; ok {
+		return path
+	}
+	if p, ok := si.spelling[si.paths.Key(path)]; ok {
+		return p
+	}
+	return path
+}
+
 // sourceName is the name of the file a class was compiled from: its SourceFile
 // attribute, or the top-level class's name when it has none.
 func sourceName(h *hierarchy.Hierarchy, c *hierarchy.Class) string {
@@ -130,6 +142,17 @@ func (d *Documents) Close(path string) {
 	d.mu.Lock()
 	delete(d.open, path)
 	d.mu.Unlock()
+}
+
+// OpenPaths returns the paths of the files open in the editor.
+func (d *Documents) OpenPaths() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, 0, len(d.open))
+	for p := range d.open {
+		out = append(out, p)
+	}
+	return out
 }
 
 type document struct {

@@ -56,8 +56,13 @@ type Settings struct {
 	NativeSeverity Severity // of reachable native calls
 	HoverTargets   int      // targets listed in a hover
 	// MaxCallItems bounds the items of one incoming or outgoing calls answer
-	// (hotcalls.go); 0 for no bound.
+	// (hotcalls.go), and of an implementation or subtypes answer; 0 for no bound.
 	MaxCallItems int
+	// Unreachable is the severity of the diagnostics of unreachable application
+	// methods (unreachable.go); 0 for none.
+	Unreachable Severity
+	// CodeLens: the caller counts above each method (codelens.go).
+	CodeLens bool
 }
 
 // CallItem is an item of a call hierarchy: a method (or the NativeMethod node), or a
@@ -73,6 +78,36 @@ type CallItem struct {
 	Data      json.RawMessage
 }
 
+// TypeKind is the kind of a type-hierarchy item, numbered as LSP's SymbolKind.
+type TypeKind uint32
+
+// The kinds of types.
+const (
+	KindClass     TypeKind = 5
+	KindEnum      TypeKind = 10
+	KindInterface TypeKind = 11
+)
+
+// TypeItem is an item of a type hierarchy: a class or interface, or a "more" item
+// that continues a capped list of subtypes. Data identifies it in a later
+// snapshot; clients send it back.
+type TypeItem struct {
+	Name      string
+	Kind      TypeKind
+	Detail    string
+	Doc       Doc
+	Range     Range // the type's declaration
+	Selection Range // its name
+	Data      json.RawMessage
+}
+
+// Lens is a code lens above a method's declaration: unresolved, its Data is what
+// ResolveLens needs.
+type Lens struct {
+	Range Range
+	Data  json.RawMessage
+}
+
 // IncomingCall is a caller and the ranges of its calls.
 type IncomingCall struct {
 	From       CallItem
@@ -86,14 +121,18 @@ type OutgoingCall struct {
 }
 
 // Diagnostic is what a source file shows for an unresolved or partially resolved
-// dynamic site. Data identifies the site (SiteOf).
+// dynamic site (Data identifies the site: SiteOf), or for a method the graph does not
+// reach.
 type Diagnostic struct {
 	Range    Range
 	Severity Severity
-	Code     string // the feature: reflection, native, ...
+	Code     string // the feature: reflection, native, ...; "unreachable"
 	Message  string
 	Data     json.RawMessage
 	Related  []Related
+	// Unnecessary marks code that never runs (LSP's DiagnosticTag.Unnecessary):
+	// editors grey it out.
+	Unnecessary bool
 }
 
 // Related is a location a diagnostic refers to, and why.

@@ -23,7 +23,7 @@ func BenchmarkFindMissing(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ix.Close()
-	g, err := analysis.New(ix).Run(context.Background(), analysis.Options{Level: callgraph.CorrectJDK, Algorithm: analysis.RTA})
+	g, err := analysis.New(ix).Run(context.Background(), analysis.Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.RTA})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,6 +29,8 @@ type Snapshot struct {
 	Took    time.Duration
 
 	w *world
+	// partial: Graph is a partial graph (WithGraph), not the graph of the options.
+	partial bool
 
 	pathsOnce sync.Once
 	paths     []int32 // BFS tree from the entry points: bundle index that reached a node, -1 for entries, -2 unreached
@@ -57,7 +59,7 @@ func (s *Snapshot) Method(id int32) *hierarchy.Method {
 // WithGraph returns a snapshot of the same index and settings with another graph:
 // the partial graph of the sites an analysis reported so far (Request.Early).
 func (s *Snapshot) WithGraph(g *callgraph.Graph) *Snapshot {
-	return &Snapshot{ID: s.ID, Reason: s.Reason, Options: s.Options, Project: s.Project, Graph: g, Spec: s.Spec, w: s.w}
+	return &Snapshot{ID: s.ID, Reason: s.Reason, Options: s.Options, Project: s.Project, Graph: g, Spec: s.Spec, w: s.w, partial: true}
 }
 
 // RunOptions are the options of the run that computed the snapshot's graph (its
@@ -114,6 +116,44 @@ func (s *Snapshot) Derived(key any, build func() any) any {
 	}
 	v, _ := s.w.derived.LoadOrStore(key, build())
 	return v
+}
+
+// GraphDerived returns the value of key derived from the snapshot's graph and index,
+// calling build the first time: what features compute from a graph (which classes
+// it reaches, what lower levels say of the methods it does not reach) is kept once
+// for every snapshot of the same index and graph settings, the graph of a world
+// being a function of them. A partial graph's (WithGraph) is never kept.
+func (s *Snapshot) GraphDerived(key any, build func() any) any {
+	if s.partial || s.Graph == nil {
+		return build()
+	}
+	return s.Derived(graphDerivedKey{graphKey(s.Options, s.Spec), key}, build)
+}
+
+type graphDerivedKey struct {
+	graph string
+	key   any
+}
+
+// GraphAtLevel returns the graph of the snapshot's index, options and specification
+// at another level: the one the index's graphs include when it was computed (the
+// user looked at that level), else a new analysis, which is not kept (its caller
+// wants what it says of a few methods, and keeping it would cost the memory of a
+// whole-program graph). One such analysis runs at a time beside the index's other
+// background runs (world.later); ctx cancels it.
+func (s *Snapshot) GraphAtLevel(ctx context.Context, l callgraph.Level) (*callgraph.Graph, error) {
+	opts := s.Options
+	opts.Level = l
+	if g := s.w.finished(graphKey(opts, s.Spec)); g != nil {
+		return g, nil
+	}
+	s.w.tracing.Lock()
+	defer s.w.tracing.Unlock()
+	if g := s.w.finished(graphKey(opts, s.Spec)); g != nil {
+		return g, nil
+	}
+	g, _, err := s.w.run(ctx, runOptions(opts, s.Spec))
+	return g, err
 }
 
 // acquire takes a reference to the snapshot's index; it fails once it is closed.

@@ -215,6 +215,23 @@ func (w *world) graph(ctx context.Context, opts analysis.Options, sf *SpecFile, 
 	}
 }
 
+// finished returns the graph of key when the world has it computed, else nil: it
+// never waits.
+func (w *world) finished(key string) *callgraph.Graph {
+	w.mu.Lock()
+	c := w.graphs[key]
+	w.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	select {
+	case <-c.done:
+		return c.g
+	default:
+		return nil
+	}
+}
+
 // compute loads a graph from the disk cache or runs the analysis (and stores its
 // graph there).
 func (w *world) compute(ctx context.Context, opts analysis.Options, sf *SpecFile, key string, report ReportFunc, expect int, sites func(*callgraph.Graph)) (*callgraph.Graph, *analysis.Trace, error) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -42,6 +43,51 @@ func benchEnv(b *testing.B, dir string, config map[string]any) (*env, time.Durat
 	e := newEnv(b, dir, envOptions{config: config, logger: zap.NewNop()})
 	e.waitReady(0)
 	return e, time.Since(start)
+}
+
+// docPos is a position in a document.
+type docPos struct {
+	u uri.URI
+	p protocol.Position
+}
+
+func (d docPos) params() protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.u}, Position: d.p}
+}
+
+// listingPositions are the positions of the listings of some classes: their method
+// declarations, call sites and class names.
+type listingPositions struct{ decls, calls, types []docPos }
+
+// listingPositionsOf returns the positions of the listings of the classes keep
+// accepts, in name order.
+func listingPositionsOf(snap *Snapshot, keep func(*hierarchy.Class) bool) listingPositions {
+	var cs []*hierarchy.Class
+	for _, c := range snap.Hierarchy().Classes() {
+		if !c.Phantom && keep(c) {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortFunc(cs, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
+	var lp listingPositions
+	for _, c := range cs {
+		u := classURI(c.Name)
+		ds, calls := ide.ListingPositions(snap, c)
+		for _, p := range ds {
+			lp.decls = append(lp.decls, docPos{u, toPosition(p)})
+		}
+		for _, p := range calls {
+			lp.calls = append(lp.calls, docPos{u, toPosition(p)})
+		}
+		lp.types = append(lp.types, docPos{u, toPosition(ide.ListingClassPosition(snap, c))})
+	}
+	return lp
+}
+
+// sample returns 200 of the positions (all when fewer), drawn at random.
+func sample(rng *rand.Rand, ps []docPos) []docPos {
+	rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+	return ps[:min(200, len(ps))]
 }
 
 // latencies times fn over the inputs and reports p50 and p99.
@@ -86,39 +132,14 @@ func benchJar(b *testing.B, jar string, mains []string) {
 	}
 	e, ready := benchEnv(b, dir, config)
 	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
-	type pos struct {
-		u uri.URI
-		p protocol.Position
-	}
-	var decls, calls []pos
 	snap, release := e.srv.current()
-	var classes []*hierarchy.Class
-	for _, c := range snap.Hierarchy().Classes() {
-		if c.Origin == hierarchy.Application && !c.Phantom {
-			classes = append(classes, c)
-		}
-	}
-	slices.SortFunc(classes, func(a, b *hierarchy.Class) int { return strings.Compare(a.Name, b.Name) })
-	for _, c := range classes {
-		ds, cs := ide.ListingPositions(snap, c)
-		for _, p := range ds {
-			decls = append(decls, pos{classURI(c.Name), toPosition(p)})
-		}
-		for _, p := range cs {
-			calls = append(calls, pos{classURI(c.Name), toPosition(p)})
-		}
-	}
+	lp := listingPositionsOf(snap, func(c *hierarchy.Class) bool { return c.Origin == hierarchy.Application })
 	release()
+	b.Logf("%s: %d classes, %d declarations, %d call sites; ready after %v", filepath.Base(jar), len(lp.types), len(lp.decls), len(lp.calls), ready)
 	rng := rand.New(rand.NewPCG(1, 2))
-	sample := func(ps []pos) []pos {
-		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
-		return ps[:min(200, len(ps))]
-	}
-	b.Logf("%s: %d classes, %d declarations, %d call sites; ready after %v", filepath.Base(jar), len(classes), len(decls), len(calls), ready)
-	decls, calls = sample(decls), sample(calls)
-	tdp := func(p pos) protocol.TextDocumentPositionParams {
-		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: p.u}, Position: p.p}
-	}
+	decls, calls := sample(rng, lp.decls), sample(rng, lp.calls)
+	type pos = docPos
+	tdp := pos.params
 	var items []protocol.CallHierarchyItem
 	b.ResetTimer()
 	latencies(b, "hover-call", calls, func(p pos) {
@@ -254,6 +275,9 @@ func isIdentByte(c byte) bool {
 //   - plugins-reflective: the plugins program with the full JDK; Factory.create's
 //     forName takes a constant or its parameter (the quick fix's edit, and back).
 //
+// The -unreachable-off ones leave out the diagnostics of unreachable code (plugins'
+// Main has two unreachable methods): the difference is what they cost.
+//
 // The debounce (settings.go) is part of every figure.
 func BenchmarkClassChange(b *testing.B) {
 	cha := map[string]any{"level": "correct-string", "algorithm": "cha"}
@@ -272,24 +296,35 @@ func BenchmarkClassChange(b *testing.B) {
 	b.Run("javacc-reflective-tfa", func(b *testing.B) {
 		benchJavaccChange(b, nil, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
-	b.Run("plugins-reflective", func(b *testing.B) {
-		dir := workspace(b, "plugins")
-		var versions [2][]byte
-		for i, name := range []string{"name", `"app.plugins.Hello"`} {
-			srcDir := b.TempDir()
-			javatest.CopyTree(b, filepath.Join(dir, "src", "main", "java"), srcDir)
-			file := filepath.Join(srcDir, "app", "Factory.java")
-			text, err := os.ReadFile(file)
-			if err != nil {
-				b.Fatal(err)
-			}
-			os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
-			versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
-		}
-		e, ready := benchEnv(b, dir, cha)
-		b.Logf("ready after %v", ready)
-		benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
+	// Without the diagnostics of unreachable code: what they add to the figure above.
+	b.Run("javacc-reflective-tfa-unreachable-off", func(b *testing.B) {
+		benchJavaccChange(b, map[string]any{"unreachable": "off"}, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
+	b.Run("plugins-reflective", func(b *testing.B) { benchPluginsChange(b, cha) })
+	b.Run("plugins-reflective-unreachable-off", func(b *testing.B) {
+		benchPluginsChange(b, map[string]any{"level": "correct-string", "algorithm": "cha", "unreachable": "off"})
+	})
+}
+
+// benchPluginsChange times changes of Factory.create's forName in the plugins
+// program, under the settings config.
+func benchPluginsChange(b *testing.B, config map[string]any) {
+	dir := workspace(b, "plugins")
+	var versions [2][]byte
+	for i, name := range []string{"name", `"app.plugins.Hello"`} {
+		srcDir := b.TempDir()
+		javatest.CopyTree(b, filepath.Join(dir, "src", "main", "java"), srcDir)
+		file := filepath.Join(srcDir, "app", "Factory.java")
+		text, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
+		versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
+	}
+	e, ready := benchEnv(b, dir, config)
+	b.Logf("ready after %v", ready)
+	benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
@@ -327,13 +362,20 @@ func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string)
 	if strings.Contains(body0, "forName") {
 		diags = uri.File(filepath.Join(srcRoot, "app", "App.java"))
 	}
-	if config == nil {
+	if config["algorithm"] == nil {
 		// The defaults' first edit waits for CHA's companion graph.
-		snap, release := e.srv.current()
-		e.waitFor("the CHA companion graph", snap.Updatable)
-		release()
+		waitCompanion(b, e)
 	}
 	benchChange(b, e, target, versions, diags)
+}
+
+// waitCompanion waits for the CHA companion graph the server computes in the
+// background under the defaults (a whole-program analysis, which requests timed
+// meanwhile would share the cores with).
+func waitCompanion(b *testing.B, e *env) {
+	snap, release := e.srv.current()
+	defer release()
+	e.waitFor("the CHA companion graph", snap.Updatable)
 }
 
 func classFile(b *testing.B, classes, rel string) []byte {
@@ -489,4 +531,157 @@ func hotMethods(b *testing.B, algo string) {
 	b.ResetTimer()
 	latencies(b, "hot-incoming", repeat(in), func(it protocol.CallHierarchyItem) { e.incomingRaw(it) })
 	latencies(b, "hot-outgoing", repeat(out), func(it protocol.CallHierarchyItem) { e.outgoingRaw(it) })
+}
+
+// BenchmarkEditorFeatures measures Go to Implementations and type-hierarchy requests
+// (budget: 5 ms p99) on the hot workspace plus jEdit's jar (when installed) with the
+// full JDK, at the server's defaults (TFA at Correct-JDK): 200 method declarations,
+// 200 call sites and 200 class declarations drawn at random (seeded) from the
+// listings of jEdit's classes (the hot workspace's without jEdit), and the hottest
+// cases, each asked 20 times per iteration: java.lang.Object (its thousands of direct
+// subclasses, capped to pages; toString's overriders) and java.lang.Runnable (its
+// reachable implementations).
+//
+//	go test ./server -run '^$' -bench EditorFeatures -benchtime 1x
+func BenchmarkEditorFeatures(b *testing.B) {
+	hotReps := 20
+	if os.Getenv("JCG_HOT_REPS") != "" {
+		hotReps = 1000
+	}
+	dir := workspace(b, "hot")
+	classes := filepath.Join(dir, "target", "classes")
+	config := map[string]any{"classPath": []string{classes}, "mainClasses": []string{"hot.Main"}}
+	app := "hot/"
+	if _, err := os.Stat(jeditJar); err == nil {
+		config["classPath"] = []string{classes, jeditJar}
+		config["mainClasses"] = []string{"hot.Main", "org.gjt.sp.jedit.jEdit"}
+		app = "org/gjt/sp/"
+	} else {
+		b.Logf("%s not found (install jedit): measuring on the JDK and the hot workspace only", jeditJar)
+	}
+	e, ready := benchEnv(b, dir, config)
+	b.ReportMetric(float64(ready)/1e6, "initialize-to-ready-ms")
+	waitCompanion(b, e)
+	type pos = docPos
+	snap, release := e.srv.current()
+	lp := listingPositionsOf(snap, func(c *hierarchy.Class) bool { return strings.HasPrefix(c.Name, app) })
+	h := snap.Hierarchy()
+	object, runnable := h.Class("java/lang/Object"), h.Class("java/lang/Runnable")
+	toString := object.Method("toString", "()Ljava/lang/String;")
+	objectDecls, _ := ide.ListingPositions(snap, object)
+	hot := []pos{
+		{classURI(object.Name), toPosition(ide.ListingClassPosition(snap, object))},
+		{classURI(runnable.Name), toPosition(ide.ListingClassPosition(snap, runnable))},
+		{classURI(object.Name), toPosition(objectDecls[slices.Index(object.Methods, toString)])},
+	}
+	release()
+	b.Logf("ready after %v; %d classes, %d declarations, %d call sites", ready, len(lp.types), len(lp.decls), len(lp.calls))
+	rng := rand.New(rand.NewPCG(1, 2))
+	decls, calls, types := sample(rng, lp.decls), sample(rng, lp.calls), sample(rng, lp.types)
+	var hotRepeated []pos
+	for range hotReps {
+		hotRepeated = append(hotRepeated, hot...)
+	}
+	tdp := pos.params
+	implementation := func(p pos) {
+		var raw json.RawMessage
+		e.call(protocol.MethodTextDocumentImplementation, &protocol.ImplementationParams{TextDocumentPositionParams: tdp(p)}, &raw)
+	}
+	prepare := func(p pos) []protocol.TypeHierarchyItem {
+		var its []protocol.TypeHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareTypeHierarchy, &protocol.TypeHierarchyPrepareParams{TextDocumentPositionParams: tdp(p)}, &its)
+		return its
+	}
+	var items, hotItems []protocol.TypeHierarchyItem
+	for _, p := range types {
+		items = append(items, prepare(p)...)
+	}
+	for _, p := range hot[:2] {
+		hotItems = append(hotItems, prepare(p)...)
+	}
+	if len(items) != len(types) || len(hotItems) != 2 {
+		b.Fatalf("prepare: %d items of %d classes, %d hot", len(items), len(types), len(hotItems))
+	}
+	var hotItemsRepeated []protocol.TypeHierarchyItem
+	for range hotReps {
+		hotItemsRepeated = append(hotItemsRepeated, hotItems...)
+	}
+	supertypes := func(it protocol.TypeHierarchyItem) {
+		var raw json.RawMessage
+		e.call(protocol.MethodTypeHierarchySupertypes, &protocol.TypeHierarchySupertypesParams{Item: it}, &raw)
+	}
+	subtypes := func(it protocol.TypeHierarchyItem) {
+		var raw json.RawMessage
+		e.call(protocol.MethodTypeHierarchySubtypes, &protocol.TypeHierarchySubtypesParams{Item: it}, &raw)
+	}
+	b.ResetTimer()
+	latencies(b, "implementation-call", calls, implementation)
+	latencies(b, "implementation-decl", decls, implementation)
+	latencies(b, "implementation-type", types, implementation)
+	latencies(b, "implementation-hot", hotRepeated, implementation)
+	latencies(b, "prepare-type-hierarchy", types, func(p pos) { prepare(p) })
+	latencies(b, "supertypes", items, supertypes)
+	latencies(b, "subtypes", items, subtypes)
+	latencies(b, "subtypes-hot", hotItemsRepeated, subtypes)
+}
+
+// BenchmarkCodeLens measures the caller lenses of a 2,000-line source file (285
+// methods, each calling the next ones) with the full JDK at the defaults: the list
+// (budget: 20 ms), asked after each edit of the open file so that the file is
+// scanned and mapped again each time, and the resolve of every lens (budget: 1 ms).
+//
+//	go test ./server -run '^$' -bench CodeLens -benchtime 10x
+func BenchmarkCodeLens(b *testing.B) {
+	const methods = 285
+	var sb strings.Builder
+	sb.WriteString("package big;\n\npublic class Big {\n    public static void main(String[] args) {\n        m0(args.length);\n    }\n")
+	for i := range methods {
+		fmt.Fprintf(&sb, "\n    static int m%d(int x) {\n        if (x > %d) {\n            return m%d(x - 1);\n        }\n        return x;\n    }\n", i, i, (i+1)%methods)
+	}
+	sb.WriteString("}\n")
+	text := sb.String()
+	srcDir := b.TempDir()
+	os.MkdirAll(filepath.Join(srcDir, "big"), 0o755)
+	file := filepath.Join(srcDir, "big", "Big.java")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	classes := javatest.Compile(b, srcDir)
+	dir := b.TempDir()
+	e, ready := benchEnv(b, dir, map[string]any{"classPath": []string{classes}, "sourceRoots": []string{srcDir}})
+	b.Logf("ready after %v; %s has %d lines", ready, file, strings.Count(text, "\n"))
+	waitCompanion(b, e)
+	u := uri.File(file)
+	e.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "java", Version: 1, Text: text}})
+	var lists, resolves []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// An edit (a comment at the end): the file is scanned and mapped anew.
+		e.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": i + 2},
+			"contentChanges": []map[string]any{{"text": text + fmt.Sprintf("// edit %d\n", i)}},
+		})
+		var lenses []protocol.CodeLens
+		t0 := time.Now()
+		e.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses)
+		lists = append(lists, time.Since(t0))
+		if len(lenses) != methods+1 {
+			b.Fatalf("%d lenses, want %d", len(lenses), methods+1)
+		}
+		for _, l := range lenses {
+			var raw json.RawMessage
+			t0 := time.Now()
+			e.call(protocol.MethodCodeLensResolve, &l, &raw)
+			resolves = append(resolves, time.Since(t0))
+		}
+	}
+	report := func(name string, ds []time.Duration) {
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2])/1e6, name+"-p50-ms")
+		b.ReportMetric(float64(ds[int(0.99*float64(len(ds)-1))])/1e6, name+"-p99-ms")
+		b.ReportMetric(float64(ds[len(ds)-1])/1e6, name+"-max-ms")
+	}
+	report("lens-list", lists)
+	report("lens-resolve", resolves)
 }

@@ -45,6 +45,9 @@ func toDiagnostic(d *ide.Diagnostic) protocol.Diagnostic {
 		Message:  protocol.String(d.Message),
 		Data:     protocol.LSPAny(d.Data),
 	}
+	if d.Unnecessary {
+		out.Tags = protocol.NewDiagnosticTags(protocol.DiagnosticTagUnnecessary)
+	}
 	for _, r := range d.Related {
 		out.RelatedInformation = append(out.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: uriOf(r.Location.Doc), Range: toRange(r.Location.Range)},

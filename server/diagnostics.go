@@ -9,12 +9,21 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
+
+	"github.com/jcg-lsp/jcg-lsp/ide"
 )
 
 // publishDiagnostics publishes the diagnostics of new snapshots (one per project) for
 // every file whose diagnostics changed, clearing those of files that have none any
 // more.
 func (s *Server) publishDiagnostics(ctx context.Context, st *Settings, snaps []*Snapshot) {
+	s.publishDiagnosticsIf(ctx, st, snaps, nil)
+}
+
+// publishDiagnosticsIf is publishDiagnostics when still (nil: always) holds at the
+// time of the publish: a publish from the background that a build's must not
+// overwrite checks that no build started since (Server.explainLater).
+func (s *Server) publishDiagnosticsIf(ctx context.Context, st *Settings, snaps []*Snapshot, still func() bool) {
 	pst := st.present()
 	next := map[uri.URI][]protocol.Diagnostic{}
 	for _, snap := range snaps {
@@ -28,6 +37,9 @@ func (s *Server) publishDiagnostics(ctx context.Context, st *Settings, snaps []*
 	}
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
+	if still != nil && !still() {
+		return
+	}
 	for u := range s.published {
 		if _, ok := next[u]; !ok {
 			next[u] = nil
@@ -47,7 +59,7 @@ func (s *Server) publishDiagnostics(ctx context.Context, st *Settings, snaps []*
 func (s *Server) publishFileDiagnostics(ctx context.Context, snap *Snapshot, path string) {
 	st := s.shownSettings().present()
 	sites := s.ide.SitesByFile(&st, snap)[path]
-	ds := toDiagnostics(s.ide.FileDiagnostics(&st, snap, path, sites))
+	ds := toDiagnostics(ide.MergeDiagnostics(s.ide.FileDiagnostics(&st, snap, path, sites), s.ide.FileUnreachable(&st, snap, path)))
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.publishLocked(ctx, fileURI(path), ds)

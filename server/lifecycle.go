@@ -24,6 +24,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	}
 	if c := p.Capabilities.Workspace; c != nil {
 		s.caps.configuration = c.Configuration != nil && *c.Configuration
+		s.caps.codeLensRefresh = c.CodeLens != nil && c.CodeLens.RefreshSupport != nil && *c.CodeLens.RefreshSupport
 		if e := c.WorkspaceEdit; e != nil {
 			s.caps.docChanges = e.DocumentChanges != nil && *e.DocumentChanges
 			s.caps.createFiles = slices.Contains(e.ResourceOperations, protocol.ResourceOperationKindCreate)
@@ -49,8 +50,11 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 				Change:    &full,
 				Save:      &protocol.SaveOptions{},
 			},
-			HoverProvider:         protocol.Boolean(true),
-			CallHierarchyProvider: protocol.Boolean(true),
+			HoverProvider:          protocol.Boolean(true),
+			CallHierarchyProvider:  protocol.Boolean(true),
+			ImplementationProvider: protocol.Boolean(true),
+			TypeHierarchyProvider:  protocol.Boolean(true),
+			CodeLensProvider:       &protocol.CodeLensOptions{ResolveProvider: &yes},
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/ide"
 	"github.com/jcg-lsp/jcg-lsp/incremental"
 )
 
@@ -21,6 +22,12 @@ type buildState struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the latest build's goroutine ends
 	last   *Build        // the latest build, nil before the first (snapshotFor)
+	gen    uint64        // builds started
+	// shownGen is the number of the build whose snapshots are the current ones
+	// (gen when no build runs).
+	shownGen uint64
+	// explaining is the run of explainLater under way, if any: a build stops it.
+	explaining *explainJob
 }
 
 // Build is a build started by Rebuild.
@@ -62,6 +69,12 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 	if s.build.cancel != nil {
 		s.build.cancel()
 	}
+	if s.build.explaining != nil {
+		s.build.explaining.cancel()
+		s.build.explaining = nil
+	}
+	s.build.gen++
+	gen := s.build.gen
 	bctx, cancel := context.WithCancel(s.bg)
 	prev := s.build.done
 	s.build.cancel, s.build.done, s.build.last = cancel, b.done, b
@@ -71,7 +84,7 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 		if prev != nil {
 			<-prev // one build at a time: they would compete for the same cores
 		}
-		b.snap, b.err = s.runBuild(bctx, reason)
+		b.snap, b.err = s.runBuild(bctx, reason, gen)
 		if b.err != nil && !errors.Is(b.err, context.Canceled) {
 			s.log.Warn("build failed", zap.String("reason", string(reason)), zap.Error(b.err))
 		}
@@ -87,7 +100,7 @@ func (s *Server) cancelBuild() {
 	}
 }
 
-func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap *Snapshot, err error) {
+func (s *Server) runBuild(ctx context.Context, reason incremental.Reason, gen uint64) (snap *Snapshot, err error) {
 	select {
 	case <-s.initialized:
 	case <-ctx.Done():
@@ -149,6 +162,7 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 			// after a build are as fast as the later ones.
 			g.Callers(0)
 			p.PathTree()
+			ide.Warm(p)
 		}
 	}
 	status := statusOf(&st, reason, snaps)
@@ -156,7 +170,30 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason) (snap 
 	prog.end(status.Message)
 	status.TookMs = time.Since(start).Milliseconds()
 	s.sendStatus(status)
+	s.build.mu.Lock()
+	s.build.shownGen = gen
+	s.build.mu.Unlock()
+	s.explainLater()
+	s.refreshCodeLenses()
 	return snap, nil
+}
+
+// refreshCodeLenses asks the client to ask for its code lenses again: a build changes
+// their counts, and a client asks by itself only when a document changes. The
+// request goes out on its own goroutine: the next build must not wait for the
+// client's answer.
+func (s *Server) refreshCodeLenses() {
+	s.mu.Lock()
+	ok := s.caps.codeLensRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.goBackground(func(ctx context.Context) {
+		if err := s.client.CodeLensRefresh(ctx); err != nil {
+			s.log.Debug("workspace/codeLens/refresh", zap.Error(err))
+		}
+	})
 }
 
 // publishInterim publishes the diagnostics of an edit's interim snapshots

@@ -97,6 +97,8 @@ type clientCaps struct {
 	docChanges    bool // workspace.workspaceEdit.documentChanges
 	createFiles   bool // workspace.workspaceEdit.resourceOperations includes create
 	showDocument  bool
+	// codeLensRefresh: workspace.codeLens.refreshSupport.
+	codeLensRefresh bool
 }
 
 // New returns a server; Serve connects it to a client.
@@ -245,6 +247,12 @@ func (s *Server) makeRoutes() map[string]route {
 		protocol.MethodCallHierarchyIncomingCalls:         request(s.incomingCalls),
 		protocol.MethodCallHierarchyOutgoingCalls:         request(s.outgoingCalls),
 		protocol.MethodTextDocumentCodeAction:             request(s.codeAction),
+		protocol.MethodTextDocumentImplementation:         request(s.implementation),
+		protocol.MethodTextDocumentPrepareTypeHierarchy:   request(s.prepareTypeHierarchy),
+		protocol.MethodTypeHierarchySupertypes:            request(s.supertypes),
+		protocol.MethodTypeHierarchySubtypes:              request(s.subtypes),
+		protocol.MethodTextDocumentCodeLens:               request(s.codeLens),
+		protocol.MethodCodeLensResolve:                    request(s.resolveCodeLens),
 		protocol.MethodWorkspaceExecuteCommand:            request(s.executeCommand),
 		MethodClassContent:                                request(s.classContent),
 		MethodWorkspaceTrust:                              notification(s.workspaceTrust),

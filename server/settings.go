@@ -46,6 +46,10 @@ type Settings struct {
 	// where the rest are, and expanding that item lists the next page. Hovers count
 	// every target.
 	MaxCallItems int
+	// Unreachable is the severity of the diagnostics of unreachable application
+	// methods: hint, or 0 for none.
+	Unreachable protocol.DiagnosticSeverity
+	CodeLens    bool // the caller counts above each method
 }
 
 // DefaultSettings are the settings before any configuration.
@@ -58,6 +62,8 @@ func DefaultSettings() Settings {
 		Discovery:      incremental.Discovery{SpecFile: "jcg-spec.txt"},
 		HoverTargets:   10,
 		MaxCallItems:   100,
+		Unreachable:    protocol.DiagnosticSeverityHint,
+		CodeLens:       true,
 	}
 }
 
@@ -168,16 +174,29 @@ func (st *Settings) apply(l settingsLayer) (problems []string) {
 			} else if s != "" {
 				st.SpecFile = s
 			}
-		case "noJdk", "libraryMode":
+		case "noJdk", "libraryMode", "codeLens":
 			var b bool
 			if err := json.Unmarshal(raw, &b); err != nil {
 				bad(k, fmt.Errorf("want true or false"))
 				continue
 			}
-			if k == "noJdk" {
+			switch k {
+			case "noJdk":
 				st.NoJDK = b
-			} else {
+			case "libraryMode":
 				st.LibraryMode = b
+			default:
+				st.CodeLens = b
+			}
+		case "unreachable":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil || s != "hint" && s != "off" {
+				bad(k, fmt.Errorf("want hint or off"))
+				continue
+			}
+			st.Unreachable = 0
+			if s == "hint" {
+				st.Unreachable = protocol.DiagnosticSeverityHint
 			}
 		case "release", "hoverTargets", "maxCallHierarchyItems":
 			var n int
@@ -261,5 +280,6 @@ func (st *Settings) equal(o *Settings) bool {
 // present returns what features present with the settings.
 func (st *Settings) present() ide.Settings {
 	return ide.Settings{Severity: toSeverity(st.Severity), NativeSeverity: toSeverity(st.NativeSeverity),
-		HoverTargets: st.HoverTargets, MaxCallItems: st.MaxCallItems}
+		HoverTargets: st.HoverTargets, MaxCallItems: st.MaxCallItems,
+		Unreachable: toSeverity(st.Unreachable), CodeLens: st.CodeLens}
 }

@@ -52,3 +52,25 @@ func TestBuildToolSetting(t *testing.T) {
 		t.Errorf("buildTool ant: %q, %v", st.BuildTool, probs)
 	}
 }
+
+// TestEditorFeatureSettings checks the settings of unreachable code and code lenses:
+// on by default, off when asked, bad values reported and ignored.
+func TestEditorFeatureSettings(t *testing.T) {
+	st := DefaultSettings()
+	if p := st.present(); p.Unreachable != 4 || !p.CodeLens {
+		t.Errorf("defaults present %+v", p)
+	}
+	l, _ := parseLayer([]byte(`{"unreachable": "off", "codeLens": false}`))
+	if probs := st.apply(l); len(probs) != 0 || st.Unreachable != 0 || st.CodeLens {
+		t.Errorf("off: %+v %v", st, probs)
+	}
+	l, _ = parseLayer([]byte(`{"unreachable": "warning", "codeLens": "yes"}`))
+	probs := st.apply(l)
+	if len(probs) != 2 || !strings.Contains(probs[0], "codeLens") || !strings.Contains(probs[1], "want hint or off") || st.Unreachable != 0 || st.CodeLens {
+		t.Errorf("bad values: %+v %v", st, probs)
+	}
+	l, _ = parseLayer([]byte(`{"unreachable": "hint"}`))
+	if st.apply(l); st.Unreachable != 4 {
+		t.Errorf("hint: %+v", st)
+	}
+}

@@ -14,6 +14,9 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 		return nil
 	}
 	s.ide.Docs.Open(path, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	// What lower levels say of the file's unreachable methods is learnt for the
+	// files the user looks at (off the read loop: it may map the file).
+	s.goBackground(func(context.Context) { s.explainLater() })
 	return nil
 }
 

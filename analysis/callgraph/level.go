@@ -102,6 +102,30 @@ func (l Level) ModelsJDK() bool { return l >= CorrectJDK }
 // treatment), so they fall back to it.
 func (l Level) FallbackLevel() Level { return min(l, EncapRespect) }
 
+// Weaker returns the level with the fewest assumptions fewer than l: the one just
+// below it (0 below Behaved-CLs). A level's graph is a subgraph of every weaker
+// level's graph over the same program, which is what lets a tool ask the levels
+// below one in turn where a method starts to be reached.
+func (l Level) Weaker() Level {
+	if l <= BehavedCLs {
+		return 0
+	}
+	return l - 1
+}
+
+// AssumesLessThan reports whether l makes fewer assumptions than m (every valid
+// level assumes more than no level, 0).
+func (l Level) AssumesLessThan(m Level) bool { return l < m }
+
+// Midway returns a level strictly between lo and hi (lo may be 0), the one nearest
+// the middle: for a bisection over the levels. It returns 0 when none is between.
+func Midway(lo, hi Level) Level {
+	if hi <= lo+1 {
+		return 0
+	}
+	return (lo + hi) / 2
+}
+
 // Number is the level's place in the order, 1 to 6, for people (hovers, the JSON
 // export's fallbackLevel). Nothing stores it: levels are named by String.
 func (l Level) Number() int { return int(l) }

@@ -53,7 +53,7 @@ func (g *Graph) pathTree(skip func(bundle int32) bool) (parent []int32, order []
 // Roots returns where reachability starts: the entry points and, at Correct-JDK,
 // the NativeMethod node, which stands for the JVM and is reachable from the start.
 func (g *Graph) Roots() []NodeID {
-	if g.Level >= CorrectJDK && g.Reachable.Has(g.Native) {
+	if g.Level.ModelsJDK() && g.Reachable.Has(g.Native) {
 		return append(slices.Clip(g.Entries), g.Native)
 	}
 	return g.Entries

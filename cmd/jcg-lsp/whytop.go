@@ -66,7 +66,7 @@ func reachReport(g *callgraph.Graph, ms []*hierarchy.Method, n int, algo string)
 			if r.Kind.Dynamic() {
 				tr.Resolver = r.Resolver
 			}
-			if r.Fallback > 0 {
+			if r.Fallback != 0 {
 				tr.Fallback = r.Fallback.Title()
 			}
 			ts.Reasons = append(ts.Reasons, tr)
@@ -86,7 +86,7 @@ func reachReport(g *callgraph.Graph, ms []*hierarchy.Method, n int, algo string)
 	for i, b := range g.Bundles {
 		r := g.Reasons[b.Reason]
 		mark(r.Kind.String(), i)
-		if r.Fallback > 0 {
+		if r.Fallback != 0 {
 			mark(fallbackKind, i)
 		}
 	}

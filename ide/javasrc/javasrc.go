@@ -139,10 +139,18 @@ type Call struct {
 	Code *Code // the innermost construct containing the token; nil outside any
 }
 
+// Import is an import declaration: the dotted name as written ("java.util.List",
+// "java.util.*", "java.util.Map.Entry").
+type Import struct {
+	Name   string
+	Static bool
+}
+
 // File is the scanned structure of one source file.
 type File struct {
 	Src     []byte
 	Package string // dotted; "" for the unnamed package
+	Imports []Import
 	Types   []*Type
 	Codes   []*Code // in source order of their start
 	Calls   []Call  // in source order

@@ -191,6 +191,17 @@ func TestPackageOf(t *testing.T) {
 	}
 }
 
+func TestImports(t *testing.T) {
+	if got, want := parseSample(t).Imports, []Import{{Name: "java.util.*"}, {Name: "java.util.function.*"}}; !slices.Equal(got, want) {
+		t.Errorf("Sample's imports %+v, want %+v", got, want)
+	}
+	f := Parse([]byte("package p;\nimport static java.lang.Math.max;\nimport java.util.Map . Entry; // c\nimport q.*;\nclass A { void m() { } }"))
+	want := []Import{{Name: "java.lang.Math.max", Static: true}, {Name: "java.util.Map.Entry"}, {Name: "q.*"}}
+	if !slices.Equal(f.Imports, want) {
+		t.Errorf("imports %+v, want %+v", f.Imports, want)
+	}
+}
+
 // FuzzParse checks that no input makes the scanner panic or loop, and that what it
 // returns is consistent: every construct and call lies within the text.
 func FuzzParse(f *testing.F) {

@@ -56,9 +56,19 @@ func (p *parser) parseFile() {
 			}
 			p.file.Package = string(name)
 		case p.is("import"):
-			for !p.eof() && !p.is(";") {
+			p.i++
+			var imp Import
+			if p.is("static") {
+				imp.Static = true
 				p.i++
 			}
+			var name []byte
+			for !p.eof() && !p.is(";") {
+				name = append(name, p.src[p.tok().Off:p.tok().End]...)
+				p.i++
+			}
+			imp.Name = string(name)
+			p.file.Imports = append(p.file.Imports, imp)
 		case p.is("@") && !p.isAt(1, "interface"):
 			p.skipAnnotation()
 		default:

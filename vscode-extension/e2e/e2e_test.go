@@ -108,8 +108,8 @@ func TestExtension(t *testing.T) {
 // TestVSCode packages the extension for every target (checking what each .vsix
 // holds), installs linux-x64's into code-server, opens
 // testdata/vscode-workspace (compiled with javac) in headless Chromium and checks
-// the Problems panel, a hover, the Call Hierarchy view, a quick fix and the level
-// switch through the real UI (run.mjs). Screenshots go to
+// the Problems panel, a hover, the Call Hierarchy view, an unreachable method greyed
+// out, a quick fix and the level switch through the real UI (run.mjs). Screenshots go to
 // vscode-extension/e2e/artifacts (or $JCG_E2E_ARTIFACTS).
 func TestVSCode(t *testing.T) {
 	if testing.Short() {
@@ -199,6 +199,8 @@ func TestVSCode(t *testing.T) {
 		StatusBarBefore        string   `json:"statusBarBefore"`
 		StatusBarAfter         string   `json:"statusBarAfter"`
 		Problems               []string `json:"problems"`
+		GreyedOut              []string `json:"greyedOut"`
+		UnreachableHover       string   `json:"unreachableHover"`
 		Spec                   []string `json:"spec"`
 	}
 	if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &m); jerr != nil {
@@ -223,6 +225,9 @@ func TestVSCode(t *testing.T) {
 	}
 	if len(m.Spec) != 1 || !strings.Contains(m.Spec[0], "=> shop.CsvExporter") {
 		t.Errorf("specification entries %q", m.Spec)
+	}
+	if !strings.Contains(strings.Join(m.GreyedOut, " "), "legacyHeader") || !strings.Contains(m.UnreachableHover, "legacyHeader() is unreachable at Correct-JDK (TFA call graph)") {
+		t.Errorf("unreachable legacyHeader: greyed out %q, hover %q", m.GreyedOut, m.UnreachableHover)
 	}
 }
 

@@ -2,8 +2,8 @@
 // code-server (VS Code in a browser), opens the Maven-layout workspace in headless
 // Chromium (after a warm-up window on an empty folder) and checks, through the real
 // UI, what the issue asks for: the Problems panel, a hover on Class.forName, the Call
-// Hierarchy view, the quick fix and the level switch in the status bar. Every step
-// leaves a screenshot in ARTIFACTS.
+// Hierarchy view, an unreachable method greyed out, the quick fix and the level
+// switch in the status bar. Every step leaves a screenshot in ARTIFACTS.
 //
 // Environment: CODE_SERVER (the code-server launcher), NODE24_BIN (the Node it needs),
 // CHROMIUM, VSIX, WORKSPACE (sources and javac-compiled classes), ARTIFACTS.
@@ -362,7 +362,27 @@ async function main() {
   log(`call hierarchy of audit: ${JSON.stringify(metrics.callHierarchyLambda)}`);
   await shot('call-hierarchy-lambda');
 
-  // 4. The quick fix adds a specification entry and the problem disappears.
+  // 4. A method nothing calls is greyed out (a hint tagged unnecessary), and its
+  // hover says at which level and algorithm it is unreachable.
+  await openAt('shop/App.java', /static String (legacyHeader)\(/);
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.monaco-editor .view-lines .squiggly-inline-unnecessary')].some((el) =>
+        /legacyHeader/.test(el.textContent ?? ''),
+      ),
+    undefined,
+    { timeout: 60000 },
+  );
+  metrics.greyedOut = (await page.locator('.monaco-editor .view-lines .squiggly-inline-unnecessary').allInnerTexts()).map(text);
+  await palette('Show or Focus Hover');
+  const unreachableHover = page.locator('.monaco-hover:visible', { hasText: 'is unreachable at Correct-JDK' });
+  await unreachableHover.first().waitFor();
+  metrics.unreachableHover = text(await unreachableHover.first().innerText());
+  log(`greyed out: ${JSON.stringify(metrics.greyedOut)}; hover: ${JSON.stringify(metrics.unreachableHover.slice(0, 300))}`);
+  await shot('unreachable-greyed-out');
+  await page.keyboard.press('Escape');
+
+  // 5. The quick fix adds a specification entry and the problem disappears.
   await openAt('shop/Loader.java', /Class\.(forName)\(name\)/);
   const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Add specification: this site ⇒ {CsvExporter}' });
   // Under load the menu once stayed without the row for a minute (the code actions
@@ -408,7 +428,7 @@ async function main() {
   log(`after the quick fix (${metrics.quickFixToProblemGoneMs} ms): spec ${JSON.stringify(metrics.spec)}, problems ${JSON.stringify(metrics.problemsAfterFix)}`);
   await shot('after-quick-fix');
 
-  // 5. Switching the level through the command changes the status bar.
+  // 6. Switching the level through the command changes the status bar.
   const before = text(await jcgItem.first().innerText());
   await palette('JCG: Select Assumption Level');
   const levelRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Behaved-CLs' });

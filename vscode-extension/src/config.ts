@@ -25,7 +25,16 @@ export const SERVER_KEYS = [
   'hoverTargets',
   'maxCallHierarchyItems',
   'buildTool',
+  'unreachable',
+  'codeLens',
 ] as const;
+
+/**
+ * SHOW_CALLERS is the command of the server's caller lenses (server/codelens.go's
+ * CommandShowCallers): the extension opens the incoming calls of the method at a
+ * position. It is not in the command palette: it takes the lens's arguments.
+ */
+export const SHOW_CALLERS = 'jcg.showCallersAt';
 
 /**
  * TRUST_KEY carries VS Code's workspace trust in the initialization options; it is

@@ -1,7 +1,8 @@
 // The jcg-lsp client: starts the server, keeps one LanguageClient, and adds what
 // LSP has no standard UI for (the status bar, the level picker, statistics, export,
-// the class path and read-only listings of library classes). Call hierarchy,
-// hovers, diagnostics, quick fixes and progress are plain LSP features that
+// the class path, read-only listings of library classes, and the command of the
+// caller lenses). Call hierarchy, type hierarchy, implementations, hovers,
+// diagnostics, code lenses, quick fixes and progress are plain LSP features that
 // vscode-languageclient wires to VS Code's own views.
 
 import * as fs from 'fs';
@@ -18,7 +19,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { SECTION, TRUST_KEY, TRUST_METHOD, serverSettings, serverSettingsOf } from './config';
+import { SECTION, SHOW_CALLERS, TRUST_KEY, TRUST_METHOD, serverSettings, serverSettingsOf } from './config';
 import { ClassContentProvider, CLASS_SCHEME, InfoProvider, INFO_SCHEME } from './documents';
 import { levelPicks, nextStatus, ServerStatus, STATUS_METHOD, statusBarView } from './status';
 import { binaryName, bundledDir, INSTALL_HINT, resolveServer } from './serverPath';
@@ -89,6 +90,10 @@ class Jcg {
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         void this.client?.sendNotification(TRUST_METHOD, { trusted: true });
       }),
+      // The caller lenses' command, with their arguments: not a palette command.
+      vscode.commands.registerCommand(SHOW_CALLERS, (uri: string, position: { line: number; character: number }) =>
+        this.showCallersAt(uri, position),
+      ),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.server.path`)) {
           void this.restart();
@@ -394,6 +399,17 @@ class Jcg {
         await vscode.window.showTextDocument(vscode.Uri.file(res.path));
       }
     }
+  }
+
+  /** showCallersAt opens the incoming calls of the method named at a position. */
+  private async showCallersAt(uri: string, position: { line: number; character: number }): Promise<void> {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri));
+    const at = new vscode.Position(position.line, position.character);
+    editor.selection = new vscode.Selection(at, at);
+    // The references view starts a call hierarchy at the active editor's cursor, in
+    // the direction it last showed: incoming calls are asked for explicitly.
+    await vscode.commands.executeCommand('references-view.showCallHierarchy');
+    await vscode.commands.executeCommand('references-view.showIncomingCalls');
   }
 
   private async showClassPath(): Promise<void> {

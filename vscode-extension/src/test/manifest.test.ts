@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { EXTENSION_KEYS, SERVER_KEYS } from '../config';
+import { EXTENSION_KEYS, SERVER_KEYS, SHOW_CALLERS } from '../config';
 import { LEVELS } from '../levels';
 
 const ext = join(__dirname, '..');
@@ -57,6 +57,12 @@ test('the server reads exactly SERVER_KEYS (server/settings.go)', () => {
   }
   keys.delete('assumptionLevel'); // an alias of level
   assert.deepEqual([...keys].sort(), [...SERVER_KEYS].sort());
+});
+
+test("the caller lenses' command is the server's", () => {
+  const src = readFileSync(join(repo, 'server', 'codelens.go'), 'utf8');
+  assert.match(src, new RegExp(`CommandShowCallers = "${SHOW_CALLERS.replace('.', '\\.')}"`));
+  assert.equal(properties['jcg.unreachable']?.enum?.join(','), 'hint,off');
 });
 
 test('the level enum is LEVELS, with their descriptions', () => {

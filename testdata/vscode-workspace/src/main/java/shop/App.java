@@ -5,7 +5,8 @@
  *     problem, and the quick fix that adds a specification entry);
  *   - Loader.standard: Class.forName of a constant (resolved: its hover lists the
  *     target), whose newInstance is the only caller of JsonExporter's constructor;
- *   - a lambda run later by Scheduler.runAll: audit's caller is the lambda.
+ *   - a lambda run later by Scheduler.runAll: audit's caller is the lambda;
+ *   - legacyHeader, which nothing calls: unreachable code, greyed out.
  * The test finds positions by the text around them: keep those constructs unique.
  */
 package shop;
@@ -24,5 +25,10 @@ public final class App {
 
     static void audit(String line) {
         Scheduler.LOG.add(line);
+    }
+
+    // Called from nowhere: greyed out as unreachable code.
+    static String legacyHeader() {
+        return "id,total";
     }
 }
