@@ -121,3 +121,26 @@ func TestWhyTop(t *testing.T) {
 		t.Errorf("--top with --method: exit %d, %v", code, err)
 	}
 }
+
+// TestTopReasonText checks the text form's one line per reason: the resolver is
+// left out where it repeats the kind, and a long citation is cut to its start.
+func TestTopReasonText(t *testing.T) {
+	long := strings.Repeat("hotspot share/runtime/thread.cpp ", 20)
+	for _, c := range []struct {
+		r    topReason
+		want string
+	}{
+		{topReason{Kind: "lambda", Resolver: "lambda", Evidence: "LambdaMetafactory"}, "lambda: LambdaMetafactory"},
+		{topReason{Kind: "reflection", Resolver: "serialization", Fallback: "Encap-Respect", Evidence: "readObject"},
+			"reflection, serialization, fallback of Encap-Respect: readObject"},
+		{topReason{Kind: "static"}, "static"},
+	} {
+		if got := c.r.text(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+	got := topReason{Kind: "callback", Evidence: long}.text()
+	if n := len([]rune(got)); n > len("callback: ")+maxTextEvidence || !strings.HasSuffix(got, "…") || !strings.HasPrefix(got, "callback: hotspot") {
+		t.Errorf("long evidence: %d runes %q", n, got)
+	}
+}

@@ -116,22 +116,41 @@ func (rep topReport) writeText(w io.Writer) {
 			at = "no instruction (native effects, JVM upcalls)"
 		}
 		fmt.Fprintf(w, "%4d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Targets, s.Method, at)
-		for _, r := range s.Reasons {
-			line := r.Kind
-			if r.Resolver != "" {
-				line += ", " + r.Resolver
+		for j, r := range s.Reasons {
+			if j == maxTextReasons {
+				fmt.Fprintf(w, "%34s … %d more reasons (--format json lists them all)\n", "", len(s.Reasons)-j)
+				break
 			}
-			if r.Fallback != "" {
-				line += ", fallback of " + r.Fallback
-			}
-			if r.Evidence != "" {
-				line += ": " + r.Evidence
-			}
-			fmt.Fprintf(w, "%34s %s\n", "", line)
+			fmt.Fprintf(w, "%34s %s\n", "", r.text())
 		}
 	}
 	fmt.Fprintf(w, "\nReach with each kind of edge left out:\n%-22s %9s %9s %9s\n", "kind", "bundles", "without", "lost")
 	for _, k := range rep.Kinds {
 		fmt.Fprintf(w, "%-22s %9d %9d %9d\n", k.Kind, k.Bundles, k.Without, rep.Reachable-k.Without)
 	}
+}
+
+// The text form shows a site's first reasons, each on one line: a site of the
+// NativeMethod node has dozens, each with a long citation of the JVM's sources.
+const (
+	maxTextReasons  = 4
+	maxTextEvidence = 160
+)
+
+// text is one line: the edge's kind, its resolver where it says more than the
+// kind, the level whose fallback it is, and its evidence, shortened.
+func (r topReason) text() string {
+	line := r.Kind
+	if r.Resolver != "" && r.Resolver != r.Kind {
+		line += ", " + r.Resolver
+	}
+	if r.Fallback != "" {
+		line += ", fallback of " + r.Fallback
+	}
+	if ev := []rune(r.Evidence); len(ev) > maxTextEvidence {
+		line += ": " + string(ev[:maxTextEvidence-1]) + "…"
+	} else if len(ev) > 0 {
+		line += ": " + r.Evidence
+	}
+	return line
 }
