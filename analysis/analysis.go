@@ -104,6 +104,7 @@ type Analyzer struct {
 	vindex      *values.Index
 	jdk         jdkModel
 	services    serviceProviders // level 6: resolve_jdkconfig.go
+	overrides   accessOverrides  // resolve_access.go
 }
 
 // New returns an analyzer for prog.
@@ -146,34 +147,63 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 			return nil, nil, err
 		}
 	}
+	// A run reaches the program's access overrides only as it goes (resolve_access.go):
+	// with some in the application or libraries, it runs again with those the previous
+	// pass reached until no new one is reachable, and streams no sites, since a later
+	// pass may widen a site the first settled.
+	var active []*override
+	overrides := opts.Level.RespectsEncapsulation() && len(a.overrideCalls()) > 0
+	for {
+		s, err := a.runOnce(ctx, opts, active, !overrides)
+		if err != nil {
+			return nil, nil, err
+		}
+		if overrides {
+			reached, grew := s.reachedOverrides()
+			if grew {
+				active = reached
+				continue
+			}
+		}
+		if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
+			// Entries are matched against the classes at the first reflective site;
+			// a run that meets none must still report the entries that match nothing.
+			s.specIndex()
+		}
+		t := s.trace()
+		t.overrides = len(active) > 0
+		return s.graph(), t, nil
+	}
+}
+
+// runOnce solves one pass of a run, with the access overrides active taken as
+// reached; report streams its settled sites to opts.Sites.
+func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, report bool) (*solver, error) {
 	s := newSolver(ctx, a, opts)
-	if opts.Sites != nil {
+	s.access.active = active
+	if opts.Sites != nil && report {
 		s.rep = newSiteReport(opts.Sites)
 	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
+	var err error
 	if s.oracle, err = a.newOracle(opts.Algorithm, opts.Level, func(set int32) []int32 { return s.sets[set] }); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s.fl, _ = s.oracle.(algo.Follower)
 	if s.fl != nil {
 		s.linked = make([]bool, len(s.sets))
 	}
 	if err := s.addEntries(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if s.jdk != nil {
 		s.reachable(s.native) // the JVM
 	}
 	if err := s.solve(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
-		// Entries are matched against the classes at the first reflective site;
-		// a run that meets none must still report the entries that match nothing.
-		s.specIndex()
-	}
-	return s.graph(), s.trace(), nil
+	return s, nil
 }
 
 // Prepare does, on every core, the level-independent work that runs of algorithm

@@ -77,6 +77,7 @@ type solver struct {
 	h      *hierarchy.Hierarchy
 	opts   Options
 	oracle algo.Oracle
+	access accessRun // the access overrides reached: resolve_access.go
 	// The classes of the objects the JVM makes for literals (nil when the class
 	// path lacks them).
 	stringClass, classClass *hierarchy.Class
