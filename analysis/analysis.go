@@ -148,22 +148,19 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 		}
 	}
 	// A run reaches the program's access overrides only as it goes (resolve_access.go):
-	// with some in the application or libraries, it runs again with those the previous
-	// pass reached until no new one is reachable, and streams no sites, since a later
-	// pass may widen a site the first settled.
+	// a pass that is about to visit a method with an override it did not take as
+	// reached stops, and the run starts again with the overrides reached so far. It
+	// streams no sites then, since a later pass may widen a site an earlier settled.
 	var active []*override
 	overrides := opts.Level.RespectsEncapsulation() && len(a.overrideCalls()) > 0
 	for {
-		s, err := a.runOnce(ctx, opts, active, !overrides)
+		s, err := a.runOnce(ctx, opts, active, overrides)
+		if errors.Is(err, errNewOverride) {
+			active = s.reachedOverrides()
+			continue
+		}
 		if err != nil {
 			return nil, nil, err
-		}
-		if overrides {
-			reached, grew := s.reachedOverrides()
-			if grew {
-				active = reached
-				continue
-			}
 		}
 		if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
 			// Entries are matched against the classes at the first reflective site;
@@ -177,11 +174,14 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 }
 
 // runOnce solves one pass of a run, with the access overrides active taken as
-// reached; report streams its settled sites to opts.Sites.
-func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, report bool) (*solver, error) {
+// reached; overrides says whether the program has any (then the pass stops with
+// errNewOverride, and the solver so far, at the first method with another).
+func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, overrides bool) (*solver, error) {
 	s := newSolver(ctx, a, opts)
-	s.access.active = active
-	if opts.Sites != nil && report {
+	if overrides {
+		s.access = newAccessRun(a.overrideCalls(), active)
+	}
+	if opts.Sites != nil && !overrides {
 		s.rep = newSiteReport(opts.Sites)
 	}
 	s.internStd()
@@ -201,7 +201,7 @@ func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override
 		s.reachable(s.native) // the JVM
 	}
 	if err := s.solve(); err != nil {
-		return nil, err
+		return s, err
 	}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,8 +36,8 @@ import (
 // always did: they would otherwise void every level for every program.
 //
 // A run does not know its overrides before it reaches them: Run analyses first with
-// none, then again with those the previous graph reaches, until no new one is
-// reachable. A program whose application and libraries name no override API is
+// none, and whenever a pass is about to visit a method with an override it did not
+// take as reached, starts again with those reached so far, until a pass completes. A program whose application and libraries name no override API is
 // analysed once, as before, and its graph is unchanged.
 
 // objKind is the kind of reflective object an override or a site is about.
@@ -419,9 +420,30 @@ func reflectOwner(class string) bool {
 	return slices.Contains(reflectObjects, class) || class == "java/lang/invoke/MethodHandles$Lookup"
 }
 
-// accessRun is a run's view of the overrides: those its previous pass reached.
+// accessRun is a run's view of the overrides: those its previous pass reached, and
+// the methods holding others, at whose visit the pass stops.
 type accessRun struct {
 	active []*override
+	others map[int32]bool // by method ID
+}
+
+// errNewOverride stops a pass that reaches an override it did not take as reached.
+var errNewOverride = errors.New("analysis: a new access override is reachable")
+
+func newAccessRun(all, active []*override) accessRun {
+	r := accessRun{active: active, others: map[int32]bool{}}
+	for _, o := range all {
+		if !slices.Contains(active, o) {
+			r.others[o.caller.ID] = true
+		}
+	}
+	return r
+}
+
+// restart reports whether visiting method id would reach an override the pass did
+// not take as reached.
+func (r *accessRun) restart(id int32) bool {
+	return r.others[id]
 }
 
 // overrideAt returns the first override of the run that may have reached the
@@ -463,16 +485,14 @@ func voided(o *override, what string) string {
 	return o.where + " may have reached this " + what + ": Encap-Respect does not hold for it"
 }
 
-// reachedOverrides returns the overrides of the application and libraries that a
-// graph's reachable set holds, and whether some are not in active.
-func (s *solver) reachedOverrides() (reached []*override, grew bool) {
+// reachedOverrides returns the overrides of the application and libraries that the
+// solver has reached.
+func (s *solver) reachedOverrides() []*override {
+	var reached []*override
 	for _, o := range s.a.overrideCalls() {
 		if s.reach.Has(o.caller.ID) {
 			reached = append(reached, o)
-			if !slices.Contains(s.access.active, o) {
-				grew = true
-			}
 		}
 	}
-	return reached, grew
+	return reached
 }

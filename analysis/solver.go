@@ -494,6 +494,9 @@ func (s *solver) solve() error {
 				s.opts.Progress(s.steps)
 			}
 		}
+		if s.access.restart(id) {
+			return errNewOverride
+		}
 		s.cur = id
 		if id == s.native {
 			s.visitNative()
