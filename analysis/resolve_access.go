@@ -30,10 +30,14 @@ import (
 // method (a parameter, a field, a method's result), the object may be any, and every
 // override of its kind may have reached it.
 //
-// Overrides count where they are reachable code of the application or a library.
-// The JDK's own overrides are taken to act on the reflective objects the JDK makes
-// for itself (ObjectStreamClass's constructors, the proxies' methods), as the levels
-// always did: they would otherwise void every level for every program.
+// Overrides count where they are reachable code of the application or a library,
+// and they void sites there. The JDK's own overrides are taken to act on the
+// reflective objects the JDK makes for itself (ObjectStreamClass's constructors, the
+// proxies' methods), and the JDK's reflective sites to call the objects it makes or
+// that reach it without an override, as the levels always did: an override of a
+// container whose object is a parameter may have reached any object, and would
+// otherwise void every reflective site of the JDK (the guice recall workload's graph
+// at levels 2-6 was level 1's, every reachable method of the JDK).
 //
 // A run does not know its overrides before it reaches them: Run analyses first with
 // none, and whenever a pass is about to visit a method with an override it did not
@@ -449,7 +453,7 @@ func (r *accessRun) restart(id int32) bool {
 // overrideAt returns the first override of the run that may have reached the
 // reflective object of kind k in operand operand of the call at pc in m, or nil.
 func (s *solver) overrideAt(m *hierarchy.Method, pc int32, operand int, k objKind) *override {
-	if len(s.access.active) == 0 || m == nil || !s.opts.Level.RespectsEncapsulation() {
+	if len(s.access.active) == 0 || m == nil || m.Class.Origin == hierarchy.JDK || !s.opts.Level.RespectsEncapsulation() {
 		return nil
 	}
 	var mine []origin
