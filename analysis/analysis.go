@@ -63,7 +63,9 @@ type Options struct {
 	// NativeMethod node is visited also holds its edges (below
 	// Correct-JDK, where they are the JVM's upcalls and in the final graph only). Reachable is nil. Sites
 	// whose edges may still grow (dispatch under RTA, method handles created
-	// elsewhere, resolved targets) are in the final graph only. Application methods
+	// elsewhere, resolved targets) are in the final graph only, and so are all of a
+	// run whose program overrides access checks at a level from Encap-Respect on (it
+	// takes several passes: resolve_access.go). Application methods
 	// are visited first, so their sites come within the first milliseconds. It is
 	// called on the run's goroutine: it must be quick and must not modify the graph.
 	Sites func(partial *callgraph.Graph) `json:"-"`
@@ -104,6 +106,7 @@ type Analyzer struct {
 	vindex      *values.Index
 	jdk         jdkModel
 	services    serviceProviders // level 6: resolve_jdkconfig.go
+	overrides   accessOverrides  // resolve_access.go
 }
 
 // New returns an analyzer for prog.
@@ -146,34 +149,63 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 			return nil, nil, err
 		}
 	}
+	// A run reaches the program's access overrides only as it goes (resolve_access.go):
+	// a pass that is about to visit a method with an override it did not take as
+	// reached stops, and the run starts again with the overrides reached so far. It
+	// streams no sites then, since a later pass may widen a site an earlier settled.
+	var active []*override
+	overrides := opts.Level.RespectsEncapsulation() && len(a.overrideCalls()) > 0
+	for {
+		s, err := a.runOnce(ctx, opts, active, overrides)
+		if errors.Is(err, errNewOverride) {
+			active = s.reachedOverrides()
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
+			// Entries are matched against the classes at the first reflective site;
+			// a run that meets none must still report the entries that match nothing.
+			s.specIndex()
+		}
+		t := s.trace()
+		t.overrides = len(active) > 0
+		return s.graph(), t, nil
+	}
+}
+
+// runOnce solves one pass of a run, with the access overrides active taken as
+// reached; overrides says whether the program has any (then the pass stops with
+// errNewOverride, and the solver so far, at the first method with another).
+func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, overrides bool) (*solver, error) {
 	s := newSolver(ctx, a, opts)
-	if opts.Sites != nil {
+	if overrides {
+		s.access = newAccessRun(a.overrideCalls(), active)
+	}
+	if opts.Sites != nil && !overrides {
 		s.rep = newSiteReport(opts.Sites)
 	}
 	s.internStd()
 	s.parent, s.condOf = make([]int32, len(s.methods)+1), make([]int32, len(s.methods)+1)
+	var err error
 	if s.oracle, err = a.newOracle(opts.Algorithm, opts.Level, func(set int32) []int32 { return s.sets[set] }); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s.fl, _ = s.oracle.(algo.Follower)
 	if s.fl != nil {
 		s.linked = make([]bool, len(s.sets))
 	}
 	if err := s.addEntries(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if s.jdk != nil {
 		s.reachable(s.native) // the JVM
 	}
 	if err := s.solve(); err != nil {
-		return nil, nil, err
+		return s, err
 	}
-	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
-		// Entries are matched against the classes at the first reflective site;
-		// a run that meets none must still report the entries that match nothing.
-		s.specIndex()
-	}
-	return s.graph(), s.trace(), nil
+	return s, nil
 }
 
 // Prepare does, on every core, the level-independent work that runs of algorithm

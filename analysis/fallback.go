@@ -124,11 +124,13 @@ func (a *Analyzer) safeSet(k fallbackKey) []int32 {
 
 // fallbackBundles adds the edges of an unresolved site's conservative set under the
 // run's level. feature decides which set; noArg narrows instantiation to no-argument
-// constructors (Class.newInstance).
-func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg bool, r callgraph.Reason) {
+// constructors (Class.newInstance); open says that an access override may have
+// reached the site's object, so that the level's encapsulation does not hold for it
+// (resolve_access.go).
+func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason) {
 	level := s.opts.Level.FallbackLevel()
 	r.Fallback = level
-	encap := level.RespectsEncapsulation()
+	encap := level.RespectsEncapsulation() && !open
 	var kinds []setKind
 	switch feature {
 	case callgraph.FeatLoading:

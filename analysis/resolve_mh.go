@@ -111,7 +111,7 @@ func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name
 	}
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
-		s.fallbackBundles(at, callgraph.FeatMethodHandle, false, d.reason)
+		s.fallbackBundles(at, callgraph.FeatMethodHandle, false, false, d.reason)
 		if s.opts.Level.RespectsEncapsulation() {
 			r := handleSetReason
 			r.Fallback = lv
@@ -128,6 +128,10 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatMethodHandle, name: "MethodHandles.Lookup." + rm.Name,
 		own: []siteResolver{lookupResolver{}}}
 	d.unresolved = d.name + ": the arguments are not class and string literals: the handle may refer to any member (its invocations fall back to the conservative set)"
+	d.open = s.lookupOverride(at, rm)
+	if d.open != nil {
+		d.unresolved += "; " + voided(d.open, "object") + ": the handle may refer to a non-public member of any class"
+	}
 	d.apply = func(res siteResult) int32 {
 		if s.opts.Level.RespectsEncapsulation() {
 			hs := s.handles()
@@ -136,7 +140,11 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 		return s.targetSet(at, res)
 	}
 	d.fallback = func() int32 {
-		if s.opts.Level.RespectsEncapsulation() {
+		switch {
+		case !s.opts.Level.RespectsEncapsulation():
+		case d.open != nil:
+			s.handles().addAll(s)
+		default:
 			s.handles().addAccessible(s, at.caller.Class)
 		}
 		return -1
@@ -150,6 +158,7 @@ type handleSet struct {
 	set  int32
 	seen map[int32]bool
 	ctxs map[int32]bool // classes whose accessible members were added
+	all  bool           // every method and constructor was added (addAll)
 }
 
 func (s *solver) handles() *handleSet {
@@ -182,6 +191,37 @@ func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
 			add(id)
 		}
 	}
+}
+
+// addAll adds every concrete method and constructor: a lookup whose Lookup came from
+// privateLookupIn, or an unreflect of an object setAccessible reached, may refer to
+// any of them.
+func (hs *handleSet) addAll(s *solver) {
+	if hs.all {
+		return
+	}
+	hs.all = true
+	add := hs.add(s)
+	for _, k := range []setKind{setAllMethods, setAllCtors} {
+		for _, id := range s.a.fallbackSet(fallbackKey{kind: k}) {
+			add(id)
+		}
+	}
+}
+
+// lookupOverride returns the access override that may have reached the object a
+// lookup site makes its handle from (the Lookup of find* and bind, the Method or
+// Constructor of unreflect*), or nil. Field handles call nothing.
+func (s *solver) lookupOverride(at site, rm *hierarchy.Method) *override {
+	switch rm.Name {
+	case "unreflect", "unreflectSpecial":
+		return s.overrideAt(at.caller, at.pc, 1, objMethod)
+	case "unreflectConstructor":
+		return s.overrideAt(at.caller, at.pc, 1, objCtor)
+	case "unreflectGetter", "unreflectSetter", "unreflectVarHandle":
+		return nil
+	}
+	return s.overrideAt(at.caller, at.pc, 0, objLookup)
 }
 
 // handleResolver resolves an invocation whose receiver handles all come from lookups

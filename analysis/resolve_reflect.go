@@ -35,6 +35,9 @@ type dynamicSite struct {
 	fallback   func() int32     // adds the fallback edges, returns their set or -1; nil for none
 	unresolved string           // the site's evidence when it falls back
 	levelFree  bool             // the fallback does not depend on the level (Site.Fallback 0)
+	// open is an access override that may have reached the site's reflective object,
+	// or nil: Encap-Respect does not hold for that object (resolve_access.go).
+	open *override
 	// apply adds the edges of a precise result and returns the set of its targets;
 	// nil means applyResult. Sites that only create something (a method handle) and
 	// whose calls happen elsewhere record targets without edges.
@@ -329,7 +332,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "reflection"}}
 	fallback := func(f callgraph.Feature) func() int32 {
 		return func() int32 {
-			s.fallbackBundles(at, f, d.noArg, d.reason)
+			s.fallbackBundles(at, f, d.noArg, d.open != nil, d.reason)
 			return -1
 		}
 	}
@@ -361,17 +364,27 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		if d.noArg {
 			what = "no-argument constructor"
 		}
-		if !s.fallbackLevel().RespectsEncapsulation() {
+		if !d.noArg {
+			d.open = s.overrideAt(at.caller, at.pc, 0, objCtor)
+		}
+		switch {
+		case !s.fallbackLevel().RespectsEncapsulation():
 			d.reason.Evidence = api.name + ": the class is not resolved at Behaved-CLs: any " + what + " may run (and any <clinit>)"
-		} else {
+		case d.open != nil:
+			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ", and " + voided(d.open, what) + ": any " + what + " may run (and any <clinit>)"
+		default:
 			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ": any public " + what + ", or one accessible from this class, may run (and any <clinit>)"
 		}
 		d.fallback = fallback(callgraph.FeatInstantiation)
 	case rkInvoke:
 		d.feature = callgraph.FeatInvocation
-		if !s.fallbackLevel().RespectsEncapsulation() {
+		d.open = s.overrideAt(at.caller, at.pc, 0, objMethod)
+		switch {
+		case !s.fallbackLevel().RespectsEncapsulation():
 			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete method may be called (and any <clinit>)"
-		} else {
+		case d.open != nil:
+			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ", and " + voided(d.open, "method") + ": any concrete method may be called (and any <clinit>)"
+		default:
 			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ": any public method, or one accessible from this class, may be called (and any <clinit>)"
 		}
 		d.fallback = fallback(callgraph.FeatInvocation)

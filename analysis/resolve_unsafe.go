@@ -45,7 +45,7 @@ func (unsafeResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.M
 	d := &dynamicSite{at: at, call: c, api: rm, name: "Unsafe." + rm.Name,
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "unsafe"}}
 	loading := func() int32 {
-		s.fallbackBundles(at, callgraph.FeatLoading, false, d.reason)
+		s.fallbackBundles(at, callgraph.FeatLoading, false, false, d.reason)
 		return -1
 	}
 	switch rm.Name {

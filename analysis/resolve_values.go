@@ -104,14 +104,17 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 				ev = append(ev, sh.Evidence)
 			}
 			if !sh.Classes.Complete {
-				res.methods = append(res.methods, s.a.namedMethods(m.Class, sh)...)
+				res.methods = append(res.methods, s.a.namedMethods(m.Class, sh, d.open != nil)...)
 				continue
 			}
 			for _, cl := range sh.Classes.Set {
-				res.virtual = append(res.virtual, s.invocable(m.Class, cl, sh.Names, sh.Params)...)
+				res.virtual = append(res.virtual, s.invocable(m.Class, cl, sh.Names, sh.Params, d.open != nil)...)
 			}
 		}
 		res.evidence = "Method.invoke: " + strings.Join(ev, "; ")
+		if d.open != nil {
+			res.evidence += "; " + voided(d.open, "method") + ": its non-public methods too"
+		}
 		return res
 	}
 	return siteResult{}
@@ -201,6 +204,9 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 		return siteResult{points: specPoints(cls.Points)}
 	}
 	res := siteResult{status: callgraph.Resolved, evidence: d.name + ": " + envNote(ev, cls.Env)}
+	if d.open != nil {
+		res.evidence += "; " + voided(d.open, "constructor") + ": its non-public constructors too"
+	}
 	for _, x := range set {
 		if !concrete(x) {
 			continue
@@ -209,7 +215,7 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 		res.inits = append(res.inits, x)
 		for _, ctor := range x.Methods {
 			// Encap-Respect still holds: only constructors its sets allow.
-			safe := ctor.IsPublic() || (s.opts.Level.RespectsEncapsulation() && s.h.EncapsulationSafeConstructor(m.Class, ctor))
+			safe := ctor.IsPublic() || d.open != nil || (s.opts.Level.RespectsEncapsulation() && s.h.EncapsulationSafeConstructor(m.Class, ctor))
 			if ctor.Name == "<init>" && (!d.noArg || ctor.Desc == "()V") && safe {
 				res.methods = append(res.methods, ctor)
 			}
@@ -222,8 +228,13 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 // method obtained from class c: those declared in or inherited by c, concrete or not
 // (the receiver's class selects the implementation), encapsulation-safe from the
 // calling class, named in names when names is not nil, and with the parameter
-// descriptors params ("(I)"; "" for any).
-func (s *solver) invocable(from, c *hierarchy.Class, names []string, params string) []virtualCall {
+// descriptors params ("(I)"; "" for any). open drops encapsulation: an access
+// override may have reached the Method.
+func (s *solver) invocable(from, c *hierarchy.Class, names []string, params string, open bool) []virtualCall {
+	encap := from
+	if open {
+		encap = nil
+	}
 	var out []virtualCall
 	seen := map[string]bool{}
 	s.h.Supertypes(c, func(sc *hierarchy.Class) bool {
@@ -234,11 +245,11 @@ func (s *solver) invocable(from, c *hierarchy.Class, names []string, params stri
 			if names != nil && !containsString(names, m.Name) || !strings.HasPrefix(m.Desc, params) {
 				continue
 			}
-			if !s.h.EncapsulationSafe(from, m) {
+			if encap != nil && !s.h.EncapsulationSafe(encap, m) {
 				continue
 			}
 			seen[m.Name+m.Desc] = true
-			out = append(out, virtualCall{declared: c, method: m, encap: from})
+			out = append(out, virtualCall{declared: c, method: m, encap: encap})
 		}
 		return true
 	})
@@ -260,15 +271,16 @@ func containsString(ss []string, s string) bool {
 // the method getMethod finds and every override invoke may dispatch to share them.
 // getMethod finds only public methods, and overrides of public methods are public;
 // getDeclaredMethod finds any, of which Encap-Respect keeps those safe from the
-// calling class. The result is within the level 2 fallback of the site.
-func (a *Analyzer) namedMethods(from *hierarchy.Class, sh values.MethodShape) []*hierarchy.Method {
+// calling class, or all of them when open (an access override may have reached the
+// Method). The result is within the site's fallback.
+func (a *Analyzer) namedMethods(from *hierarchy.Class, sh values.MethodShape, open bool) []*hierarchy.Method {
 	var out []*hierarchy.Method
 	for _, name := range sh.Names {
 		for _, m := range a.valuesIndex().MethodsNamed(name) {
 			if m.IsAbstract() || !strings.HasPrefix(m.Desc, sh.Params) {
 				continue
 			}
-			if m.IsPublic() || sh.Declared && a.h.EncapsulationSafe(from, m) {
+			if m.IsPublic() || sh.Declared && (open || a.h.EncapsulationSafe(from, m)) {
 				out = append(out, m)
 			}
 		}

@@ -77,6 +77,7 @@ type solver struct {
 	h      *hierarchy.Hierarchy
 	opts   Options
 	oracle algo.Oracle
+	access accessRun // the access overrides reached: resolve_access.go
 	// The classes of the objects the JVM makes for literals (nil when the class
 	// path lacks them).
 	stringClass, classClass *hierarchy.Class
@@ -492,6 +493,9 @@ func (s *solver) solve() error {
 			if s.steps&16383 == 0 && s.opts.Progress != nil {
 				s.opts.Progress(s.steps)
 			}
+		}
+		if s.access.restart(id) {
+			return errNewOverride
 		}
 		s.cur = id
 		if id == s.native {

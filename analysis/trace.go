@@ -39,6 +39,9 @@ type Trace struct {
 	// appNative says whether, at level 6, a native outside the JDK model was
 	// reachable, so the NativeMethod node has level 2's public fallback.
 	appNative bool
+	// overrides says whether the run reached access overrides of the application or
+	// its libraries (resolve_access.go), and so took several passes.
+	overrides bool
 }
 
 // valueReads records what the value analyses of a run read (values.Observer), by

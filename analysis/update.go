@@ -73,6 +73,9 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		return nil, nil, notUpdatable("the previous run is of another algorithm (%s)", prev.Graph.Algorithm)
 	case prev.Graph.Level != opts.Level:
 		return nil, nil, notUpdatable("the previous run is at another level (%s)", prev.Graph.Level.Title())
+	case prev.Trace.overrides:
+		// An override left behind may narrow sites anywhere.
+		return nil, nil, notUpdatable("the program overrides access checks (setAccessible, privateLookupIn)")
 	}
 	oh := prev.Analyzer.h
 	if why := sameShape(oh, a.h, changed); why != "" {
@@ -143,6 +146,14 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 			g = prune(g, reached)
 		}
 		t.parent, t.condOf = parent, condOf
+	}
+	if opts.Level.RespectsEncapsulation() {
+		for _, o := range a.overrideCalls() {
+			if g.Reachable.Has(o.caller.ID) {
+				// A new run would take another pass with it (RunTrace).
+				return nil, nil, notUpdatable("the change reaches an access override (%s)", o.where)
+			}
+		}
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil

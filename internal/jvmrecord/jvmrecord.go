@@ -122,6 +122,8 @@ var Unstable = []rule{
 		regexp.MustCompile(`(^|/)\$Proxy[0-9]*$`)},
 	{"reflection-accessor", "reflection inflation spins MethodAccessorImpl subclasses after 15 reflective calls, numbered in creation order (jdk/internal/reflect/GeneratedMethodAccessor3, sun/reflect/ in JDK 8)",
 		regexp.MustCompile(`^(jdk/internal|sun)/reflect/Generated(Serialization)?(Method|Constructor)Accessor[0-9]+$`)},
+	{"bytecode-gen", "classes a library spins with a bytecode generator (CGLIB, as Guice's AOP bundles it: inj/Service$$FastClassByGuice$$74456104, $MethodWrapperKey$$$KeyFactoryByCGLIB$$e23ecb5d) are named after a hash of what they are made for and defined at run time; no class file has them",
+		regexp.MustCompile(`\$\$[A-Za-z]+By(CGLIB|Guice|SpringCGLIB)\$\$[0-9a-f]+(_[0-9]+)?$`)},
 	{"lambda-form", "JDK 8 spins lambda form classes java/lang/invoke/LambdaForm$MH/<hash> (JDK 9+ makes them hidden); the pregenerated holders (LambdaForm$Holder, DirectMethodHandle$Holder) are real classes and kept",
 		regexp.MustCompile(`^java/lang/invoke/LambdaForm\$(MH|DMH|BMH)([./]|$)`)},
 }
