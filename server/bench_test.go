@@ -300,6 +300,17 @@ func BenchmarkClassChange(b *testing.B) {
 	b.Run("javacc-reflective-tfa-unreachable-off", func(b *testing.B) {
 		benchJavaccChange(b, map[string]any{"unreachable": "off"}, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
+	// The first edit of a new server under the defaults, right after its first
+	// ready status and 6 s later.
+	for _, w := range []struct {
+		name string
+		wait time.Duration
+	}{{"first-edit", 0}, {"edit-after-6s", 6 * time.Second}} {
+		b.Run("javacc-reflective-tfa-"+w.name, func(b *testing.B) {
+			benchFirstEdit(b, javaccChange(b, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call), w.wait)
+		})
+		b.Run("plugins-reflective-tfa-"+w.name, func(b *testing.B) { benchFirstEdit(b, pluginsChange(b), w.wait) })
+	}
 	b.Run("plugins-reflective", func(b *testing.B) { benchPluginsChange(b, cha) })
 	b.Run("plugins-reflective-unreachable-off", func(b *testing.B) {
 		benchPluginsChange(b, map[string]any{"level": "correct-string", "algorithm": "cha", "unreachable": "off"})
@@ -309,6 +320,26 @@ func BenchmarkClassChange(b *testing.B) {
 // benchPluginsChange times changes of Factory.create's forName in the plugins
 // program, under the settings config.
 func benchPluginsChange(b *testing.B, config map[string]any) {
+	c := pluginsChange(b)
+	e, ready := benchEnv(b, c.dir, config)
+	b.Logf("ready after %v", ready)
+	benchChange(b, e, c.target, c.versions, c.diags)
+}
+
+// classChange is a workspace and an edit of one of its class files: two versions
+// of it, the first on disk, and the document whose diagnostics the edit changes (""
+// for none).
+type classChange struct {
+	dir      string
+	settings map[string]any // the workspace's own settings (nil for none)
+	target   string
+	versions [2][]byte
+	diags    uri.URI
+}
+
+// pluginsChange is the plugins program with Factory.create's forName taking its
+// parameter (on disk, unresolved: a diagnostic) or a constant.
+func pluginsChange(b *testing.B) classChange {
 	dir := workspace(b, "plugins")
 	var versions [2][]byte
 	for i, name := range []string{"name", `"app.plugins.Hello"`} {
@@ -322,9 +353,8 @@ func benchPluginsChange(b *testing.B, config map[string]any) {
 		os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
 		versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
 	}
-	e, ready := benchEnv(b, dir, config)
-	b.Logf("ready after %v", ready)
-	benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
+	target := filepath.Join(dir, "target", "classes", "app", "Factory.class")
+	return classChange{dir: dir, target: target, versions: versions, diags: uri.File(filepath.Join(dir, src("app/Factory.java")))}
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
@@ -332,6 +362,21 @@ func benchPluginsChange(b *testing.B, config map[string]any) {
 // bodies differ in their unresolved sites, it times their diagnostics too (App.java
 // is in a source root).
 func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string) {
+	c := javaccChange(b, body0, body1)
+	settings := maps.Clone(c.settings)
+	maps.Copy(settings, config)
+	e, ready := benchEnv(b, c.dir, settings)
+	b.Logf("ready after %v", ready)
+	if config["algorithm"] == nil {
+		// The defaults' first edit waits for CHA's companion graph.
+		waitCompanion(b, e)
+	}
+	benchChange(b, e, c.target, c.versions, c.diags)
+}
+
+// javaccChange is a workspace of app.App over javacc and the full JDK, whose main
+// runs body0 (on disk) or body1; App.java is in a source root.
+func javaccChange(b *testing.B, body0, body1 string) classChange {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skipf("%s not found: install javacc", javaccJar)
 	}
@@ -355,18 +400,77 @@ func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string)
 	os.WriteFile(filepath.Join(srcRoot, "app", "App.java"), source(body0), 0o644)
 	settings := map[string]any{"classPath": []string{classes, javaccJar}, "sourceRoots": []string{srcRoot},
 		"mainClasses": []string{"app.App", "javacc"}}
-	maps.Copy(settings, config)
-	e, ready := benchEnv(b, dir, settings)
-	b.Logf("ready after %v", ready)
 	var diags uri.URI
 	if strings.Contains(body0, "forName") {
 		diags = uri.File(filepath.Join(srcRoot, "app", "App.java"))
 	}
-	if config["algorithm"] == nil {
-		// The defaults' first edit waits for CHA's companion graph.
-		waitCompanion(b, e)
+	return classChange{dir: dir, settings: settings, target: target, versions: versions, diags: diags}
+}
+
+// benchFirstEdit times, under the defaults, the first edit of a new server (a new
+// one each iteration): after wait from the first ready status, the class file
+// changes to its second version, and the time to its republished diagnostics and to
+// the next ready status is taken (p50, p95 and max: the figures after opening,
+// where the CHA companion graph is still being computed or has just been). Right
+// after the ready status, before the edit, it also times one outgoing-calls request
+// of the edited document's first method: what the companion's computation beside
+// the first requests costs them.
+func benchFirstEdit(b *testing.B, c classChange, wait time.Duration) {
+	var toDiag, toReady, firstReq []time.Duration
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(c.target, c.versions[0], 0o644)
+		e, _ := benchEnv(b, c.dir, c.settings)
+		t0 := time.Now()
+		var its []protocol.CallHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.diags}, Position: firstMethod(b, c.diags)}}, &its)
+		for _, it := range its {
+			e.outgoingRaw(it)
+		}
+		firstReq = append(firstReq, time.Since(t0))
+		time.Sleep(wait - time.Since(t0))
+		n := e.numStatuses()
+		e.mu.Lock()
+		np := len(e.pubs)
+		e.mu.Unlock()
+		t0 = time.Now()
+		if err := os.WriteFile(c.target, c.versions[1], 0o644); err != nil {
+			b.Fatal(err)
+		}
+		e.waitFor("the changed diagnostics", func() bool {
+			return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == c.diags })
+		})
+		toDiag = append(toDiag, time.Since(t0))
+		if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
+			b.Fatalf("status %+v", st)
+		}
+		toReady = append(toReady, time.Since(t0))
+		e.close()
+		b.Logf("run %d: first request %v; change to diagnostics %v, to ready %v", i+1, firstReq[i], toDiag[i], toReady[i])
 	}
-	benchChange(b, e, target, versions, diags)
+	reportQuantiles(b, "change-to-diagnostics", toDiag)
+	reportQuantiles(b, "change-to-ready", toReady)
+	reportQuantiles(b, "first-request", firstReq)
+}
+
+// firstMethod returns the position of the name of the first method declared in a
+// source document.
+func firstMethod(b *testing.B, doc uri.URI) protocol.Position {
+	text, err := os.ReadFile(filePath(doc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return posIn(b, string(text), `(?:public|static|private) [\w\[\]<>, ]*? (\w+)\(`)
+}
+
+// reportQuantiles reports the p50, p95 and max of ds in milliseconds.
+func reportQuantiles(b *testing.B, name string, ds []time.Duration) {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	q := func(f float64) float64 { return float64(ds[int(f*float64(len(ds)-1)+0.5)]) / 1e6 }
+	b.ReportMetric(q(0.5), name+"-p50-ms")
+	b.ReportMetric(q(0.95), name+"-p95-ms")
+	b.ReportMetric(q(1), name+"-max-ms")
 }
 
 // waitCompanion waits for the CHA companion graph the server computes in the
