@@ -567,3 +567,60 @@ func editAndCompile(t *testing.T, e *env, file, old, new string) {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
 }
+
+// TestRequestsSeeEdits: under the defaults (TFA at Correct-JDK, which analyses anew
+// on every change), a request that arrives once the server has seen an edit (the
+// watcher handed it the recompiled class) answers from a snapshot that includes it:
+// the edit's interim one (CHA's companion graph updated in place), never the one
+// before the edit, which the TFA analysis replaces seconds later. Worker.run gains a
+// call of Main.record(String, int), which the outgoing calls asked right after must
+// list, then loses it, which they must no longer list. The first edit comes right
+// after the first ready status, while the companion may still be being computed: it
+// waits for it, and gets interim diagnostics all the same.
+func TestRequestsSeeEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	e := newEnv(t, workspace(t, "plugins"), envOptions{})
+	e.waitReady(0)
+	applied := watchApplied(t, e)
+	worker := src("app/Worker.java")
+	run := e.pos(worker, `void (run)\(\)`)
+	callsTwice := func() bool {
+		t.Helper()
+		items := e.prepare(worker, run)
+		if len(items) != 1 {
+			t.Fatalf("prepareCallHierarchy at Worker.run: %d items", len(items))
+		}
+		for _, c := range e.outgoing(items[0]) {
+			if c.To.Name == "record(String, int)" {
+				return true
+			}
+		}
+		return false
+	}
+	if callsTwice() {
+		t.Fatal("Worker.run calls Main.record(String, int) before the edit")
+	}
+	for _, st := range []struct{ old, new string }{
+		{"Main.record(plugin.greet());", `Main.record(plugin.greet()); Main.record("ran", 2);`},
+		{`Main.record(plugin.greet()); Main.record("ran", 2);`, "Main.record(plugin.greet());"},
+	} {
+		n := e.numStatuses()
+		editAndCompile(t, e, worker, st.old, st.new)
+		if r := applied(st.new); r != incremental.ReasonClassFiles {
+			t.Fatalf("%s: the watcher's change set rebuilt for %q", st.new, r)
+		}
+		want := strings.Contains(st.new, `"ran", 2`)
+		if got := callsTwice(); got != want {
+			t.Errorf("right after %s: outgoing calls of Worker.run list Main.record(String, int): %v, want %v", st.new, got, want)
+		}
+		if interim, _ := e.waitStatus(n, "interim"); interim.Reason != string(incremental.ReasonClassFiles) {
+			t.Errorf("%s: interim status %+v", st.new, interim)
+		}
+		e.waitReady(n)
+		if got := callsTwice(); got != want {
+			t.Errorf("after %s was analysed anew: outgoing calls of Worker.run list Main.record(String, int): %v, want %v", st.new, got, want)
+		}
+	}
+}
