@@ -125,7 +125,8 @@ func (h *Host) Build(ctx context.Context, req Request) (snaps []*Snapshot, err e
 	}
 	start := time.Now()
 	req.Options = req.Options.WithDefaults() // snapshots say which level and algorithm
-	prevs, release := acquireSet(&h.cur) // the published ones: an interim set is gone by now
+	// The published snapshots: an earlier build's interim ones are gone by now.
+	prevs, release := acquireSet(&h.cur)
 	defer release()
 	var fresh []*world // worlds this build made: released unless published
 	defer func() {

@@ -344,7 +344,15 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 		w.tracing.Lock()
 		ropts := runOptions(opts, sf)
 		t0 := time.Now()
-		g, tr, err := w.run(w.bg, ropts)
+		w.mu.Lock()
+		stale := w.companion != key
+		w.mu.Unlock()
+		var g *callgraph.Graph
+		var tr *analysis.Trace
+		err := errStaleCompanion
+		if !stale {
+			g, tr, err = w.run(w.bg, ropts)
+		}
 		w.tracing.Unlock()
 		w.mu.Lock()
 		if err != nil {
@@ -363,6 +371,10 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 		}
 	}()
 }
+
+// errStaleCompanion: another graph was published (a level switch, say) while a
+// companion waited for its turn; the new graph's own companion runs next.
+var errStaleCompanion = errors.New("the companion's graph is no longer the published one")
 
 // diskKey returns the disk-cache key of the graph of a graph key, "" without a
 // cache.
