@@ -110,7 +110,9 @@ func (s *Server) awaitEdits(ctx context.Context) error {
 			newer := s.build.last != last
 			s.build.mu.Unlock()
 			if !newer {
-				return nil // it ended without (or with) its snapshots: nothing newer is coming
+				// It published (setView ran before it ended) or failed: nothing
+				// newer is coming.
+				return nil
 			}
 			continue
 		default:

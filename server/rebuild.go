@@ -28,7 +28,7 @@ type buildState struct {
 	shownGen uint64
 	// explaining is the run of explainLater under way, if any: a build stops it.
 	explaining *explainJob
-	// edit is the number of the latest build started for an edit (Reason.edit);
+	// edit is the number of the latest build started for an edit (isEdit);
 	// viewGen that of the build whose snapshots, interim (publishInterim) or final,
 	// requests read; viewed is closed and replaced when viewGen changes
 	// (awaitEdits).
@@ -80,8 +80,9 @@ func (b *Build) Wait(ctx context.Context) (*Snapshot, error) {
 // build in progress, starts a new one in the background and returns at once.
 // Requests keep being answered from the latest snapshot until the new one (or an
 // edit's interim one) is published, except after an edit, whose snapshot the
-// requests that arrive after it wait for (awaitEdits). The index is reused when the class path did not change and the reason
-// does not ask for re-reading it; graphs are reused per analysis settings.
+// requests that arrive after it wait for (awaitEdits). The index is reused when the
+// class path did not change and the reason does not ask for re-reading it; graphs
+// are reused per analysis settings.
 //
 // ctx does not bound the build: a build outlives the request or notification that
 // asked for it and ends only when it finishes, a newer build starts or the server
