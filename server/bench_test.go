@@ -268,14 +268,19 @@ func isIdentByte(c byte) bool {
 // at Correct-JDK: analysed anew, the diagnostics first from CHA's companion graph
 // updated in place). Each iteration alternates between two versions of the class:
 //   - javacc-body: an application class over javacc and the full JDK; one version
-//     adds a call;
+//     adds a call (the time until an outgoing-calls request reflects it is timed
+//     too: change-to-calls);
 //   - javacc-reflective: the same class runs javacc's main through Class.forName of a
 //     constant or of a system property (the site resolves and unresolves: its
 //     diagnostics are timed too);
 //   - plugins-reflective: the plugins program with the full JDK; Factory.create's
 //     forName takes a constant or its parameter (the quick fix's edit, and back).
 //
-// The -unreachable-off ones leave out the diagnostics of unreachable code (plugins'
+// The -first-edit and -edit-after-6s ones start a new server for each iteration and
+// make one edit, right after its first ready status or 6 s later: the window in
+// which the CHA companion is still being computed (benchFirstEdit).
+//
+// Figures are p50, p95 and max in milliseconds. The -unreachable-off ones leave out the diagnostics of unreachable code (plugins'
 // Main has two unreachable methods): the difference is what they cost.
 //
 // The debounce (settings.go) is part of every figure.
@@ -323,18 +328,21 @@ func benchPluginsChange(b *testing.B, config map[string]any) {
 	c := pluginsChange(b)
 	e, ready := benchEnv(b, c.dir, config)
 	b.Logf("ready after %v", ready)
-	benchChange(b, e, c.target, c.versions, c.diags)
+	benchChange(b, e, c)
 }
 
 // classChange is a workspace and an edit of one of its class files: two versions
-// of it, the first on disk, and the document whose diagnostics the edit changes (""
-// for none).
+// of it, the first on disk, its source document, the document whose diagnostics the
+// edit changes ("" for none) and the method that only the second version's first
+// method calls ("" for none; its name in a call hierarchy).
 type classChange struct {
 	dir      string
 	settings map[string]any // the workspace's own settings (nil for none)
 	target   string
 	versions [2][]byte
+	source   uri.URI
 	diags    uri.URI
+	calls    string
 }
 
 // pluginsChange is the plugins program with Factory.create's forName taking its
@@ -354,7 +362,8 @@ func pluginsChange(b *testing.B) classChange {
 		versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
 	}
 	target := filepath.Join(dir, "target", "classes", "app", "Factory.class")
-	return classChange{dir: dir, target: target, versions: versions, diags: uri.File(filepath.Join(dir, src("app/Factory.java")))}
+	doc := uri.File(filepath.Join(dir, src("app/Factory.java")))
+	return classChange{dir: dir, target: target, versions: versions, source: doc, diags: doc}
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
@@ -371,7 +380,7 @@ func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string)
 		// The defaults' first edit waits for CHA's companion graph.
 		waitCompanion(b, e)
 	}
-	benchChange(b, e, c.target, c.versions, c.diags)
+	benchChange(b, e, c)
 }
 
 // javaccChange is a workspace of app.App over javacc and the full JDK, whose main
@@ -400,11 +409,14 @@ func javaccChange(b *testing.B, body0, body1 string) classChange {
 	os.WriteFile(filepath.Join(srcRoot, "app", "App.java"), source(body0), 0o644)
 	settings := map[string]any{"classPath": []string{classes, javaccJar}, "sourceRoots": []string{srcRoot},
 		"mainClasses": []string{"app.App", "javacc"}}
-	var diags uri.URI
+	c := classChange{dir: dir, settings: settings, target: target, versions: versions, source: uri.File(filepath.Join(srcRoot, "app", "App.java"))}
 	if strings.Contains(body0, "forName") {
-		diags = uri.File(filepath.Join(srcRoot, "app", "App.java"))
+		c.diags = c.source
 	}
-	return classChange{dir: dir, settings: settings, target: target, versions: versions, diags: diags}
+	if strings.Contains(body1, "println(a.length)") && !strings.Contains(body0, "println") {
+		c.calls = "println(int)"
+	}
+	return c
 }
 
 // benchFirstEdit times, under the defaults, the first edit of a new server (a new
@@ -423,7 +435,7 @@ func benchFirstEdit(b *testing.B, c classChange, wait time.Duration) {
 		t0 := time.Now()
 		var its []protocol.CallHierarchyItem
 		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.diags}, Position: firstMethod(b, c.diags)}}, &its)
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.source}, Position: firstMethod(b, c.source)}}, &its)
 		for _, it := range its {
 			e.outgoingRaw(it)
 		}
@@ -491,11 +503,23 @@ func classFile(b *testing.B, classes, rel string) []byte {
 }
 
 // benchChange writes the two versions of a class file in turn and times each from
-// the write to the server's next jcg/status ready and, when diags names a document
-// whose diagnostics each change alters, to their publication; it reports how many of
-// the updates were in place.
-func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags uri.URI) {
-	var ds, pubs []time.Duration
+// the write to the server's next jcg/status ready; when c.diags names a document
+// whose diagnostics each change alters, to their publication; and when c.calls names
+// a method that only the second version calls, to the first outgoing-calls request
+// of the edited document's first method (asked again and again from the write) that
+// reflects the edit. It reports how many of the updates were in place.
+func benchChange(b *testing.B, e *env, c classChange) {
+	var ds, pubs, calls []time.Duration
+	var item protocol.CallHierarchyItem
+	if c.calls != "" {
+		var its []protocol.CallHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.source}, Position: firstMethod(b, c.source)}}, &its)
+		if len(its) != 1 {
+			b.Fatalf("%d call hierarchy items at the first method of %s", len(its), c.source)
+		}
+		item = its[0]
+	}
 	inPlace := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -504,12 +528,22 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 		np := len(e.pubs)
 		e.mu.Unlock()
 		t0 := time.Now()
-		if err := os.WriteFile(target, versions[(i+1)%2], 0o644); err != nil {
+		if err := os.WriteFile(c.target, c.versions[(i+1)%2], 0o644); err != nil {
 			b.Fatal(err)
 		}
-		if diags != "" {
+		if c.calls != "" {
+			want := (i+1)%2 == 1
+			for listsCall(e, item, c.calls) != want {
+				if time.Since(t0) > waitTimeout {
+					b.Fatalf("the outgoing calls do not reflect the edit after %v", waitTimeout)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			calls = append(calls, time.Since(t0))
+		}
+		if c.diags != "" {
 			e.waitFor("the changed diagnostics", func() bool {
-				return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == diags })
+				return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == c.diags })
 			})
 			pubs = append(pubs, time.Since(t0))
 		}
@@ -523,13 +557,12 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 		}
 		release()
 	}
-	slices.Sort(ds)
-	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
-	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
+	reportQuantiles(b, "change-to-ready", ds)
 	if len(pubs) > 0 {
-		slices.Sort(pubs)
-		b.ReportMetric(float64(pubs[len(pubs)/2])/1e6, "change-to-diagnostics-p50-ms")
-		b.ReportMetric(float64(pubs[len(pubs)-1])/1e6, "change-to-diagnostics-max-ms")
+		reportQuantiles(b, "change-to-diagnostics", pubs)
+	}
+	if len(calls) > 0 {
+		reportQuantiles(b, "change-to-calls", calls)
 	}
 	b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
 	// What the server keeps between edits (its graphs, a CHA companion's among them),
@@ -538,6 +571,14 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-heap-MiB")
+}
+
+// listsCall reports whether the outgoing calls of item list a method of the name
+// (the call hierarchy's: "println(int)").
+func listsCall(e *env, item protocol.CallHierarchyItem, name string) bool {
+	var out []protocol.CallHierarchyOutgoingCall
+	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: item}, &out)
+	return slices.ContainsFunc(out, func(c protocol.CallHierarchyOutgoingCall) bool { return c.To.Name == name })
 }
 
 const jeditJar = "/usr/share/jedit/jedit.jar"
