@@ -289,6 +289,12 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 // for w, the world of an edit whose graph the build analyses anew, and gives
 // req.Interim the current snapshots with prev replaced by one of it.
 func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, prev *Snapshot, prevs []*Snapshot, spec *SpecFile) {
+	if changed, same := w.ix.ChangedSince(prev.w.ix); same && len(changed) == 0 {
+		// Nothing changed (a reanalysis on command): the coming graph is the
+		// previous one, whose diagnostics stand; the companion's would differ in
+		// what CHA cannot prove unreachable, for nothing.
+		return
+	}
 	t0 := time.Now()
 	opts := companionOptions(req.Options)
 	opts.Spec = nil
