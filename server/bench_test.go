@@ -449,13 +449,9 @@ func benchFirstEdit(b *testing.B, c classChange, wait time.Duration) {
 		if err := os.WriteFile(c.target, c.versions[1], 0o644); err != nil {
 			b.Fatal(err)
 		}
-		e.waitFor("the changed diagnostics", func() bool {
-			return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == c.diags })
-		})
+		waitPublished(e, np, c.diags)
 		toDiag = append(toDiag, time.Since(t0))
-		if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
-			b.Fatalf("status %+v", st)
-		}
+		waitRebuilt(b, e, n)
 		toReady = append(toReady, time.Since(t0))
 		e.close()
 		b.Logf("run %d: first request %v; change to diagnostics %v, to ready %v", i+1, firstReq[i], toDiag[i], toReady[i])
@@ -542,14 +538,10 @@ func benchChange(b *testing.B, e *env, c classChange) {
 			calls = append(calls, time.Since(t0))
 		}
 		if c.diags != "" {
-			e.waitFor("the changed diagnostics", func() bool {
-				return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == c.diags })
-			})
+			waitPublished(e, np, c.diags)
 			pubs = append(pubs, time.Since(t0))
 		}
-		if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
-			b.Fatalf("status %+v", st)
-		}
+		waitRebuilt(b, e, n)
 		ds = append(ds, time.Since(t0))
 		snap, release := e.srv.current()
 		if snap.InPlace {
@@ -571,6 +563,20 @@ func benchChange(b *testing.B, e *env, c classChange) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-heap-MiB")
+}
+
+// waitPublished waits for a publish of doc's diagnostics after the first np.
+func waitPublished(e *env, np int, doc uri.URI) {
+	e.waitFor("the changed diagnostics", func() bool {
+		return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == doc })
+	})
+}
+
+// waitRebuilt waits for the ready status of a class change after the first n.
+func waitRebuilt(b *testing.B, e *env, n int) {
+	if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
+		b.Fatalf("status %+v", st)
+	}
 }
 
 // listsCall reports whether the outgoing calls of item list a method of the name
