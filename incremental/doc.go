@@ -10,8 +10,12 @@
 //     classes whose bytes did not change (facts are cached by content hash), analyses
 //     it and publishes one immutable Snapshot per project, replacing the current
 //     ones as a whole. When only method bodies changed, the graph is updated in place
-//     (analysis.Analyzer.Update) instead of analysed anew. Builds run one at a time;
-//     a cancelled one publishes nothing.
+//     (analysis.Analyzer.Update) instead of analysed anew. Under an algorithm that
+//     cannot update in place (TFA, XTA, RTA), the world keeps the CHA graph of the
+//     same level beside (its companion, computed in the background as soon as a
+//     graph is published); an edit updates it in place, waiting for it if need be,
+//     and Current and Acquire return it (Request.Interim) until the build publishes.
+//     Builds run one at a time; a cancelled one publishes nothing.
 //   - Snapshots over the same index share a reference-counted world (world.go): the
 //     index, its analyzer, graphs by analysis settings and specification (a level
 //     switch computes once, a switch back reuses) and what features derive from the

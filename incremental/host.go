@@ -52,8 +52,12 @@ type Host struct {
 
 	buildMu sync.Mutex // held by the one build that runs
 	seq     atomic.Uint64
-	cur     atomic.Pointer[[]*Snapshot]
-	closed  atomic.Bool
+	cur     atomic.Pointer[[]*Snapshot] // the published snapshots, whose worlds the host holds
+	// view is what Current and Acquire return: cur, or, while a build analyses an
+	// edit anew, its interim snapshots (Request.Interim), whose worlds the build
+	// holds until it publishes or gives up (and then puts cur back first).
+	view   atomic.Pointer[[]*Snapshot]
+	closed atomic.Bool
 }
 
 // HostOptions configure a Host.
@@ -99,9 +103,12 @@ type Request struct {
 	// while the build analyses anew under an algorithm that cannot update in place:
 	// the current snapshots with the edited project's replaced by one whose graph is
 	// the CHA graph of the same level updated in place (a sound superset of the
-	// coming one's; world.companionLater keeps it). It is called on the build's
-	// goroutine and must not keep the snapshots after it returns; they are never
-	// published.
+	// coming one's; world.companionLater keeps it, and the edit waits for it while
+	// it is being computed). From then until the build publishes (or fails), Current
+	// and Acquire return them: a request after the edit reads the graph its
+	// diagnostics come from, not the one before the edit. It is called on the
+	// build's goroutine and must not keep the snapshots after it returns (Current
+	// holds them).
 	Interim func([]*Snapshot)
 }
 
@@ -118,11 +125,13 @@ func (h *Host) Build(ctx context.Context, req Request) (snaps []*Snapshot, err e
 	}
 	start := time.Now()
 	req.Options = req.Options.WithDefaults() // snapshots say which level and algorithm
-	prevs, release := h.Current()
+	// The published snapshots: an earlier build's interim ones are gone by now.
+	prevs, release := acquireSet(&h.cur)
 	defer release()
 	var fresh []*world // worlds this build made: released unless published
 	defer func() {
 		if snaps == nil {
+			h.view.Store(h.cur.Load()) // an interim set is gone with the worlds it uses
 			for _, w := range fresh {
 				w.retire()
 				w.release()
@@ -165,7 +174,9 @@ func (h *Host) Build(ctx context.Context, req Request) (snaps []*Snapshot, err e
 		}
 		inUse[p.w] = true
 	}
-	if old := h.cur.Swap(&out); old != nil {
+	old := h.cur.Swap(&out)
+	h.view.Store(&out)
+	if old != nil {
 		for _, p := range *old {
 			if !inUse[p.w] {
 				p.w.retire()
@@ -241,7 +252,7 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 	inPlace := false
 	if made != nil && prev != nil && prev.Graph != nil {
 		var why string
-		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec, true); inPlace {
+		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec, false); inPlace {
 			h.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
 			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
@@ -278,10 +289,16 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 // for w, the world of an edit whose graph the build analyses anew, and gives
 // req.Interim the current snapshots with prev replaced by one of it.
 func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, prev *Snapshot, prevs []*Snapshot, spec *SpecFile) {
+	if changed, same := w.ix.ChangedSince(prev.w.ix); same && len(changed) == 0 {
+		// Nothing changed (a reanalysis on command): the coming graph is the
+		// previous one, whose diagnostics stand; the companion's would differ in
+		// what CHA cannot prove unreachable, for nothing.
+		return
+	}
 	t0 := time.Now()
 	opts := companionOptions(req.Options)
 	opts.Spec = nil
-	if ok, why := w.updateFrom(ctx, prev.w, opts, spec, false); !ok {
+	if ok, why := w.updateFrom(ctx, prev.w, opts, spec, true); !ok {
 		h.log.Debug("no interim graph", zap.String("why", why))
 		return
 	}
@@ -290,18 +307,26 @@ func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, 
 	w.companion = key
 	g := w.graphs[key].g
 	w.mu.Unlock()
-	snap := &Snapshot{Options: opts, Project: p, Spec: spec, w: w, Graph: g, InPlace: true, Reason: req.Reason}
+	snap := &Snapshot{Options: opts, Project: p, Spec: spec, w: w, Graph: g, InPlace: true, Reason: req.Reason, Built: time.Now()}
 	set := slices.Clone(prevs)
 	set[slices.Index(prevs, prev)] = snap
 	h.log.Info("interim CHA graph updated in place", zap.Duration("took", time.Since(t0)))
+	// The build holds w (made) and prevs until it ends, and puts cur back before
+	// it releases them.
+	h.view.Store(&set)
 	req.Interim(set)
 }
 
 // Current returns the current snapshot of every project (none before the first
-// build), with references that release drops: their indexes stay open until then.
-func (h *Host) Current() ([]*Snapshot, func()) {
+// build; the interim ones of an edit, Request.Interim, while its build analyses),
+// with references that release drops: their indexes stay open until then.
+func (h *Host) Current() ([]*Snapshot, func()) { return acquireSet(&h.view) }
+
+// acquireSet returns the snapshots ptr points to, with references that release
+// drops.
+func acquireSet(ptr *atomic.Pointer[[]*Snapshot]) ([]*Snapshot, func()) {
 	for {
-		set := h.cur.Load()
+		set := ptr.Load()
 		if set == nil {
 			return nil, func() {}
 		}
@@ -328,10 +353,11 @@ func (h *Host) Current() ([]*Snapshot, func()) {
 
 // Acquire returns the current snapshot of the first project that match accepts (of
 // the first project when none does, or match is nil) with a reference that release
-// drops; nil before the first build.
+// drops; nil before the first build. Like Current, it returns an edit's interim
+// snapshot while its build analyses.
 func (h *Host) Acquire(match func(*Snapshot) bool) (*Snapshot, func()) {
 	for {
-		set := h.cur.Load()
+		set := h.view.Load()
 		if set == nil || len(*set) == 0 {
 			return nil, func() {}
 		}
@@ -359,6 +385,7 @@ func (h *Host) Close() {
 	h.stores.flush() // the owner's GraphCache.Close waits for the write
 	h.buildMu.Lock()
 	defer h.buildMu.Unlock()
+	h.view.Store(nil)
 	if old := h.cur.Swap(nil); old != nil {
 		for _, p := range *old {
 			p.w.retire()

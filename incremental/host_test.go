@@ -3,6 +3,7 @@ package incremental
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -289,30 +290,51 @@ public class B { public void run() { System.out.print("b"); } }
 
 // TestInterimCompanion: under TFA, which analyses anew on every change, the host
 // keeps a CHA graph of the same level beside the published one (computed in the
-// background), updates it in place on an edit of method bodies and hands it to
-// Request.Interim before the TFA analysis; the interim graph equals a new CHA
-// analysis of the edited program, and the published one a new TFA analysis.
+// background as soon as the graph is published), updates it in place on an edit of
+// method bodies and hands it to Request.Interim before the TFA analysis, and
+// Current and Acquire return it until the TFA graph is published; the interim graph
+// equals a new CHA analysis of the edited program, and the published one a new TFA
+// analysis. The first edit comes right after the first build (its companion may
+// still be being computed: the edit waits for it) or once the companion is ready.
 func TestInterimCompanion(t *testing.T) {
+	for _, ready := range []bool{false, true} {
+		t.Run(fmt.Sprintf("companion-ready=%v", ready), func(t *testing.T) { testInterimCompanion(t, ready) })
+	}
+}
+
+func testInterimCompanion(t *testing.T, ready bool) {
 	out := t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	st := testSettings(t, out, "")
 	st.Options.Algorithm = callgraph.TFA
 	m := newTestHost(t, st)
-	s, release := m.acquire()
-	deadline := time.Now().Add(30 * time.Second)
-	for !s.Updatable() {
-		if time.Now().After(deadline) {
-			t.Fatal("no CHA companion graph after 30s")
+	if ready {
+		s, release := m.acquire()
+		deadline := time.Now().Add(30 * time.Second)
+		for !s.Updatable() {
+			if time.Now().After(deadline) {
+				t.Fatal("no CHA companion graph after 30s")
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
+		release()
 	}
-	release()
 
 	var interims []string
 	m.interim = func(set []*Snapshot) {
 		if len(set) != 1 || set[0].Options.Algorithm != callgraph.CHA || !set[0].InPlace || set[0].Graph == nil {
 			t.Errorf("interim snapshots %+v", set)
 			return
+		}
+		if cur, release := m.h.Current(); len(cur) != 1 || cur[0] != set[0] {
+			t.Error("Current does not return the interim snapshot while the build analyses")
+		} else {
+			release()
+		}
+		if s, release := m.h.Acquire(nil); s != set[0] {
+			t.Error("Acquire does not return the interim snapshot while the build analyses")
+		} else {
+			release()
 		}
 		ms := set[0].Hierarchy().Methods()
 		interims = append(interims, graphText(func(id int32) string { return nodeName(ms, id) }, set[0].Graph))
@@ -336,8 +358,11 @@ public class B { public void run() { System.out.print("b"); } }
 	if !strings.Contains(interims[0], "java/io/PrintStream.print(Ljava/lang/String;)V") {
 		t.Error("the interim graph misses the edit's call of PrintStream.print")
 	}
-	s, release = m.acquire()
+	s, release := m.acquire()
 	defer release()
+	if s.Options.Algorithm != callgraph.TFA {
+		t.Errorf("after the build, Acquire returns a snapshot of %s, want the published TFA one", s.Options.Algorithm)
+	}
 	if got, want := snapshotText(t, s, st.Options.Level), scratchText(t, st, st.Options.Level); got != want {
 		t.Errorf("the published graph differs from a new TFA analysis:\n%s\nwant\n%s", got, want)
 	}

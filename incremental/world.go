@@ -315,9 +315,13 @@ func (w *world) later(fn func()) {
 // updated in place (opts), the CHA graph of the same level and specification with
 // its trace: an edit of method bodies updates it in place in a fraction of a second
 // (Host.Build's Request.Interim), and its diagnostics stand, soundly, while the
-// algorithm analyses anew. It is computed in the background once the published graph
-// has stood for traceDelay, as traceLater does, unless the world has it already (an
-// edit updated the previous world's in place), and stops with the world.
+// algorithm analyses anew. It is computed in the background as soon as the graph is
+// published, unless the world has it already (an edit updated the previous world's
+// in place), so that the first edit after opening a workspace finds it ready, or
+// being computed (Host.interim then waits for it), rather than analysing anew
+// without interim diagnostics. The graph is registered at once, so that such an edit
+// finds it; the run waits for the world's other background run, if any (one at a
+// time: they share the cores with the requests), and stops with the world.
 func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 	if opts.Algorithm.UpdatesInPlace() {
 		return
@@ -327,23 +331,29 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 	key := graphKey(opts, sf)
 	w.mu.Lock()
 	w.companion = key
-	have := w.graphs[key] != nil
-	w.mu.Unlock()
-	if have {
+	if w.graphs[key] != nil || w.bg == nil || !w.acquire() {
+		w.mu.Unlock()
 		return
 	}
-	w.later(func() {
-		w.mu.Lock()
-		if w.companion != key || w.graphs[key] != nil {
-			w.mu.Unlock()
-			return // the published graph changed meanwhile, or a request computed it
-		}
-		c := &graphCall{done: make(chan struct{})}
-		w.graphs[key] = c
-		w.touch(key)
-		w.mu.Unlock()
+	c := &graphCall{done: make(chan struct{})}
+	w.graphs[key] = c
+	w.touch(key)
+	w.mu.Unlock()
+	go func() {
+		defer w.release()
+		w.tracing.Lock()
 		ropts := runOptions(opts, sf)
-		g, tr, err := w.run(w.bg, ropts)
+		t0 := time.Now()
+		w.mu.Lock()
+		stale := w.companion != key
+		w.mu.Unlock()
+		var g *callgraph.Graph
+		var tr *analysis.Trace
+		err := errStaleCompanion
+		if !stale {
+			g, tr, err = w.run(w.bg, ropts)
+		}
+		w.tracing.Unlock()
 		w.mu.Lock()
 		if err != nil {
 			c.err = context.Canceled // its waiters try again, and analyse
@@ -357,10 +367,14 @@ func (w *world) companionLater(opts analysis.Options, sf *SpecFile) {
 		w.mu.Unlock()
 		close(c.done)
 		if err == nil {
-			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.Stringer("algorithm", algo))
+			w.log.Info("companion CHA graph computed: edits get diagnostics from its update in place while the published algorithm analyses anew", zap.Stringer("algorithm", algo), zap.Duration("took", time.Since(t0)))
 		}
-	})
+	}()
 }
+
+// errStaleCompanion: another graph was published (a level switch, say) while a
+// companion waited for its turn; the new graph's own companion runs next.
+var errStaleCompanion = errors.New("the companion's graph is no longer the published one")
 
 // diskKey returns the disk-cache key of the graph of a graph key, "" without a
 // cache.
@@ -380,9 +394,11 @@ func (w *world) diskKey(key string, sf *SpecFile) string {
 // place of prev's (analysis.Analyzer.Update), when w's index was rebuilt from prev's
 // keeping its hierarchy and prev has that graph with its trace. It reports whether it
 // did, or why not. The updated graph goes to the disk cache once the edits pause
-// (deferredStore) when store is set; a companion's is not stored, since a restart
-// computes its companion anew, for the trace.
-func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile, store bool) (bool, string) {
+// (deferredStore), unless it is the CHA companion (companionLater): a restart
+// computes the companion anew, for its trace. prev's companion, computed in the
+// background, is waited for (until ctx ends) when it is not ready yet: its update in
+// place is the edit's interim graph.
+func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile, companion bool) (bool, string) {
 	changed, ok := w.ix.ChangedSince(prev.ix)
 	if !ok {
 		return false, "the hierarchy changed"
@@ -397,7 +413,16 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 	select {
 	case <-pc.done:
 	default:
-		return false, "the previous graph is still being computed"
+		if !companion {
+			return false, "the previous graph is still being computed"
+		}
+		t0 := time.Now()
+		select {
+		case <-pc.done:
+			w.log.Info("waited for the companion CHA graph", zap.Duration("took", time.Since(t0)))
+		case <-ctx.Done():
+			return false, ctx.Err().Error()
+		}
 	}
 	base := pc.base.Load()
 	if base == nil {
@@ -416,7 +441,7 @@ func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Optio
 	w.touch(key)
 	w.unresolved[key] = UnresolvedSites(g, w.h.Methods())
 	w.mu.Unlock()
-	if k := w.diskKey(key, sf); store && k != "" && w.stores != nil {
+	if k := w.diskKey(key, sf); !companion && k != "" && w.stores != nil {
 		w.stores.later(w.cache, k, g)
 	}
 	return true, ""

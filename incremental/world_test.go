@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -64,5 +66,86 @@ func TestGraphCache(t *testing.T) {
 	w.mu.Unlock()
 	if n > maxGraphs || pinned == nil || pinned.g != g4 {
 		t.Errorf("cache holds %d graphs (max %d); pinned graph kept: %v", n, maxGraphs, pinned != nil)
+	}
+}
+
+// TestEditWaitsForCompanion: an edit that arrives while the CHA companion of the
+// published TFA graph is still being computed (the first edit after opening a
+// workspace) waits for it and updates it in place, rather than giving up the
+// interim graph; the update equals a new CHA analysis of the edited program. One
+// that its build cancels meanwhile gives up.
+func TestEditWaitsForCompanion(t *testing.T) {
+	out := t.TempDir()
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
+	st := testSettings(t, out, "")
+	cfg := st.project().Config()
+	ctx := context.Background()
+	facts := index.NewFactsCache()
+	ix1, err := index.Build(ctx, cfg, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix1.Close() })
+	prev := newWorld("test", ix1, zap.NewNop())
+	prev.bg, prev.stopBG = context.WithCancel(ctx)
+	t.Cleanup(prev.retire)
+	gate := make(chan struct{})
+	run := prev.run
+	prev.run = func(ctx context.Context, o analysis.Options) (*callgraph.Graph, *analysis.Trace, error) {
+		if o.Algorithm == callgraph.CHA {
+			<-gate // the companion is still being computed
+		}
+		return run(ctx, o)
+	}
+	opts := st.Options
+	opts.Algorithm = callgraph.TFA
+	if _, err := prev.graph(ctx, opts, nil, nil, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	prev.pin(graphKey(opts, nil))
+	prev.companionLater(opts, nil)
+
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": `package p;
+public class B { public void run() { System.out.print("b"); } }
+`}, out)
+	ix2, err := index.Rebuild(ctx, cfg, facts, ix1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix2.Close() })
+	cha := companionOptions(opts)
+
+	// Cancelled while it waits: no interim graph.
+	w := newWorld("test", ix2, zap.NewNop())
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if ok, why := w.updateFrom(cctx, prev, cha, nil, true); ok || !strings.Contains(why, "deadline") {
+		t.Errorf("cancelled while waiting for the companion: updated %v (%s)", ok, why)
+	}
+
+	type result struct {
+		ok  bool
+		why string
+	}
+	done := make(chan result, 1)
+	w = newWorld("test", ix2, zap.NewNop())
+	go func() {
+		ok, why := w.updateFrom(ctx, prev, cha, nil, true)
+		done <- result{ok, why}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("the edit did not wait for the companion: updated %v (%s)", r.ok, r.why)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(gate)
+	if r := <-done; !r.ok {
+		t.Fatalf("the companion was not updated in place: %s", r.why)
+	}
+	chaSt := st
+	chaSt.Options.Algorithm = callgraph.CHA
+	ms := w.h.Methods()
+	if got, want := graphText(func(id int32) string { return nodeName(ms, id) }, w.finished(graphKey(cha, nil))), scratchText(t, chaSt, st.Options.Level); got != want {
+		t.Errorf("the updated companion differs from a new CHA analysis:\n%s\nwant\n%s", got, want)
 	}
 }

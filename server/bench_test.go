@@ -268,14 +268,19 @@ func isIdentByte(c byte) bool {
 // at Correct-JDK: analysed anew, the diagnostics first from CHA's companion graph
 // updated in place). Each iteration alternates between two versions of the class:
 //   - javacc-body: an application class over javacc and the full JDK; one version
-//     adds a call;
+//     adds a call (the time until an outgoing-calls request reflects it is timed
+//     too: change-to-calls);
 //   - javacc-reflective: the same class runs javacc's main through Class.forName of a
 //     constant or of a system property (the site resolves and unresolves: its
 //     diagnostics are timed too);
 //   - plugins-reflective: the plugins program with the full JDK; Factory.create's
 //     forName takes a constant or its parameter (the quick fix's edit, and back).
 //
-// The -unreachable-off ones leave out the diagnostics of unreachable code (plugins'
+// The -first-edit and -edit-after-6s ones start a new server for each iteration and
+// make one edit, right after its first ready status or 6 s later: the window in
+// which the CHA companion is still being computed (benchFirstEdit).
+//
+// Figures are p50, p95 and max in milliseconds. The -unreachable-off ones leave out the diagnostics of unreachable code (plugins'
 // Main has two unreachable methods): the difference is what they cost.
 //
 // The debounce (settings.go) is part of every figure.
@@ -300,6 +305,17 @@ func BenchmarkClassChange(b *testing.B) {
 	b.Run("javacc-reflective-tfa-unreachable-off", func(b *testing.B) {
 		benchJavaccChange(b, map[string]any{"unreachable": "off"}, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
 	})
+	// The first edit of a new server under the defaults, right after its first
+	// ready status and 6 s later.
+	for _, w := range []struct {
+		name string
+		wait time.Duration
+	}{{"first-edit", 0}, {"edit-after-6s", 6 * time.Second}} {
+		b.Run("javacc-reflective-tfa-"+w.name, func(b *testing.B) {
+			benchFirstEdit(b, javaccChange(b, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call), w.wait)
+		})
+		b.Run("plugins-reflective-tfa-"+w.name, func(b *testing.B) { benchFirstEdit(b, pluginsChange(b), w.wait) })
+	}
 	b.Run("plugins-reflective", func(b *testing.B) { benchPluginsChange(b, cha) })
 	b.Run("plugins-reflective-unreachable-off", func(b *testing.B) {
 		benchPluginsChange(b, map[string]any{"level": "correct-string", "algorithm": "cha", "unreachable": "off"})
@@ -309,6 +325,29 @@ func BenchmarkClassChange(b *testing.B) {
 // benchPluginsChange times changes of Factory.create's forName in the plugins
 // program, under the settings config.
 func benchPluginsChange(b *testing.B, config map[string]any) {
+	c := pluginsChange(b)
+	e, ready := benchEnv(b, c.dir, config)
+	b.Logf("ready after %v", ready)
+	benchChange(b, e, c)
+}
+
+// classChange is a workspace and an edit of one of its class files: two versions
+// of it, the first on disk, its source document, the document whose diagnostics the
+// edit changes ("" for none) and the method that only the second version's first
+// method calls ("" for none; its name in a call hierarchy).
+type classChange struct {
+	dir      string
+	settings map[string]any // the workspace's own settings (nil for none)
+	target   string
+	versions [2][]byte
+	source   uri.URI
+	diags    uri.URI
+	calls    string
+}
+
+// pluginsChange is the plugins program with Factory.create's forName taking its
+// parameter (on disk, unresolved: a diagnostic) or a constant.
+func pluginsChange(b *testing.B) classChange {
 	dir := workspace(b, "plugins")
 	var versions [2][]byte
 	for i, name := range []string{"name", `"app.plugins.Hello"`} {
@@ -322,9 +361,9 @@ func benchPluginsChange(b *testing.B, config map[string]any) {
 		os.WriteFile(file, []byte(strings.Replace(string(text), "Class.forName(name)", "Class.forName("+name+")", 1)), 0o644)
 		versions[i] = classFile(b, javatest.Compile(b, srcDir, javatest.Release(17)), "app/Factory.class")
 	}
-	e, ready := benchEnv(b, dir, config)
-	b.Logf("ready after %v", ready)
-	benchChange(b, e, filepath.Join(dir, "target", "classes", "app", "Factory.class"), versions, e.uri(src("app/Factory.java")))
+	target := filepath.Join(dir, "target", "classes", "app", "Factory.class")
+	doc := uri.File(filepath.Join(dir, src("app/Factory.java")))
+	return classChange{dir: dir, target: target, versions: versions, source: doc, diags: doc}
 }
 
 // benchJavaccChange times changes of app.App, whose main runs one of two bodies, over
@@ -332,6 +371,21 @@ func benchPluginsChange(b *testing.B, config map[string]any) {
 // bodies differ in their unresolved sites, it times their diagnostics too (App.java
 // is in a source root).
 func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string) {
+	c := javaccChange(b, body0, body1)
+	settings := maps.Clone(c.settings)
+	maps.Copy(settings, config)
+	e, ready := benchEnv(b, c.dir, settings)
+	b.Logf("ready after %v", ready)
+	if config["algorithm"] == nil {
+		// The defaults' first edit waits for CHA's companion graph.
+		waitCompanion(b, e)
+	}
+	benchChange(b, e, c)
+}
+
+// javaccChange is a workspace of app.App over javacc and the full JDK, whose main
+// runs body0 (on disk) or body1; App.java is in a source root.
+func javaccChange(b *testing.B, body0, body1 string) classChange {
 	if _, err := os.Stat(javaccJar); err != nil {
 		b.Skipf("%s not found: install javacc", javaccJar)
 	}
@@ -355,18 +409,76 @@ func benchJavaccChange(b *testing.B, config map[string]any, body0, body1 string)
 	os.WriteFile(filepath.Join(srcRoot, "app", "App.java"), source(body0), 0o644)
 	settings := map[string]any{"classPath": []string{classes, javaccJar}, "sourceRoots": []string{srcRoot},
 		"mainClasses": []string{"app.App", "javacc"}}
-	maps.Copy(settings, config)
-	e, ready := benchEnv(b, dir, settings)
-	b.Logf("ready after %v", ready)
-	var diags uri.URI
+	c := classChange{dir: dir, settings: settings, target: target, versions: versions, source: uri.File(filepath.Join(srcRoot, "app", "App.java"))}
 	if strings.Contains(body0, "forName") {
-		diags = uri.File(filepath.Join(srcRoot, "app", "App.java"))
+		c.diags = c.source
 	}
-	if config["algorithm"] == nil {
-		// The defaults' first edit waits for CHA's companion graph.
-		waitCompanion(b, e)
+	if strings.Contains(body1, "println(a.length)") && !strings.Contains(body0, "println") {
+		c.calls = "println(int)"
 	}
-	benchChange(b, e, target, versions, diags)
+	return c
+}
+
+// benchFirstEdit times, under the defaults, the first edit of a new server (a new
+// one each iteration): after wait from the first ready status, the class file
+// changes to its second version, and the time to its republished diagnostics and to
+// the next ready status is taken (p50, p95 and max: the figures after opening,
+// where the CHA companion graph is still being computed or has just been). Right
+// after the ready status, before the edit, it also times one outgoing-calls request
+// of the edited document's first method: what the companion's computation beside
+// the first requests costs them.
+func benchFirstEdit(b *testing.B, c classChange, wait time.Duration) {
+	var toDiag, toReady, firstReq []time.Duration
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(c.target, c.versions[0], 0o644)
+		e, _ := benchEnv(b, c.dir, c.settings)
+		t0 := time.Now()
+		var its []protocol.CallHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.source}, Position: firstMethod(b, c.source)}}, &its)
+		for _, it := range its {
+			e.outgoingRaw(it)
+		}
+		firstReq = append(firstReq, time.Since(t0))
+		time.Sleep(wait - time.Since(t0))
+		n := e.numStatuses()
+		e.mu.Lock()
+		np := len(e.pubs)
+		e.mu.Unlock()
+		t0 = time.Now()
+		if err := os.WriteFile(c.target, c.versions[1], 0o644); err != nil {
+			b.Fatal(err)
+		}
+		waitPublished(e, np, c.diags)
+		toDiag = append(toDiag, time.Since(t0))
+		waitRebuilt(b, e, n)
+		toReady = append(toReady, time.Since(t0))
+		e.close()
+		b.Logf("run %d: first request %v; change to diagnostics %v, to ready %v", i+1, firstReq[i], toDiag[i], toReady[i])
+	}
+	reportQuantiles(b, "change-to-diagnostics", toDiag)
+	reportQuantiles(b, "change-to-ready", toReady)
+	reportQuantiles(b, "first-request", firstReq)
+}
+
+// firstMethod returns the position of the name of the first method declared in a
+// source document.
+func firstMethod(b *testing.B, doc uri.URI) protocol.Position {
+	text, err := os.ReadFile(filePath(doc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return posIn(b, string(text), `(?:public|static|private) [\w\[\]<>, ]*? (\w+)\(`)
+}
+
+// reportQuantiles reports the p50, p95 and max of ds in milliseconds.
+func reportQuantiles(b *testing.B, name string, ds []time.Duration) {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	q := func(f float64) float64 { return float64(ds[int(f*float64(len(ds)-1)+0.5)]) / 1e6 }
+	b.ReportMetric(q(0.5), name+"-p50-ms")
+	b.ReportMetric(q(0.95), name+"-p95-ms")
+	b.ReportMetric(q(1), name+"-max-ms")
 }
 
 // waitCompanion waits for the CHA companion graph the server computes in the
@@ -387,11 +499,23 @@ func classFile(b *testing.B, classes, rel string) []byte {
 }
 
 // benchChange writes the two versions of a class file in turn and times each from
-// the write to the server's next jcg/status ready and, when diags names a document
-// whose diagnostics each change alters, to their publication; it reports how many of
-// the updates were in place.
-func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags uri.URI) {
-	var ds, pubs []time.Duration
+// the write to the server's next jcg/status ready; when c.diags names a document
+// whose diagnostics each change alters, to their publication; and when c.calls names
+// a method that only the second version calls, to the first outgoing-calls request
+// of the edited document's first method (asked again and again from the write) that
+// reflects the edit. It reports how many of the updates were in place.
+func benchChange(b *testing.B, e *env, c classChange) {
+	var ds, pubs, calls []time.Duration
+	var item protocol.CallHierarchyItem
+	if c.calls != "" {
+		var its []protocol.CallHierarchyItem
+		e.call(protocol.MethodTextDocumentPrepareCallHierarchy, &protocol.CallHierarchyPrepareParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.source}, Position: firstMethod(b, c.source)}}, &its)
+		if len(its) != 1 {
+			b.Fatalf("%d call hierarchy items at the first method of %s", len(its), c.source)
+		}
+		item = its[0]
+	}
 	inPlace := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -400,18 +524,24 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 		np := len(e.pubs)
 		e.mu.Unlock()
 		t0 := time.Now()
-		if err := os.WriteFile(target, versions[(i+1)%2], 0o644); err != nil {
+		if err := os.WriteFile(c.target, c.versions[(i+1)%2], 0o644); err != nil {
 			b.Fatal(err)
 		}
-		if diags != "" {
-			e.waitFor("the changed diagnostics", func() bool {
-				return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == diags })
-			})
+		if c.calls != "" {
+			want := (i+1)%2 == 1
+			for listsCall(e, item, c.calls) != want {
+				if time.Since(t0) > waitTimeout {
+					b.Fatalf("the outgoing calls do not reflect the edit after %v", waitTimeout)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			calls = append(calls, time.Since(t0))
+		}
+		if c.diags != "" {
+			waitPublished(e, np, c.diags)
 			pubs = append(pubs, time.Since(t0))
 		}
-		if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
-			b.Fatalf("status %+v", st)
-		}
+		waitRebuilt(b, e, n)
 		ds = append(ds, time.Since(t0))
 		snap, release := e.srv.current()
 		if snap.InPlace {
@@ -419,13 +549,12 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 		}
 		release()
 	}
-	slices.Sort(ds)
-	b.ReportMetric(float64(ds[len(ds)/2])/1e6, "change-to-ready-p50-ms")
-	b.ReportMetric(float64(ds[len(ds)-1])/1e6, "change-to-ready-max-ms")
+	reportQuantiles(b, "change-to-ready", ds)
 	if len(pubs) > 0 {
-		slices.Sort(pubs)
-		b.ReportMetric(float64(pubs[len(pubs)/2])/1e6, "change-to-diagnostics-p50-ms")
-		b.ReportMetric(float64(pubs[len(pubs)-1])/1e6, "change-to-diagnostics-max-ms")
+		reportQuantiles(b, "change-to-diagnostics", pubs)
+	}
+	if len(calls) > 0 {
+		reportQuantiles(b, "change-to-calls", calls)
 	}
 	b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
 	// What the server keeps between edits (its graphs, a CHA companion's among them),
@@ -434,6 +563,28 @@ func benchChange(b *testing.B, e *env, target string, versions [2][]byte, diags 
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-heap-MiB")
+}
+
+// waitPublished waits for a publish of doc's diagnostics after the first np.
+func waitPublished(e *env, np int, doc uri.URI) {
+	e.waitFor("the changed diagnostics", func() bool {
+		return slices.ContainsFunc(e.pubs[np:], func(p publishRecord) bool { return p.uri == doc })
+	})
+}
+
+// waitRebuilt waits for the ready status of a class change after the first n.
+func waitRebuilt(b *testing.B, e *env, n int) {
+	if st := e.waitReady(n); st.Reason != string(incremental.ReasonClassFiles) {
+		b.Fatalf("status %+v", st)
+	}
+}
+
+// listsCall reports whether the outgoing calls of item list a method of the name
+// (the call hierarchy's: "println(int)").
+func listsCall(e *env, item protocol.CallHierarchyItem, name string) bool {
+	var out []protocol.CallHierarchyOutgoingCall
+	e.call(protocol.MethodCallHierarchyOutgoingCalls, &protocol.CallHierarchyOutgoingCallsParams{Item: item}, &out)
+	return slices.ContainsFunc(out, func(c protocol.CallHierarchyOutgoingCall) bool { return c.To.Name == name })
 }
 
 const jeditJar = "/usr/share/jedit/jedit.jar"

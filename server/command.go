@@ -47,6 +47,9 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		}
 		return summary(snap), nil
 	}
+	if err := s.awaitEdits(ctx); err != nil {
+		return nil, err
+	}
 	snap, release := s.current()
 	defer release()
 	if snap == nil {
@@ -211,6 +214,9 @@ func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, 
 	}
 	if name == ide.NativeNodeClass {
 		return &classContentResult{Text: ide.NativeListing}, nil
+	}
+	if err := s.awaitEdits(ctx); err != nil {
+		return nil, err
 	}
 	snap, release := s.currentFor(uri.URI(p.URI))
 	defer release()

@@ -35,15 +35,21 @@
 //     (convert.go; uris.go turns ide's documents into file: and jcg-class: URIs).
 //     The server imports no index package.
 //   - early.go, firstbuild.go: diagnostics published while the first analysis runs,
-//     and requests that wait for the first snapshot.
+//     and requests that wait for the first snapshot, or for an edit's.
 //
 // # Invariants
 //
-// Requests during a rebuild do not wait for it: they are answered from the latest
-// snapshot. A request that arrives before its workspace's first snapshot waits for
-// it (firstbuild.go: cancellable, bounded), and is never given an empty answer: an
-// empty call hierarchy would say "no callers", which is false; when the wait ends
-// without a snapshot, the answer is an error the client shows. A snapshot is never
+// Requests during a rebuild for a configuration change or a command do not wait for
+// it: they are answered from the latest snapshot. A request that arrives after the
+// server has seen an edit (the watcher's class files, a saved specification file)
+// waits for a snapshot that includes it: the edit's interim one (CHA's companion
+// updated in place, whose diagnostics publishInterim publishes and which the host
+// then returns to requests) or its final one (firstbuild.go awaitEdits: cancellable,
+// bounded), so that no answer contradicts the edit's diagnostics. A request that
+// arrives before its workspace's first snapshot waits for it (cancellable, bounded),
+// and is never given an empty answer: an empty call hierarchy would say "no callers",
+// which is false; when the wait ends without a snapshot, the answer is an error the
+// client shows. A snapshot is never
 // modified after it is published. Only this package imports go.lsp.dev/protocol. Nothing here writes to
 // standard output except through the connection.
 //
@@ -51,8 +57,8 @@
 //
 //   - jcg/classContent {uri} -> {text}: the listing of a jcg-class: URI, for clients
 //     (the VS Code extension's TextDocumentContentProvider) that open those items;
-//   - jcg/status (notification to the client): a build ended; state ready, failed or
-//     cancelled, with the level, a summary and what the specification file held;
+//   - jcg/status (notification to the client): a build ended, or an edit's interim
+//     diagnostics are published; state ready, interim, failed or cancelled, with the level, a summary and what the specification file held;
 //   - workspace/executeCommand: jcg.setLevel, jcg.statistics, jcg.exportCallGraph,
 //     jcg.showClassPath, jcg.reanalyze, jcg.openSpecFile, jcg.showSpecification.
 package server

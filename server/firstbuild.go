@@ -26,8 +26,12 @@ const codeRequestFailed jsonrpc2.Code = jsonrpc2.Code(protocol.LSPErrorCodesRequ
 // the build publishes, the client cancels it ($/cancelRequest cancels ctx), the wait
 // exceeds its bound, or the build ends without a snapshot, and answers with an error
 // the client shows in the last two cases. After the first snapshot, requests during a
-// rebuild answer at once from the previous one.
+// rebuild answer at once from the previous one, unless the rebuild is an edit's
+// (awaitEdits).
 func (s *Server) snapshotFor(ctx context.Context, u uri.URI) (*Snapshot, func(), error) {
+	if err := s.awaitEdits(ctx); err != nil {
+		return nil, nil, err
+	}
 	if snap, release := s.currentFor(u); snap != nil {
 		return snap, release, nil
 	}
@@ -73,6 +77,58 @@ func (s *Server) snapshotFor(ctx context.Context, u uri.URI) (*Snapshot, func(),
 		}
 		if snap, release := s.currentFor(u); snap != nil {
 			return snap, release, nil
+		}
+	}
+}
+
+// awaitEdits waits until the snapshots requests read include the latest edit the
+// server has seen when it is called (a class file the watcher reported, a saved
+// specification file: isEdit): the edit's interim snapshots (publishInterim), its
+// final ones, or a newer build's. A call hierarchy, a hover or a listing never
+// answers from a snapshot older than an edit the server has seen, and so never
+// contradicts the edit's diagnostics. It returns at once when no edit is pending or
+// when the latest build ended without publishing (a failed build leaves the
+// previous snapshots, the best there are); else when the client cancels the request
+// (ctx), or with an error the client shows after the first build's bound.
+func (s *Server) awaitEdits(ctx context.Context) error {
+	var bound <-chan time.Time
+	for {
+		s.build.mu.Lock()
+		want, have, last := s.build.edit, s.build.viewGen, s.build.last
+		if have >= want || last == nil {
+			s.build.mu.Unlock()
+			return nil
+		}
+		if s.build.viewed == nil {
+			s.build.viewed = make(chan struct{})
+		}
+		viewed := s.build.viewed
+		s.build.mu.Unlock()
+		select {
+		case <-last.done:
+			s.build.mu.Lock()
+			newer := s.build.last != last
+			s.build.mu.Unlock()
+			if !newer {
+				// It published (setView ran before it ended) or failed: nothing
+				// newer is coming.
+				return nil
+			}
+			continue
+		default:
+		}
+		if bound == nil {
+			t := time.NewTimer(s.firstBuildWait)
+			defer t.Stop()
+			bound = t.C
+		}
+		select {
+		case <-viewed:
+		case <-last.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-bound:
+			return jsonrpc2.NewError(codeRequestFailed, "jcg-lsp is still analysing the latest change; ask again when its status shows the analysis is done")
 		}
 	}
 }

@@ -28,6 +28,34 @@ type buildState struct {
 	shownGen uint64
 	// explaining is the run of explainLater under way, if any: a build stops it.
 	explaining *explainJob
+	// edit is the number of the latest build started for an edit (isEdit);
+	// viewGen that of the build whose snapshots, interim (publishInterim) or final,
+	// requests read; viewed is closed and replaced when viewGen changes
+	// (awaitEdits).
+	edit, viewGen uint64
+	viewed        chan struct{}
+}
+
+// setView records that requests read the snapshots of build gen from now on.
+func (b *buildState) setView(gen uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if gen <= b.viewGen {
+		return
+	}
+	b.viewGen = gen
+	if b.viewed != nil {
+		close(b.viewed)
+		b.viewed = nil
+	}
+}
+
+// isEdit reports whether a build for this reason analyses an edit of the program
+// or its specification that the server has seen (the watcher's class files, a
+// saved or rewritten specification file): requests after it wait for its
+// snapshot (awaitEdits).
+func isEdit(r incremental.Reason) bool {
+	return r == incremental.ReasonClassFiles || r == incremental.ReasonSpec
 }
 
 // Build is a build started by Rebuild.
@@ -50,9 +78,11 @@ func (b *Build) Wait(ctx context.Context) (*Snapshot, error) {
 
 // Rebuild is the single entry point for re-analysing the workspace. It cancels the
 // build in progress, starts a new one in the background and returns at once.
-// Requests keep being answered from the latest snapshot until the new one is
-// published. The index is reused when the class path did not change and the reason
-// does not ask for re-reading it; graphs are reused per analysis settings.
+// Requests keep being answered from the latest snapshot until the new one (or an
+// edit's interim one) is published, except after an edit, whose snapshot the
+// requests that arrive after it wait for (awaitEdits). The index is reused when the
+// class path did not change and the reason does not ask for re-reading it; graphs
+// are reused per analysis settings.
 //
 // ctx does not bound the build: a build outlives the request or notification that
 // asked for it and ends only when it finishes, a newer build starts or the server
@@ -75,6 +105,9 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 	}
 	s.build.gen++
 	gen := s.build.gen
+	if isEdit(reason) {
+		s.build.edit = gen
+	}
 	bctx, cancel := context.WithCancel(s.bg)
 	prev := s.build.done
 	s.build.cancel, s.build.done, s.build.last = cancel, b.done, b
@@ -139,7 +172,10 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason, gen ui
 
 	// The host asks for early diagnostics in its first build only.
 	early := func(p *Snapshot) func(*callgraph.Graph) { return s.earlyDiagnostics(ctx, &st, p, start) }
-	interim := func(snaps []*Snapshot) { s.publishInterim(ctx, &st, reason, snaps, start) }
+	interim := func(snaps []*Snapshot) {
+		s.build.setView(gen) // the host returns them to requests from now on
+		s.publishInterim(ctx, &st, reason, snaps, start)
+	}
 	snaps, err := s.host.Build(ctx, incremental.Request{Reason: reason, Options: st.options(), Projects: wss,
 		Progress: prog.report, Early: early, SpecRead: s.noteSpec, Interim: interim})
 	if err != nil {
@@ -147,6 +183,7 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason, gen ui
 	}
 	snap = snaps[0]
 	s.shown.Store(&st)
+	s.build.setView(gen)
 	for _, p := range snaps {
 		if p.Err != nil {
 			s.showMessage(protocol.MessageTypeWarning, "jcg-lsp: no call graph: "+p.Err.Error())

@@ -567,3 +567,85 @@ func editAndCompile(t *testing.T, e *env, file, old, new string) {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
 }
+
+// TestRequestsSeeEdits: under the defaults (TFA at Correct-JDK, which analyses anew
+// on every change), a request that arrives once the server has seen an edit (the
+// watcher handed it the recompiled class) answers from a snapshot that includes it:
+// the edit's interim one (CHA's companion graph updated in place), never the one
+// before the edit, which the TFA analysis replaces seconds later. The edits come one
+// after the other, each while the previous one's TFA analysis runs (which it
+// cancels): Worker.run gains a call of Main.record(String, int), which the outgoing
+// calls asked right after must list; Factory.create's forName gets a constant name,
+// which the hover on it asked right after must call resolved (the interim
+// diagnostics cleared the site); Worker.run loses the call, which the outgoing calls
+// must no longer list. The first edit comes right after the first ready status,
+// while the companion may still be being computed: it waits for it, and gets interim
+// diagnostics all the same.
+func TestRequestsSeeEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	e := newEnv(t, workspace(t, "plugins"), envOptions{})
+	e.waitReady(0)
+	applied := watchApplied(t, e)
+	worker, factory := src("app/Worker.java"), src("app/Factory.java")
+	run := e.pos(worker, `void (run)\(\)`)
+	site := e.pos(factory, `Class\.(forName)\(name\)`)
+	callsTwice := func() bool {
+		t.Helper()
+		items := e.prepare(worker, run)
+		if len(items) != 1 {
+			t.Fatalf("prepareCallHierarchy at Worker.run: %d items", len(items))
+		}
+		for _, c := range e.outgoing(items[0]) {
+			if c.To.Name == "record(String, int)" {
+				return true
+			}
+		}
+		return false
+	}
+	if callsTwice() {
+		t.Fatal("Worker.run calls Main.record(String, int) before the edit")
+	}
+	if h := e.hover(factory, site); !strings.Contains(h, "**unresolved**") {
+		t.Fatalf("hover on create's forName before the edit:\n%s", h)
+	}
+	var n int
+	for _, st := range []struct {
+		file, old, new string
+		check          func(string)
+	}{
+		{worker, "Main.record(plugin.greet());", `Main.record(plugin.greet()); Main.record("ran", 2);`, func(what string) {
+			if !callsTwice() {
+				t.Errorf("%s: outgoing calls of Worker.run do not list Main.record(String, int)", what)
+			}
+		}},
+		{factory, "Class.forName(name)", `Class.forName("app.plugins.Hello")`, func(what string) {
+			if h := e.hover(factory, site); !strings.Contains(h, "**resolved**") {
+				t.Errorf("%s: hover on create's forName:\n%s", what, h)
+			}
+		}},
+		{worker, `Main.record(plugin.greet()); Main.record("ran", 2);`, "Main.record(plugin.greet());", func(what string) {
+			if callsTwice() {
+				t.Errorf("%s: outgoing calls of Worker.run list Main.record(String, int)", what)
+			}
+		}},
+	} {
+		n = e.numStatuses()
+		editAndCompile(t, e, st.file, st.old, st.new)
+		if r := applied(st.new); r != incremental.ReasonClassFiles {
+			t.Fatalf("%s: the watcher's change set rebuilt for %q", st.new, r)
+		}
+		st.check("right after " + st.new)
+		if interim, _ := e.waitStatus(n, "interim"); interim.Reason != string(incremental.ReasonClassFiles) {
+			t.Errorf("%s: interim status %+v", st.new, interim)
+		}
+	}
+	e.waitReady(n)
+	if callsTwice() {
+		t.Error("after the last edit was analysed anew: outgoing calls of Worker.run list Main.record(String, int)")
+	}
+	if h := e.hover(factory, site); !strings.Contains(h, "**resolved**") {
+		t.Errorf("after the last edit was analysed anew: hover on create's forName:\n%s", h)
+	}
+}
