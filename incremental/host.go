@@ -87,6 +87,10 @@ func NewHost(ctx context.Context, opts HostOptions) *Host {
 // Request says what a build analyses and how.
 type Request struct {
 	Reason Reason
+	// Reindex re-reads the class path whatever the reason: a build for changed
+	// class files was cancelled before it published, and a build that would reuse
+	// the index would leave its changes unread.
+	Reindex bool
 	// Options are the analysis options of every project's graph; a project's
 	// specification file sets Spec.
 	Options  analysis.Options
@@ -204,7 +208,7 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 		}
 	}
 	var w, made *world
-	if prev != nil && prev.w.key == key && !req.Reason.reindexes() {
+	if prev != nil && prev.w.key == key && !req.Reason.reindexes() && !req.Reindex {
 		w = prev.w
 	} else {
 		report(0, "indexing the class path")

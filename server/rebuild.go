@@ -34,6 +34,11 @@ type buildState struct {
 	// (awaitEdits).
 	edit, viewGen uint64
 	viewed        chan struct{}
+	// unread is the number of the latest build started for changed class files
+	// while no build that read them has published since (0: none). A build that
+	// cancels it before it publishes (a configuration change) re-reads the class
+	// path in its place, or the changes would stay unread until the next one.
+	unread uint64
 }
 
 // setView records that requests read the snapshots of build gen from now on.
@@ -108,6 +113,9 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 	if isEdit(reason) {
 		s.build.edit = gen
 	}
+	if reason == incremental.ReasonClassFiles {
+		s.build.unread = gen
+	}
 	bctx, cancel := context.WithCancel(s.bg)
 	prev := s.build.done
 	s.build.cancel, s.build.done, s.build.last = cancel, b.done, b
@@ -176,11 +184,19 @@ func (s *Server) runBuild(ctx context.Context, reason incremental.Reason, gen ui
 		s.build.setView(gen) // the host returns them to requests from now on
 		s.publishInterim(ctx, &st, reason, snaps, start)
 	}
-	snaps, err := s.host.Build(ctx, incremental.Request{Reason: reason, Options: st.options(), Projects: wss,
+	s.build.mu.Lock()
+	reindex := s.build.unread != 0
+	s.build.mu.Unlock()
+	snaps, err := s.host.Build(ctx, incremental.Request{Reason: reason, Reindex: reindex, Options: st.options(), Projects: wss,
 		Progress: prog.report, Early: early, SpecRead: s.noteSpec, Interim: interim})
 	if err != nil {
 		return nil, err
 	}
+	s.build.mu.Lock()
+	if reindex && s.build.unread <= gen {
+		s.build.unread = 0 // read; a newer change's build has a larger number
+	}
+	s.build.mu.Unlock()
 	snap = snaps[0]
 	s.shown.Store(&st)
 	s.build.setView(gen)

@@ -649,3 +649,52 @@ func TestRequestsSeeEdits(t *testing.T) {
 		t.Errorf("after the last edit was analysed anew: hover on create's forName:\n%s", h)
 	}
 }
+
+// TestConfigAfterEditRereads: a configuration change that arrives while the build of
+// a recompiled class has not published yet cancels that build; the configuration's
+// build re-reads the class path in its place, so the edit is in the graph it
+// publishes (Worker.run then calls Main.record(String, int)), not left unread until
+// the next change.
+func TestConfigAfterEditRereads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the whole JDK")
+	}
+	_, e := pluginsEnv(t)
+	e.waitReady(0)
+	applied := make(chan incremental.Reason, 16)
+	e.srv.watch.pendMu.Lock()
+	e.srv.watch.applied = func(r incremental.Reason) {
+		if r == incremental.ReasonClassFiles {
+			// Called right after the watcher started the class files' build: this
+			// one cancels it before it can publish.
+			e.srv.Rebuild(context.Background(), incremental.ReasonConfig)
+		}
+		applied <- r
+	}
+	e.srv.watch.pendMu.Unlock()
+	worker := src("app/Worker.java")
+	run := e.pos(worker, `void (run)\(\)`)
+	n := e.numStatuses()
+	editAndCompile(t, e, worker, "Main.record(plugin.greet());", `Main.record(plugin.greet()); Main.record("ran", 2);`)
+	select {
+	case r := <-applied:
+		if r != incremental.ReasonClassFiles {
+			t.Fatalf("the watcher's change set rebuilt for %q", r)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("timed out waiting for the watcher's change set")
+	}
+	if ready := e.waitReady(n); ready.Reason != string(incremental.ReasonConfig) {
+		t.Fatalf("ready after the edit for %q, want the configuration's build", ready.Reason)
+	}
+	items := e.prepare(worker, run)
+	if len(items) != 1 {
+		t.Fatalf("prepareCallHierarchy at Worker.run: %d items", len(items))
+	}
+	for _, c := range e.outgoing(items[0]) {
+		if c.To.Name == "record(String, int)" {
+			return
+		}
+	}
+	t.Error("after the configuration's build: outgoing calls of Worker.run do not list Main.record(String, int), the edit was not read")
+}
