@@ -282,10 +282,15 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 
 // watchApplied hooks the server's watcher: the function it returns waits for the next
 // change set the watcher handled and returns the rebuild reason ("" for none).
-func watchApplied(t *testing.T, e *env) func(what string) incremental.Reason {
+func watchApplied(t *testing.T, e *env, also ...func(incremental.Reason)) func(what string) incremental.Reason {
 	applied := make(chan incremental.Reason, 16)
 	e.srv.watch.pendMu.Lock()
-	e.srv.watch.applied = func(r incremental.Reason) { applied <- r }
+	e.srv.watch.applied = func(r incremental.Reason) {
+		for _, f := range also {
+			f(r)
+		}
+		applied <- r
+	}
 	e.srv.watch.pendMu.Unlock()
 	return func(what string) incremental.Reason {
 		t.Helper()
@@ -661,28 +666,19 @@ func TestConfigAfterEditRereads(t *testing.T) {
 	}
 	_, e := pluginsEnv(t)
 	e.waitReady(0)
-	applied := make(chan incremental.Reason, 16)
-	e.srv.watch.pendMu.Lock()
-	e.srv.watch.applied = func(r incremental.Reason) {
+	applied := watchApplied(t, e, func(r incremental.Reason) {
 		if r == incremental.ReasonClassFiles {
 			// Called right after the watcher started the class files' build: this
 			// one cancels it before it can publish.
 			e.srv.Rebuild(context.Background(), incremental.ReasonConfig)
 		}
-		applied <- r
-	}
-	e.srv.watch.pendMu.Unlock()
+	})
 	worker := src("app/Worker.java")
 	run := e.pos(worker, `void (run)\(\)`)
 	n := e.numStatuses()
 	editAndCompile(t, e, worker, "Main.record(plugin.greet());", `Main.record(plugin.greet()); Main.record("ran", 2);`)
-	select {
-	case r := <-applied:
-		if r != incremental.ReasonClassFiles {
-			t.Fatalf("the watcher's change set rebuilt for %q", r)
-		}
-	case <-time.After(waitTimeout):
-		t.Fatal("timed out waiting for the watcher's change set")
+	if r := applied("the edit of Worker"); r != incremental.ReasonClassFiles {
+		t.Fatalf("the watcher's change set rebuilt for %q", r)
 	}
 	if ready := e.waitReady(n); ready.Reason != string(incremental.ReasonConfig) {
 		t.Fatalf("ready after the edit for %q, want the configuration's build", ready.Reason)
