@@ -213,7 +213,7 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 	// replaces the base descriptor.
 	var desc *zip.File
 	descVersion := -1
-	var services []*zip.File
+	var services, indexes []*zip.File
 	mr := -1 // unknown until a versioned descriptor needs it
 	for _, f := range zr.File {
 		switch name := f.Name; {
@@ -239,12 +239,10 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 			// The class directory of a Spring Boot jar or a WAR is on the class path
 			// with the jar's root (index/classpath/nested.go), so its services files
 			// are the application's too.
-			rel := name
-			for _, dir := range archiveClassDirs {
-				if r, ok := strings.CutPrefix(name, dir); ok {
-					rel = r
-					break
-				}
+			rel := archiveRel(name)
+			if _, ok := indexFile(rel); ok {
+				indexes = append(indexes, f)
+				continue
 			}
 			if !strings.HasPrefix(rel, servicesDir) || len(rel) == len(servicesDir) || strings.HasSuffix(rel, "/") {
 				continue
@@ -275,6 +273,28 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 			r.servicesFile(c, f.Name, data)
 		}
 	}
+	slices.SortFunc(indexes, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	for i, f := range indexes {
+		if i > 0 && indexes[i-1].Name == f.Name {
+			r.cwarn(c, f.Name, 0, "duplicate entry, the first one is used")
+			continue
+		}
+		if data, ok := r.zipEntry(c, f); ok {
+			kind, _ := indexFile(archiveRel(f.Name))
+			r.containerIndex(c, kind, f.Name, data)
+		}
+	}
+}
+
+// archiveRel is an entry's name relative to the class directory it is in: the
+// jar's root, or a Spring Boot jar's or a WAR's class directory.
+func archiveRel(name string) string {
+	for _, dir := range archiveClassDirs {
+		if r, ok := strings.CutPrefix(name, dir); ok {
+			return r
+		}
+	}
+	return name
 }
 
 // zipEntry reads an entry of at most maxEntry bytes.
@@ -329,10 +349,17 @@ func isMultiRelease(zr *zip.Reader) bool {
 	return false
 }
 
-// readDir reads a class directory's module-info.class and META-INF/services.
+// readDir reads a class directory's module-info.class, container indexes and
+// META-INF/services.
 func (r *reader) readDir(c *container) {
 	if data, ok := r.dirFile(c, moduleInfo, true); ok {
 		r.moduleInfo(c, moduleInfo, data)
+	}
+	for _, entry := range []string{SisuIndexFile, SpringFactoriesFile} {
+		if data, ok := r.dirFile(c, entry, true); ok {
+			kind, _ := indexFile(entry)
+			r.containerIndex(c, kind, entry, data)
+		}
 	}
 	ents, err := os.ReadDir(filepath.Join(c.path, filepath.FromSlash(servicesDir)))
 	if err != nil {
