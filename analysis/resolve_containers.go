@@ -148,7 +148,7 @@ func (a *Analyzer) springFactories(cfg *config.Config) []springFactory {
 		}
 		if ctor := c.Method("<init>", "()V"); ctor != nil && !seen[ctor] {
 			seen[ctor] = true
-			out = append(out, springFactory{ctor: ctor, evidence: indexEvidence(x) + " under " + dotted(x.Key)})
+			out = append(out, springFactory{ctor: ctor, evidence: indexEvidence(x)})
 		}
 	}
 	return out
@@ -211,9 +211,14 @@ func (s *solver) annotateContainer(d *dynamicSite, res *siteResult) {
 		howMany(ci.files[config.SisuIndex], "index file", "index files"), config.SisuIndexFile, listed)
 }
 
-// indexEvidence names the index line that lists a class.
+// indexEvidence names the index line that lists a class, the file first (call
+// hierarchies show the start of an edge's evidence).
 func indexEvidence(x config.Indexed) string {
-	return fmt.Sprintf("%s in %s (line %d) names %s", x.Source.Entry, x.Source.Path, x.Source.Line, dotted(x.Class))
+	s := fmt.Sprintf("%s:%d names %s", x.Source.Entry, x.Source.Line, dotted(x.Class))
+	if x.Key != "" {
+		s += " under " + dotted(x.Key)
+	}
+	return s + " (in " + x.Source.Path + ")"
 }
 
 func dotted(internal string) string { return strings.ReplaceAll(internal, "/", ".") }

@@ -12,7 +12,9 @@ import org.eclipse.sisu.space.URLClassSpace;
  * constructs when main asks for it, and ExtraModule, which Sisu's
  * QualifiedTypeBinder.newInstance constructs (getDeclaredConstructor(),
  * setAccessible(true), Constructor.newInstance) and installs. Compiled for Java 8:
- * Debian's Sisu 0.3.4 reads no newer class files. Prints "hello from the index 1".
+ * Debian's Sisu 0.3.4 reads no newer class files. Prints "hello from the index 1"
+ * (on JDK 17 with --add-opens java.base/java.lang=ALL-UNNAMED, which Guice's AOP
+ * needs to define its classes).
  */
 public final class Main {
     public static void main(String[] args) {
@@ -36,8 +38,7 @@ public final class Main {
 // properties, are reachable), so it does not narrow the site; at Correct-JDK the edge
 // to the class it lists names its line, and the site says that only component
 // scanning finds the others:
-// @because[level=6](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, META-INF/sisu/javax.inject.Named in )
-// @because[level=6](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, (line 2) names cont.sisu.ExtraModule)
+// @because[level=6](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, META-INF/sisu/javax.inject.Named:2 names cont.sisu.ExtraModule)
 // @!because[level=6](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.UnlistedModule.<init>, names cont.sisu.UnlistedModule)
 // @evidence[level=6](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, no index lists the others: only component scanning of the class space)
 // @!because[level=5](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, javax.inject.Named)

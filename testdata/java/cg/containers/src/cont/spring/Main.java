@@ -35,8 +35,7 @@ public final class Main {
 // under Plugin2 but which is no Plugin2 (instantiateFactory would throw before it
 // looks for a constructor):
 // @edge[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.ListedPlugin.<init>)
-// @because[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.ListedPlugin.<init>, META-INF/spring.factories in )
-// @because[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.ListedPlugin.<init>, (line 3) names cont.spring.ListedPlugin under cont.spring.Plugin)
+// @because[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.ListedPlugin.<init>, META-INF/spring.factories:3 names cont.spring.ListedPlugin under cont.spring.Plugin)
 // @!because[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.ListedPlugin.<init>, under cont.spring.Plugin2)
 // @evidence[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, SpringFactoriesLoader at Correct-JDK: the classes META-INF/spring.factories files list)
 // @!edge[level=6](org.springframework.core.io.support.SpringFactoriesLoader.instantiateFactory, cont.spring.UnlistedPlugin.<init>, cont.spring.NotAPlugin.<init>)
