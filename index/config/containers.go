@@ -1,9 +1,7 @@
 package config
 
 import (
-	"bytes"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 )
@@ -79,30 +77,17 @@ func (r *reader) containerIndex(c *container, kind IndexKind, entry string, data
 // line, from white space or '#', is ignored; so are lines that start with '#').
 // A name that is not a legal binary name cannot be a class's: a warning, skipped.
 func (r *reader) sisuIndex(c *container, entry string, data []byte) {
-	if !utf8.Valid(data) {
-		r.cwarn(c, entry, 0, "not valid UTF-8")
-	}
-	seen := map[string]bool{}
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		s := strings.TrimLeft(string(bytes.TrimSuffix(line, []byte("\r"))), " \t\f\v")
+	name := func(s string) string {
+		s = strings.TrimLeft(s, " \t\f\v")
 		if end := strings.IndexAny(s, "# \t\f\v"); end >= 0 {
 			s = s[:end]
 		}
-		if s == "" {
-			continue
-		}
-		if !legalBinaryName(s) {
-			r.cwarn(c, entry, i+1, "illegal class name %q", s)
-			continue
-		}
-		cls := strings.ReplaceAll(s, ".", "/")
-		if seen[cls] {
-			continue
-		}
-		seen[cls] = true
-		r.c.indexed[SisuIndex] = append(r.c.indexed[SisuIndex], Indexed{Kind: SisuIndex, Class: cls,
-			Origin: c.origin, Source: Source{Path: c.path, Entry: entry, Line: i + 1}})
+		return s
 	}
+	r.classLines(c, entry, data, name, "illegal class name %q", func(cls string, line int) {
+		r.c.indexed[SisuIndex] = append(r.c.indexed[SisuIndex], Indexed{Kind: SisuIndex, Class: cls,
+			Origin: c.origin, Source: Source{Path: c.path, Entry: entry, Line: line}})
+	})
 }
 
 // springFactories reads spring.factories as SpringFactoriesLoader does: a

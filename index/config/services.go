@@ -262,26 +262,24 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 		r.cwarn(c, "", 0, "%d services files, only the first %d read", len(services), maxServices)
 		services = services[:maxServices]
 	}
-	// Zip order is the packer's; sorting makes the result independent of it.
-	slices.SortFunc(services, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-	for i, f := range services {
-		if i > 0 && services[i-1].Name == f.Name {
+	r.readEntries(c, services, r.servicesFile)
+	r.readEntries(c, indexes, func(c *container, entry string, data []byte) {
+		kind, _ := indexFile(archiveRel(entry))
+		r.containerIndex(c, kind, entry, data)
+	})
+}
+
+// readEntries reads zip entries in name order (zip order is the packer's; sorting
+// makes the result independent of it), the first of duplicates only.
+func (r *reader) readEntries(c *container, files []*zip.File, read func(c *container, entry string, data []byte)) {
+	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	for i, f := range files {
+		if i > 0 && files[i-1].Name == f.Name {
 			r.cwarn(c, f.Name, 0, "duplicate entry, the first one is used")
 			continue
 		}
 		if data, ok := r.zipEntry(c, f); ok {
-			r.servicesFile(c, f.Name, data)
-		}
-	}
-	slices.SortFunc(indexes, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-	for i, f := range indexes {
-		if i > 0 && indexes[i-1].Name == f.Name {
-			r.cwarn(c, f.Name, 0, "duplicate entry, the first one is used")
-			continue
-		}
-		if data, ok := r.zipEntry(c, f); ok {
-			kind, _ := indexFile(archiveRel(f.Name))
-			r.containerIndex(c, kind, f.Name, data)
+			read(c, f.Name, data)
 		}
 	}
 }
@@ -408,31 +406,41 @@ func (r *reader) servicesFile(c *container, entry string, data []byte) {
 		return
 	}
 	service := strings.ReplaceAll(svcName, ".", "/")
+	name := func(s string) string {
+		if k := strings.IndexByte(s, '#'); k >= 0 {
+			s = s[:k]
+		}
+		return strings.Trim(s, " \t")
+	}
+	r.classLines(c, entry, data, name, "illegal provider-class name %q (ServiceLoader fails here)", func(cls string, line int) {
+		r.c.providers[service] = append(r.c.providers[service], Provider{
+			Service: service, Class: cls, Kind: ServicesFile, Origin: c.origin,
+			Source: Source{Path: c.path, Entry: entry, Line: line}})
+	})
+}
+
+// classLines calls fn once for each class a UTF-8 file of one class name a line
+// names (in file order, with its internal name and line): name extracts the binary
+// name from a line ("" for none), and a name that is not a legal binary name is a
+// warning, with msg as its format, and skipped.
+func (r *reader) classLines(c *container, entry string, data []byte, name func(string) string, msg string, fn func(cls string, line int)) {
 	if !utf8.Valid(data) {
 		r.cwarn(c, entry, 0, "not valid UTF-8")
 	}
 	seen := map[string]bool{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
-		s := string(bytes.TrimSuffix(line, []byte("\r")))
-		if k := strings.IndexByte(s, '#'); k >= 0 {
-			s = s[:k]
-		}
-		s = strings.Trim(s, " \t")
+		s := name(string(bytes.TrimSuffix(line, []byte("\r"))))
 		if s == "" {
 			continue
 		}
 		if !legalBinaryName(s) {
-			r.cwarn(c, entry, i+1, "illegal provider-class name %q (ServiceLoader fails here)", s)
+			r.cwarn(c, entry, i+1, msg, s)
 			continue
 		}
-		cls := strings.ReplaceAll(s, ".", "/")
-		if seen[cls] {
-			continue
+		if cls := strings.ReplaceAll(s, ".", "/"); !seen[cls] {
+			seen[cls] = true
+			fn(cls, i+1)
 		}
-		seen[cls] = true
-		r.c.providers[service] = append(r.c.providers[service], Provider{
-			Service: service, Class: cls, Kind: ServicesFile, Origin: c.origin,
-			Source: Source{Path: c.path, Entry: entry, Line: i + 1}})
 	}
 }
 
