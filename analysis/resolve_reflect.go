@@ -197,16 +197,28 @@ func (s *solver) resolveSite(d *dynamicSite) {
 func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 {
 	r.Fallback = 0
 	if len(res.methods) > 0 {
-		// One bundle per evidence: the result's, and each of because's.
-		byEvidence := map[string][]int32{}
+		// One bundle with the result's evidence, and one for each evidence of
+		// because's.
+		ids := make([]int32, 0, len(res.methods))
+		var own map[string][]int32
 		for _, m := range res.methods {
-			byEvidence[res.because[m.ID]] = append(byEvidence[res.because[m.ID]], m.ID)
-		}
-		for _, ev := range slices.Sorted(maps.Keys(byEvidence)) {
-			ids, rr := byEvidence[ev], r
-			if ev != "" {
-				rr.Evidence = ev
+			if ev := res.because[m.ID]; ev != "" {
+				if own == nil {
+					own = map[string][]int32{}
+				}
+				own[ev] = append(own[ev], m.ID)
+				continue
 			}
+			ids = append(ids, m.ID)
+		}
+		if len(ids) > 0 {
+			slices.Sort(ids)
+			s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(r), false)
+		}
+		for _, ev := range slices.Sorted(maps.Keys(own)) {
+			rr := r
+			rr.Evidence = ev
+			ids := own[ev]
 			slices.Sort(ids)
 			s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(rr), false)
 		}
