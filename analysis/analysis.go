@@ -107,6 +107,7 @@ type Analyzer struct {
 	jdk         jdkModel
 	services    serviceProviders // level 6: resolve_jdkconfig.go
 	overrides   accessOverrides  // resolve_access.go
+	containerIx containerIndexes // level 6: resolve_containers.go
 }
 
 // New returns an analyzer for prog.

@@ -43,10 +43,22 @@ package analysis
 //	@!edge(from, to, ...)
 //	                    no edge from from to any to
 //	@reachable(m, ...)  / @!reachable(m, ...): by name
+//	@because(from, to, text)
+//	                    an edge from from to to whose reason's evidence contains
+//	                    text (no comma in it); @!because: no such edge
+//	@evidence(m, text)  a dynamic site of m whose evidence contains text;
+//	                    @!evidence: none
 //	@levels(1,2)        the levels to analyse at (also 1-6 or all); default 1,2
 //	@algos(cha,rta,xta) the algorithms; default cha,rta (programs ask for XTA and
 //	                    TFA where they test them)
 //	@library            library mode (Options.LibraryMode) instead of main methods
+//	@jars(a.jar, ...)   compile against and analyse with these jars of
+//	                    /usr/share/java as libraries (Debian's; the group skips,
+//	                    saying which, where one is not installed)
+//	@release(8)         javac --release (default 17)
+//
+// A program's resources/ directory, beside src/, is copied into its class directory
+// (index files, META-INF/services).
 //
 // Qualifiers restrict the runs a directive applies to: @calls[rta,level>=2](...).
 // Every expectation must apply to at least one run, and every method it names must
@@ -141,6 +153,11 @@ func checkPrograms(t *testing.T, dirs ...string) {
 	}
 }
 
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
 func moduleRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -171,6 +188,8 @@ type expProgram struct {
 	levels  []callgraph.Level
 	algos   []callgraph.Algorithm
 	library bool
+	jars    []string // absolute paths of library jars (@jars)
+	release int      // javac --release; 0 for 17
 
 	classes string          // compiled class directory
 	names   map[string]bool // internal names of its classes
@@ -255,6 +274,9 @@ func (p *expProgram) runKey() string {
 	k := "levels=" + strings.Join(ls, ",") + ";algos=" + fmt.Sprint(p.algos)
 	if p.library {
 		k += ";library"
+	}
+	if len(p.jars) > 0 || p.release != 0 {
+		k += fmt.Sprintf(";jars=%q;release=%d", p.jars, p.release)
 	}
 	return k
 }
@@ -475,7 +497,7 @@ func parseQual(q string) (expQual, error) {
 // sets).
 func (p *expProgram) addDirective(d *expDirective, at int) error {
 	switch d.name {
-	case "levels", "algos", "library":
+	case "levels", "algos", "library", "jars", "release":
 		if d.neg || len(d.quals) > 0 {
 			return fmt.Errorf("@%s takes neither ! nor qualifiers", d.name)
 		}
@@ -533,6 +555,21 @@ func (p *expProgram) addDirective(d *expDirective, at int) error {
 		}
 		p.library = true
 		return nil
+	case "jars":
+		if len(d.args) == 0 || p.jars != nil {
+			return fmt.Errorf("@jars needs jar names, once")
+		}
+		for _, a := range d.args {
+			p.jars = append(p.jars, filepath.Join("/usr/share/java", a))
+		}
+		return nil
+	case "release":
+		n, err := strconv.Atoi(strings.Join(d.args, ""))
+		if len(d.args) != 1 || err != nil || n < 8 || p.release != 0 {
+			return fmt.Errorf("@release needs one release number, once")
+		}
+		p.release = n
+		return nil
 	case "calls", "callees":
 		if len(d.args) == 0 && !(d.name == "callees" && !d.neg) {
 			return fmt.Errorf("@%s needs methods", d.name)
@@ -543,6 +580,14 @@ func (p *expProgram) addDirective(d *expDirective, at int) error {
 	case "edge":
 		if len(d.args) < 2 {
 			return fmt.Errorf("@edge needs (from, to, ...)")
+		}
+	case "because":
+		if len(d.args) != 3 || d.args[2] == "" {
+			return fmt.Errorf("@because needs (from, to, text)")
+		}
+	case "evidence":
+		if len(d.args) != 2 || d.args[1] == "" {
+			return fmt.Errorf("@evidence needs (method, text)")
 		}
 	case "reachable":
 	case "site":
@@ -618,8 +663,25 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 	ctx := context.Background()
 	var sources []classpath.Source
 	owner := map[string]*expProgram{} // package -> program
+	first := progs[0]
+	for _, jar := range first.jars {
+		if _, err := os.Stat(jar); err != nil {
+			t.Skipf("%v: .ci/run installs the Debian package that provides it", err)
+		}
+	}
+	release := 17
+	if first.release != 0 {
+		release = first.release
+	}
 	for _, p := range progs {
-		p.classes = javatest.Compile(t, p.src, javatest.Release(17))
+		p.classes = javatest.Compile(t, p.src, javatest.Release(release), javatest.ClassPath(p.jars...))
+		if res := filepath.Join(p.src, "..", "resources"); isDir(res) {
+			// The compiled classes are a shared cache entry: copy them.
+			dir := t.TempDir()
+			javatest.CopyTree(t, p.classes, dir)
+			javatest.CopyTree(t, res, dir)
+			p.classes = dir
+		}
 		p.names, p.pkgs = map[string]bool{}, map[string]bool{}
 		err := filepath.WalkDir(p.classes, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".class") {
@@ -642,6 +704,9 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 		}
 		sources = append(sources, classpath.Source{Path: p.classes, Origin: classpath.Application})
 	}
+	for _, jar := range first.jars {
+		sources = append(sources, classpath.Source{Path: jar, Origin: classpath.Library})
+	}
 	t0 := time.Now()
 	ix, err := index.Build(ctx, index.Config{Sources: sources}, expFactsCache)
 	if err != nil {
@@ -654,7 +719,6 @@ func checkGroup(t *testing.T, progs []*expProgram) {
 		bindErrs[p] = p.bind(h)
 	}
 	a := New(ix)
-	first := progs[0]
 	byAlgo := map[callgraph.Algorithm][]*callgraph.Graph{}
 	var runs []expRun
 	for _, algo := range first.algos {
@@ -731,8 +795,15 @@ func (p *expProgram) bind(h *hierarchy.Hierarchy) (errs []string) {
 			errs = append(errs, fmt.Sprintf("%s: %s: line %d has no code in any method", d.pos(), d.text, d.at))
 		}
 		switch d.name {
-		case "calls", "callees", "edge":
-			for _, a := range d.args {
+		case "calls", "callees", "edge", "because", "evidence":
+			args := d.args
+			switch d.name {
+			case "because":
+				args = args[:2]
+			case "evidence":
+				args = args[:1]
+			}
+			for _, a := range args {
 				ids, err := resolveMethods(h, a)
 				if err != nil {
 					errs = append(errs, fmt.Sprintf("%s: %s: %v", d.pos(), d.text, err))
@@ -1027,6 +1098,47 @@ func (p *expProgram) checkOne(h *hierarchy.Hierarchy, g *callgraph.Graph, d *exp
 		}
 		slices.Sort(got)
 		return "no edges to " + strings.Join(wrong, ", ") + "; callees of " + d.args[0] + reach + ": " + p.describe(h, g, slices.Compact(got))
+	case "because":
+		for _, from := range d.targets[0] {
+			for _, b := range g.Callees(from) {
+				if strings.Contains(g.Reasons[b.Reason].Evidence, d.args[2]) && slices.ContainsFunc(g.Sets[b.Set], func(id int32) bool {
+					return slices.Contains(d.targets[1], id)
+				}) {
+					if d.neg {
+						return "an edge to " + d.args[1] + " because: " + g.Reasons[b.Reason].Evidence
+					}
+					return ""
+				}
+			}
+		}
+		if d.neg {
+			return ""
+		}
+		var why []string
+		for _, from := range d.targets[0] {
+			for _, b := range g.Callees(from) {
+				if slices.ContainsFunc(g.Sets[b.Set], func(id int32) bool { return slices.Contains(d.targets[1], id) }) {
+					why = append(why, g.Reasons[b.Reason].Evidence)
+				}
+			}
+		}
+		return fmt.Sprintf("no edge to %s because %q; its edges' reasons: %q", d.args[1], d.args[2], why)
+	case "evidence":
+		var got []string
+		found := false
+		for _, m := range d.targets[0] {
+			for _, st := range g.SitesOf(m) {
+				got = append(got, st.Evidence)
+				found = found || strings.Contains(st.Evidence, d.args[1])
+			}
+		}
+		switch {
+		case found != d.neg:
+			return ""
+		case d.neg:
+			return fmt.Sprintf("a site's evidence contains %q: %q", d.args[1], got)
+		}
+		return fmt.Sprintf("no site whose evidence contains %q; the sites': %q", d.args[1], got)
 	case "reachable":
 		check := func(id int32, what string) string {
 			if id == nativeNode {

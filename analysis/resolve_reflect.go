@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -55,6 +56,9 @@ type siteResult struct {
 	allocs   []*hierarchy.Class  // classes the site instantiates
 	methods  []*hierarchy.Method // methods the site calls
 	virtual  []virtualCall       // methods the site calls by dispatch on a receiver
+	// because gives some of methods an evidence of their own for their edges (the
+	// index line that names a container's class), by method ID.
+	because map[int32]string
 }
 
 // virtualCall is a dispatch of method on receivers of type declared (the value recv
@@ -97,10 +101,11 @@ type siteResolver interface {
 // siteResolvers lists the precise resolvers of reflective sites, most specific first.
 // User specifications (every level), cast resolution (level 3), the string analysis
 // (level 4) and the environment (level 5) add theirs here; the service configuration
-// the class path ships (every level: ServiceLoader's own sites) comes after the value
-// analyses, whose results it must not widen.
+// the class path ships (every level: ServiceLoader's own sites) and the containers'
+// index files (Correct-JDK) come after the value analyses, whose results they must
+// not widen.
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,
@@ -141,6 +146,8 @@ func (s *solver) resolveSite(d *dynamicSite) {
 	}
 	if res.status == callgraph.Unresolved {
 		res = info
+	} else {
+		s.annotateContainer(d, &res)
 	}
 	apply := d.apply
 	if apply == nil {
@@ -190,12 +197,31 @@ func (s *solver) resolveSite(d *dynamicSite) {
 func (s *solver) applyResult(at site, res siteResult, r callgraph.Reason) int32 {
 	r.Fallback = 0
 	if len(res.methods) > 0 {
+		// One bundle with the result's evidence, and one for each evidence of
+		// because's.
 		ids := make([]int32, 0, len(res.methods))
+		var own map[string][]int32
 		for _, m := range res.methods {
+			if ev := res.because[m.ID]; ev != "" {
+				if own == nil {
+					own = map[string][]int32{}
+				}
+				own[ev] = append(own[ev], m.ID)
+				continue
+			}
 			ids = append(ids, m.ID)
 		}
-		slices.Sort(ids)
-		s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(r), false)
+		if len(ids) > 0 {
+			slices.Sort(ids)
+			s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(r), false)
+		}
+		for _, ev := range slices.Sorted(maps.Keys(own)) {
+			rr := r
+			rr.Evidence = ev
+			ids := own[ev]
+			slices.Sort(ids)
+			s.bundle(at, s.addSet(slices.Compact(ids)), s.reason(rr), false)
+		}
 	}
 	// No finalizer edges: the fallback sets of reflective instantiation add none
 	// either, and a resolved site must stay a subgraph of its fallback.

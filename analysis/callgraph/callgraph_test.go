@@ -52,6 +52,7 @@ func TestLevelQuestions(t *testing.T) {
 		{"TrustsStrings", Level.TrustsStrings, CorrectString},
 		{"UsesAnalysedEnvironment", Level.UsesAnalysedEnvironment, CorrectEnv},
 		{"ModelsJDK", Level.ModelsJDK, CorrectJDK},
+		{"ModelsContainers", Level.ModelsContainers, CorrectJDK},
 	}
 	for _, q := range questions {
 		var got []Level

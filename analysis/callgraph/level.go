@@ -96,6 +96,14 @@ func (l Level) UsesAnalysedEnvironment() bool { return l >= CorrectEnv }
 // model's upcalls, and a JDK native's call edges are its model entry's.
 func (l Level) ModelsJDK() bool { return l >= CorrectJDK }
 
+// ModelsContainers reports whether the dependency-injection containers jcg-lsp
+// knows (Sisu, Spring's SpringFactoriesLoader) create only what their code and
+// their class-path index files say (Correct-JDK extends "the JDK behaves as its
+// code, specification and configuration say" to them): a container's reflective
+// site whose classes come from its index files (or from its scan of the class
+// space) resolves to those classes, the files named as evidence.
+func (l Level) ModelsContainers() bool { return l >= CorrectJDK }
+
 // FallbackLevel is the level whose conservative sets a site uses where l's
 // assumptions do not resolve it: levels above Encap-Respect add no conservative
 // sets of their own (what their assumptions cannot resolve keeps Encap-Respect's

@@ -14,7 +14,11 @@
 //     conf/management/management.properties ([Config.ConfProperty],
 //     [Config.ClassNames]);
 //   - default values of system properties that the image determines
-//     ([Config.SystemProperty]).
+//     ([Config.SystemProperty]);
+//   - the index files of dependency-injection containers on the class path:
+//     Sisu's META-INF/sisu/javax.inject.Named and Spring's
+//     META-INF/spring.factories ([Config.Indexed]), which the analysis reads at
+//     Correct-JDK where a container's loading site takes its names from them.
 //
 // Every answer carries its [Source] (file, entry, line) as evidence.
 //
@@ -170,10 +174,12 @@ type Config struct {
 	classes   []ClassName
 	warnings  []Warning
 	unread    []string // nested archives whose configuration was not read
+	indexed   map[IndexKind][]Indexed
 }
 
-// Unread lists the archives of the class path whose module descriptors and services
-// files were not read (jars nested in jars): with any, Providers may miss some.
+// Unread lists the archives of the class path whose module descriptors, services
+// files and container indexes were not read (jars nested in jars): with any,
+// Providers and Indexed may miss some.
 func (c *Config) Unread() []string { return clip(c.unread) }
 
 // JDKHome is the JDK whose conf/ was read; "" when the class path has none.
@@ -258,6 +264,7 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 			conf:      map[string]map[string]Value{},
 			confPath:  map[string]string{},
 			system:    map[string]Value{},
+			indexed:   map[IndexKind][]Indexed{},
 		},
 		cp: cp,
 	}

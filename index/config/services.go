@@ -213,7 +213,7 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 	// replaces the base descriptor.
 	var desc *zip.File
 	descVersion := -1
-	var services []*zip.File
+	var services, indexes []*zip.File
 	mr := -1 // unknown until a versioned descriptor needs it
 	for _, f := range zr.File {
 		switch name := f.Name; {
@@ -239,12 +239,10 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 			// The class directory of a Spring Boot jar or a WAR is on the class path
 			// with the jar's root (index/classpath/nested.go), so its services files
 			// are the application's too.
-			rel := name
-			for _, dir := range archiveClassDirs {
-				if r, ok := strings.CutPrefix(name, dir); ok {
-					rel = r
-					break
-				}
+			rel := archiveRel(name)
+			if _, ok := indexFile(rel); ok {
+				indexes = append(indexes, f)
+				continue
 			}
 			if !strings.HasPrefix(rel, servicesDir) || len(rel) == len(servicesDir) || strings.HasSuffix(rel, "/") {
 				continue
@@ -264,17 +262,37 @@ func (r *reader) readZip(c *container, ra io.ReaderAt, size int64, jmod bool) {
 		r.cwarn(c, "", 0, "%d services files, only the first %d read", len(services), maxServices)
 		services = services[:maxServices]
 	}
-	// Zip order is the packer's; sorting makes the result independent of it.
-	slices.SortFunc(services, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-	for i, f := range services {
-		if i > 0 && services[i-1].Name == f.Name {
+	r.readEntries(c, services, r.servicesFile)
+	r.readEntries(c, indexes, func(c *container, entry string, data []byte) {
+		kind, _ := indexFile(archiveRel(entry))
+		r.containerIndex(c, kind, entry, data)
+	})
+}
+
+// readEntries reads zip entries in name order (zip order is the packer's; sorting
+// makes the result independent of it), the first of duplicates only.
+func (r *reader) readEntries(c *container, files []*zip.File, read func(c *container, entry string, data []byte)) {
+	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	for i, f := range files {
+		if i > 0 && files[i-1].Name == f.Name {
 			r.cwarn(c, f.Name, 0, "duplicate entry, the first one is used")
 			continue
 		}
 		if data, ok := r.zipEntry(c, f); ok {
-			r.servicesFile(c, f.Name, data)
+			read(c, f.Name, data)
 		}
 	}
+}
+
+// archiveRel is an entry's name relative to the class directory it is in: the
+// jar's root, or a Spring Boot jar's or a WAR's class directory.
+func archiveRel(name string) string {
+	for _, dir := range archiveClassDirs {
+		if r, ok := strings.CutPrefix(name, dir); ok {
+			return r
+		}
+	}
+	return name
 }
 
 // zipEntry reads an entry of at most maxEntry bytes.
@@ -329,10 +347,17 @@ func isMultiRelease(zr *zip.Reader) bool {
 	return false
 }
 
-// readDir reads a class directory's module-info.class and META-INF/services.
+// readDir reads a class directory's module-info.class, container indexes and
+// META-INF/services.
 func (r *reader) readDir(c *container) {
 	if data, ok := r.dirFile(c, moduleInfo, true); ok {
 		r.moduleInfo(c, moduleInfo, data)
+	}
+	for _, entry := range []string{SisuIndexFile, SpringFactoriesFile} {
+		if data, ok := r.dirFile(c, entry, true); ok {
+			kind, _ := indexFile(entry)
+			r.containerIndex(c, kind, entry, data)
+		}
 	}
 	ents, err := os.ReadDir(filepath.Join(c.path, filepath.FromSlash(servicesDir)))
 	if err != nil {
@@ -381,31 +406,41 @@ func (r *reader) servicesFile(c *container, entry string, data []byte) {
 		return
 	}
 	service := strings.ReplaceAll(svcName, ".", "/")
+	name := func(s string) string {
+		if k := strings.IndexByte(s, '#'); k >= 0 {
+			s = s[:k]
+		}
+		return strings.Trim(s, " \t")
+	}
+	r.classLines(c, entry, data, name, "illegal provider-class name %q (ServiceLoader fails here)", func(cls string, line int) {
+		r.c.providers[service] = append(r.c.providers[service], Provider{
+			Service: service, Class: cls, Kind: ServicesFile, Origin: c.origin,
+			Source: Source{Path: c.path, Entry: entry, Line: line}})
+	})
+}
+
+// classLines calls fn once for each class a UTF-8 file of one class name a line
+// names (in file order, with its internal name and line): name extracts the binary
+// name from a line ("" for none), and a name that is not a legal binary name is a
+// warning, with msg as its format, and skipped.
+func (r *reader) classLines(c *container, entry string, data []byte, name func(string) string, msg string, fn func(cls string, line int)) {
 	if !utf8.Valid(data) {
 		r.cwarn(c, entry, 0, "not valid UTF-8")
 	}
 	seen := map[string]bool{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
-		s := string(bytes.TrimSuffix(line, []byte("\r")))
-		if k := strings.IndexByte(s, '#'); k >= 0 {
-			s = s[:k]
-		}
-		s = strings.Trim(s, " \t")
+		s := name(string(bytes.TrimSuffix(line, []byte("\r"))))
 		if s == "" {
 			continue
 		}
 		if !legalBinaryName(s) {
-			r.cwarn(c, entry, i+1, "illegal provider-class name %q (ServiceLoader fails here)", s)
+			r.cwarn(c, entry, i+1, msg, s)
 			continue
 		}
-		cls := strings.ReplaceAll(s, ".", "/")
-		if seen[cls] {
-			continue
+		if cls := strings.ReplaceAll(s, ".", "/"); !seen[cls] {
+			seen[cls] = true
+			fn(cls, i+1)
 		}
-		seen[cls] = true
-		r.c.providers[service] = append(r.c.providers[service], Provider{
-			Service: service, Class: cls, Kind: ServicesFile, Origin: c.origin,
-			Source: Source{Path: c.path, Entry: entry, Line: i + 1}})
 	}
 }
 
