@@ -105,9 +105,10 @@ func (c *GraphCache) Close() error {
 	return nil
 }
 
-// GraphKey identifies a graph of the program ix under analysis settings described by
-// settings (any text that differs whenever the analysis would: level, algorithm,
-// entry points, environment values, the specification file's path and content).
+// GraphKey identifies a graph of the program ix (its classes and the configuration
+// its class path declares) under analysis settings described by settings (any text
+// that differs whenever the analysis would: level, algorithm, entry points,
+// environment values, the specification file's path and content).
 func (c *GraphCache) GraphKey(ix *index.Index, settings string) string {
 	h := sha256.New()
 	h.Write([]byte(graphCacheVersion))
@@ -119,6 +120,10 @@ func (c *GraphCache) GraphKey(ix *index.Index, settings string) string {
 		h.Write(b[:])
 		h.Write([]byte{byte(cl.Origin), '\n'})
 	}
+	// Services files, conf files and container indexes: they may change where
+	// no class does.
+	fp := ix.Config().Fingerprint()
+	h.Write(fp[:])
 	h.Write([]byte(settings))
 	return hex.EncodeToString(h.Sum(nil)[:20])
 }

@@ -18,8 +18,9 @@ import (
 )
 
 // TestGraphCacheWarmRestart: a restarted host over the same classes loads its
-// graph instead of analysing; the loaded graph is the analysed one. A changed class
-// or other settings miss the cache; a damaged file is ignored, removed and rewritten.
+// graph instead of analysing; the loaded graph is the analysed one. A changed class,
+// a changed services file or other settings miss the cache; a damaged file is
+// ignored, removed and rewritten.
 func TestGraphCacheWarmRestart(t *testing.T) {
 	out, dir := t.TempDir(), t.TempDir()
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
@@ -83,6 +84,23 @@ func TestGraphCacheWarmRestart(t *testing.T) {
 	}
 	if want := scratchText(t, st, level); changed != want {
 		t.Errorf("graph after a change differs from scratch")
+	}
+
+	// A services file added where no class changes: ServiceLoader's sites may
+	// reach the provider it names, so the graph is not the cached one.
+	services := filepath.Join(out, "META-INF", "services")
+	if err := os.MkdirAll(services, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(services, "java.lang.Runnable"), []byte("p.B\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withServices, hits := start(st)
+	if hits != 0 {
+		t.Errorf("a new services file hit the cache")
+	}
+	if want := scratchText(t, st, level); withServices != want {
+		t.Errorf("graph after a new services file differs from scratch")
 	}
 }
 

@@ -43,6 +43,7 @@
 package config
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"slices"
@@ -175,6 +176,8 @@ type Config struct {
 	warnings  []Warning
 	unread    []string // nested archives whose configuration was not read
 	indexed   map[IndexKind][]Indexed
+	// fingerprint hashes the fields above (Fingerprint).
+	fingerprint [sha256.Size]byte
 }
 
 // Unread lists the archives of the class path whose module descriptors, services
@@ -281,8 +284,16 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 		r.readConf()
 	}
 	r.c.warnings = r.warns
+	// fmt prints maps sorted by key, and nothing here is a pointer: the text is
+	// the same for the same configuration.
+	r.c.fingerprint = sha256.Sum256(fmt.Appendf(nil, "%v", *r.c))
 	return r.c, r.warns
 }
+
+// Fingerprint is a hash of everything the configuration says. Caches of what is
+// derived from a class path key on it besides the classes: a services file or a
+// container index may change in a jar whose classes do not.
+func (c *Config) Fingerprint() [sha256.Size]byte { return c.fingerprint }
 
 // reader holds the state of one Read.
 type reader struct {
