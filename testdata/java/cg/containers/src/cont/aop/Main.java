@@ -11,9 +11,10 @@ import com.google.inject.matcher.Matchers;
  * repackaged CGLIB (ProxyFactory$ProxyConstructor calls $Enhancer.createClass); the
  * spun class's work() calls its callback, InterceptorStackCallback.intercept, which
  * calls Tracer.invoke, whose proceed() runs Service.work through
- * $MethodProxy.invokeSuper. Prints "traced: worked hard" (on JDK 17 with
- * --add-opens java.base/java.lang=ALL-UNNAMED, which Guice's CGLIB needs to define
- * the class).
+ * $MethodProxy.invokeSuper. Direct spins a subclass with CGLIB itself. Prints
+ * "traced: worked hard" and "HELLO CGLIB" (on JDK 17 with
+ * --add-opens java.base/java.lang=ALL-UNNAMED, which CGLIB needs to define the
+ * classes).
  */
 public final class Main {
     public static void main(String[] args) {
@@ -25,12 +26,13 @@ public final class Main {
         });
         Service s = injector.getInstance(Service.class);
         System.out.println(s.work("hard")); // @calls(cont.aop.Service.work)
+        System.out.println(Direct.greet());
     }
 }
 
 // The spun subclass is not in the class path: the site that spins it calls its
 // callbacks' entry, and from there Guice's own code calls the interceptors bound to it.
-// @because(com.google.inject.internal.ProxyFactory$ProxyConstructor.<init>, com.google.inject.internal.InterceptorStackCallback.intercept, Guice AOP (CGLIB): the subclass spun at run time at ProxyFactory.java:)
+// @because(com.google.inject.internal.ProxyFactory$ProxyConstructor.<init>, com.google.inject.internal.InterceptorStackCallback.intercept, Guice AOP (Guice's CGLIB): the subclass spun at run time at ProxyFactory.java:)
 // @because(com.google.inject.internal.ProxyFactory$ProxyConstructor.<init>, com.google.inject.internal.InterceptorStackCallback.intercept, calls MethodInterceptor.intercept)
 // @evidence(com.google.inject.internal.ProxyFactory$ProxyConstructor.<init>, CGLIB)
 // @edge(com.google.inject.internal.InterceptorStackCallback$InterceptedMethodInvocation.proceed, cont.aop.Tracer.invoke)
