@@ -42,6 +42,7 @@ func allResolvers() []CallResolver {
 		reflectResolver{},
 		mhResolver{},
 		proxyResolver{},
+		spunResolver{},
 		unsafeResolver{},
 		serialResolver{},
 	}
