@@ -113,12 +113,11 @@ type bbChain struct {
 // to ByteBuddy.subclass.
 func byteBuddyChain(s *solver, at site) bbChain {
 	lf := s.localFlow(at.caller)
-	ch := bbChain{subject: "the subclass spun at run time here, of a superclass not known here,", lf: lf}
+	unknown := spunUnknown(lf, at)
+	ch := bbChain{subject: unknown, lf: lf}
 	if lf == nil {
 		return ch
 	}
-	unknown := "the subclass spun at run time at " + lf.place(at.line) + ", of a superclass not known here,"
-	ch.subject = unknown
 	ops := lf.operands(at.pc)
 	if len(ops) == 0 {
 		return ch
