@@ -141,10 +141,10 @@ func (spunResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Met
 // show them; subject names the spun class for evidence.
 func spunSuperclasses(s *solver, at site, fl cglibFlavour, rm *hierarchy.Method) (supers []*hierarchy.Class, subject string) {
 	lf := s.localFlow(at.caller)
+	unknown := spunUnknown(lf, at)
 	if lf == nil {
-		return nil, "the subclass spun at run time here, of a superclass not known here,"
+		return nil, unknown
 	}
-	unknown := "the subclass spun at run time at " + lf.place(at.line) + ", of a superclass not known here,"
 	ops := lf.operands(at.pc)
 	if len(ops) == 0 || len(ops[0]) == 0 {
 		return nil, unknown
@@ -168,6 +168,15 @@ func spunSuperclasses(s *solver, at site, fl cglibFlavour, rm *hierarchy.Method)
 		}
 	}
 	return literalSuperclasses(s, lf, args, at, unknown)
+}
+
+// spunUnknown names, for evidence, the class spun at a site that does not show its
+// superclass.
+func spunUnknown(lf *localFlow, at site) string {
+	if lf == nil {
+		return "the subclass spun at run time here, of a superclass not known here,"
+	}
+	return "the subclass spun at run time at " + lf.place(at.line) + ", of a superclass not known here,"
 }
 
 // literalSuperclasses returns the classes of a Class value every definition of which
@@ -267,12 +276,8 @@ func (p spunCallbackResolver) resolveSite(s *solver, d *dynamicSite) siteResult 
 	var res siteResult
 	var shown []string
 	for _, def := range defs {
-		al := lf.allocAt(def.N)
-		if def.Kind != facts.DefInstr || al == nil || al.Op != bytecode.New {
-			return siteResult{}
-		}
-		c := s.h.Class(al.Type)
-		if c == nil || c.Phantom {
+		c := newClass(s, lf, []facts.Def{def})
+		if c == nil {
 			return siteResult{}
 		}
 		// The allocation creates exactly c: select each callback entry it implements.

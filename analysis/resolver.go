@@ -43,6 +43,7 @@ func allResolvers() []CallResolver {
 		mhResolver{},
 		proxyResolver{},
 		spunResolver{},
+		byteBuddyResolver{},
 		unsafeResolver{},
 		serialResolver{},
 	}
