@@ -241,7 +241,7 @@ func (r handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	if len(ops) <= r.operand {
 		return siteResult{}
 	}
-	var t handleTrace
+	t := handleTrace{reader: d.at.caller.ID}
 	s.traceHandle(lf, ops[r.operand], &t, 0)
 	if len(t.evidence) == 0 {
 		return siteResult{}
@@ -259,23 +259,33 @@ type handleTrace struct {
 	res      siteResult
 	evidence []string
 	unknown  bool // some definition is not a resolved lookup
-	seen     map[int]bool
+	seen     map[defAt]bool
+	fields   map[int32]bool // the fields followed (by ID): a store of a field's own value adds nothing
+	reader   int32          // the method of the site: what it reads of other methods is recorded for it
 }
+
+// defAt is an instruction of a method: the definitions traceHandle has followed.
+type defAt struct{ m, pc int32 }
 
 // traceHandle follows the definitions of a MethodHandle value back to lookups.
 func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, depth int) {
 	if t.seen == nil {
-		t.seen = map[int]bool{}
+		t.seen = map[defAt]bool{}
 	}
 	for _, d := range defs {
 		if d.Kind != facts.DefInstr || depth > 16 {
 			t.unknown = true
 			continue
 		}
-		if t.seen[d.N] {
+		if k := (defAt{lf.m.ID, int32(d.N)}); t.seen[k] {
+			continue
+		} else {
+			t.seen[k] = true
+		}
+		if fa := lf.fieldAt(d.N); fa != nil && !fa.Write {
+			s.traceFieldHandle(fa, t, depth+1)
 			continue
 		}
-		t.seen[d.N] = true
 		if chk := lf.checkAt(d.N); chk != nil && !chk.Instanceof {
 			if ops := lf.operands(int32(d.N)); len(ops) == 1 {
 				s.traceHandle(lf, ops[0], t, depth+1)
@@ -309,6 +319,74 @@ func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, de
 			t.unknown = true
 		}
 	}
+}
+
+// traceFieldHandle follows a handle read from a field to what its class's nest
+// stores in it (the JDK keeps many handles in static final fields that its
+// <clinit> fills with lookups). A final field is written by its declaring class's
+// bytecode only (JVMS 6.5 putfield/putstatic), a private one by its nest's; from
+// Correct-String on, reflection is assumed not to alter such fields, as the value
+// analyses assume (values.followable). The site reads the facts of every method it
+// scans: an edit to one of them revisits the site (Trace's value reads). A field
+// that is not followed, or has no store, is unknown.
+func (s *solver) traceFieldHandle(fa *facts.FieldAccess, t *handleTrace, depth int) {
+	fd := s.resolveFieldRef(fa.Ref)
+	if fd == nil || !s.opts.Level.TrustsPrivateState() || fd.Access&(classfile.AccPrivate|classfile.AccFinal) == 0 {
+		t.unknown = true
+		return
+	}
+	if t.fields == nil {
+		t.fields = map[int32]bool{}
+	}
+	if t.fields[fd.ID] {
+		return
+	}
+	t.fields[fd.ID] = true
+	before, stores := len(t.evidence), 0
+	prev := s.reads.reader
+	s.reads.reader = t.reader
+	defer func() { s.reads.reader = prev }()
+	for _, c := range s.h.NestClasses(fd.Class) {
+		for _, m := range c.Methods {
+			lf := s.localFlow(m)
+			if lf == nil {
+				continue
+			}
+			s.reads.ReadFacts(m)
+			for i := range lf.f.Fields {
+				w := &lf.f.Fields[i]
+				if !w.Write || w.Ref.Name != fd.Name || w.Ref.Desc != fd.Desc || s.resolveFieldRef(w.Ref) != fd {
+					continue
+				}
+				ops := lf.operands(w.PC)
+				if len(ops) == 0 {
+					t.unknown = true
+					continue
+				}
+				stores++
+				s.traceHandle(lf, ops[len(ops)-1], t, depth)
+			}
+		}
+	}
+	if stores == 0 {
+		t.unknown = true
+	}
+	for i := before; i < len(t.evidence); i++ {
+		t.evidence[i] = "the field " + strings.ReplaceAll(fd.Class.Name, "/", ".") + "." + fd.Name + ": " + t.evidence[i]
+	}
+}
+
+// resolveFieldRef returns the field a field instruction names, or nil.
+func (s *solver) resolveFieldRef(ref classfile.Ref) *hierarchy.Field {
+	c := s.h.Class(ref.Class)
+	if c == nil {
+		return nil
+	}
+	fd, err := s.h.ResolveField(c, ref.Name, ref.Desc)
+	if err != nil {
+		return nil
+	}
+	return fd
 }
 
 // resolveCall returns the method a call instruction resolves to, or nil.

@@ -12,6 +12,12 @@
  *   rule, what the JVM calls whatever the level: the private Thread.exit among them.
  * - System.nanoTime and Object.hashCode are natives that call nothing (their entries
  *   say none): their sites are resolved at level 6 and unresolved below.
+ * - A lambda: the JDK's metafactory spins a class for it, and
+ *   InnerClassLambdaMetafactory.buildCallSite instantiates that class with
+ *   Constructor.newInstance. Below level 6 the class is unknown there, so any public
+ *   constructor may run (Gadget's, which nothing creates). At level 6 the JDK's
+ *   model of lambdas says what the spun class's constructor does: it stores the
+ *   captured values and calls Object.<init>.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -31,6 +37,11 @@ public class Main {
         // @!edge[level=6](java.lang.Thread.start0, <native>)
         // @edge[level=5](java.lang.Thread.start0, <native>) @edge[level=5](<native>, correctjdk.Worker.run, java.lang.Thread.exit)
         w.join();
+        Runnable r = () -> count++;
+        r.run();
+        // @because[level=6](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, java.lang.Object.<init>, the lambda class InnerClassLambdaMetafactory spins)
+        // @!edge[level=6](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
+        // @edge[level=5](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42) {
@@ -49,5 +60,12 @@ class Worker extends Thread {
     @Override
     public void run() { // @reachable
         Main.count++;
+    }
+}
+
+// A public constructor nothing calls: level 5's fallback for the metafactory's
+// Constructor.newInstance reaches it.
+class Gadget {
+    public Gadget() {
     }
 }
