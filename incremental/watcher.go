@@ -18,6 +18,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/config"
 	"github.com/jcg-lsp/jcg-lsp/internal/fspath"
 )
 
@@ -232,6 +233,21 @@ func (w *Watcher) inTree(p string) bool {
 	return false
 }
 
+// configEntry reports whether p is a file of a class directory that the class
+// path's configuration reads (a services file, a container's index file): a change
+// to it changes the graph as a class file's would (Host.Changed re-reads the class
+// path for any path that is not a class file).
+func (w *Watcher) configEntry(p string) bool {
+	for _, r := range w.roots {
+		if w.below(r, p) {
+			if rel, err := filepath.Rel(r, p); err == nil && config.ReadsDirEntry(filepath.ToSlash(rel)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // below reports whether p is below dir (not dir itself).
 func (w *Watcher) below(dir, p string) bool { return w.paths.Within(dir, p) && !w.paths.Same(dir, p) }
 
@@ -371,7 +387,7 @@ func (w *Watcher) event(ev fsnotify.Event) bool {
 		// A removed or renamed directory takes its classes with it; other files
 		// (temporaries of a temp+rename write) do not matter.
 		gone := (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && filepath.Ext(p) == ""
-		if strings.HasSuffix(p, ".class") || gone {
+		if strings.HasSuffix(p, ".class") || gone || w.configEntry(p) {
 			w.pending.Paths = append(w.pending.Paths, p)
 			return true
 		}

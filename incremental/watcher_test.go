@@ -303,3 +303,41 @@ func TestWatcherCleanBuild(t *testing.T) {
 	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
 	awaitEvent(t, ch, "rebuilt", func(ev Event) bool { return slices.Contains(ev.Changed, "p/B") })
 }
+
+// TestWatcherConfigFiles: a services file written into a class directory's existing
+// META-INF/services, with no class changed, reaches the next snapshot's class-path
+// configuration (which ServiceLoader's sites resolve from) as a class file would
+// reach its classes; rewriting the file takes the provider away again.
+func TestWatcherConfigFiles(t *testing.T) {
+	out := t.TempDir()
+	javac(t, map[string]string{"p/A.java": baseA, "p/B.java": baseB}, out)
+	services := filepath.Join(out, "META-INF", "services")
+	if err := os.MkdirAll(services, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := testSettings(t, out, "")
+	m := newTestHost(t, st)
+	ch := m.subscribe()
+	startWatcher(t, m, WatchOptions{})
+	providers := func() []string {
+		s, release := m.acquire()
+		defer release()
+		var names []string
+		for _, p := range s.w.ix.Config().Providers("java/lang/Runnable") {
+			names = append(names, p.Class)
+		}
+		return names
+	}
+	if got := providers(); len(got) != 0 {
+		t.Fatalf("providers of Runnable before the services file: %v", got)
+	}
+	file := filepath.Join(services, "java.lang.Runnable")
+	if err := os.WriteFile(file, []byte("p.B\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	awaitEvent(t, ch, "a new services file", func(Event) bool { return slices.Equal(providers(), []string{"p/B"}) })
+	if err := os.WriteFile(file, []byte("# none\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	awaitEvent(t, ch, "a rewritten services file", func(Event) bool { return len(providers()) == 0 })
+}

@@ -349,11 +349,25 @@ func isMultiRelease(zr *zip.Reader) bool {
 
 // readDir reads a class directory's module-info.class, container indexes and
 // META-INF/services.
+// dirIndexFiles are the containers' index files read from a class directory.
+var dirIndexFiles = []string{SisuIndexFile, SpringFactoriesFile}
+
+// ReadsDirEntry reports whether the configuration of a class directory depends on
+// its entry (a slash-separated path below the directory) other than a class file:
+// a services file or a container's index file. A watcher of class directories
+// must report changes to them as it does to class files.
+func ReadsDirEntry(entry string) bool {
+	if name, ok := strings.CutPrefix(entry, servicesDir); ok {
+		return name != "" && !strings.Contains(name, "/")
+	}
+	return slices.Contains(dirIndexFiles, entry)
+}
+
 func (r *reader) readDir(c *container) {
 	if data, ok := r.dirFile(c, moduleInfo, true); ok {
 		r.moduleInfo(c, moduleInfo, data)
 	}
-	for _, entry := range []string{SisuIndexFile, SpringFactoriesFile} {
+	for _, entry := range dirIndexFiles {
 		if data, ok := r.dirFile(c, entry, true); ok {
 			kind, _ := indexFile(entry)
 			r.containerIndex(c, kind, entry, data)

@@ -295,3 +295,22 @@ func TestArchiveClassDirs(t *testing.T) {
 		t.Errorf("Unread %v, want the nested jar", c.Unread())
 	}
 }
+
+// TestReadsDirEntry: the class-directory entries a watcher must report besides class
+// files are exactly those readDir reads.
+func TestReadsDirEntry(t *testing.T) {
+	for entry, want := range map[string]bool{
+		"META-INF/services/java.lang.Runnable":   true,
+		"META-INF/sisu/javax.inject.Named":       true,
+		"META-INF/spring.factories":              true,
+		"META-INF/services/":                     false,
+		"META-INF/services/sub/java.lang.Object": false,
+		"META-INF/MANIFEST.MF":                   false,
+		"p/A.class":                              false,
+		"services/java.lang.Runnable":            false,
+	} {
+		if got := config.ReadsDirEntry(entry); got != want {
+			t.Errorf("ReadsDirEntry(%q) = %v, want %v", entry, got, want)
+		}
+	}
+}
