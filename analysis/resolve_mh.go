@@ -242,6 +242,7 @@ func (r handleResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		return siteResult{}
 	}
 	t := handleTrace{reader: d.at.caller.ID}
+	s.reads.reader = t.reader
 	s.traceHandle(lf, ops[r.operand], &t, 0)
 	if len(t.evidence) == 0 {
 		return siteResult{}
@@ -319,6 +320,37 @@ func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, de
 			t.unknown = true
 		}
 	}
+}
+
+// valueClassArg evaluates a lookup's Class argument i that is not a literal with the
+// value analyses, from Correct-String on (a helper's private parameter given class
+// literals by its callers, a private field): it adds the classes to classes and
+// what they rest on to shown, and reports whether the argument is known.
+func (s *solver) valueClassArg(lf *localFlow, c *facts.Call, i int, classes *[]*hierarchy.Class, shown *[]string) bool {
+	if !s.opts.Level.TrustsStrings() {
+		return false
+	}
+	cl := s.values().ClassOperand(lf.m, c.PC, i)
+	if !cl.Complete {
+		return false
+	}
+	for _, k := range cl.Set {
+		if !k.Phantom {
+			*classes = append(*classes, k)
+		}
+	}
+	*shown = append(*shown, cl.Evidence)
+	return true
+}
+
+// valueNameArg evaluates a lookup's name argument i that is not a literal with the
+// string analysis, from Correct-String on: its strings when they are finitely many.
+func (s *solver) valueNameArg(lf *localFlow, c *facts.Call, i int) ([]string, bool) {
+	if !s.opts.Level.TrustsStrings() {
+		return nil, false
+	}
+	v := s.values().StringOperand(lf.m, c.PC, i).Values()
+	return v, len(v) > 0
 }
 
 // traceFieldHandle follows a handle read from a field to what its class's nest
@@ -412,6 +444,7 @@ func (lookupResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	if lf == nil {
 		return siteResult{}
 	}
+	s.reads.reader = d.at.caller.ID
 	res, ev, ok := s.lookupTargets(lf, d.call, d.api)
 	if !ok {
 		return siteResult{}
@@ -433,10 +466,12 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 	}
 	var classes []*hierarchy.Class
 	var shown []string
+	traced := false // some argument is not a literal: the value analyses found it
 	classArg := func(i int) bool {
 		descs, ok := lf.constTypes(arg(i))
 		if !ok {
-			return false
+			traced = s.valueClassArg(lf, c, i, &classes, &shown)
+			return traced
 		}
 		for _, t := range descs {
 			shown = append(shown, typeName(t))
@@ -454,6 +489,10 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 	nameArg := func(i int) bool {
 		var ok bool
 		if names, ok = lf.constStrings(arg(i)); !ok {
+			names, ok = s.valueNameArg(lf, c, i)
+			traced = traced || ok
+		}
+		if !ok {
 			return false
 		}
 		for _, n := range names {
@@ -475,7 +514,11 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 		}
 	}
 	ev := func(note string) string {
-		e := api + " — constant arguments (" + strings.Join(shown, ", ") + ")"
+		kind := "constant arguments"
+		if traced {
+			kind = "arguments traced by the value analyses"
+		}
+		e := api + " — " + kind + " (" + strings.Join(shown, ", ") + ")"
 		if note != "" {
 			e += ": " + note
 		}

@@ -6,7 +6,9 @@
  * leaves such fields alone. The JDK keeps many handles this way (MethodHandleImpl's
  * BindCaller fills MH_checkCallerClass in its <clinit> and invokes it there). Below
  * level 4, and for a field anyone may write, the invocation falls back to the
- * level's set for method handles.
+ * level's set for method handles. A lookup whose class and name arguments are not
+ * literals but a private helper's parameters, which its callers give literals, is
+ * resolved from level 4 by the value analyses.
  */
 // @levels(2-6) @algos(cha)
 package mhf;
@@ -54,7 +56,17 @@ public class Main {
         // @because[level>=4](mhf.Main.main, mhf.Main.twice, the field mhf.Main.TWICE)
         open = MethodHandles.lookup().findStatic(Main.class, "thrice", INT_INT);
         int k = (int) open.invokeExact(n); // @site(unresolved, methodHandle)
-        System.out.println(n + k + new Main(args.length > 0).apply(1) + new Main().apply(2));
+        int h = (int) find(Main.class, "inc").invokeExact(5) + (int) find(Main.class, "dec").invokeExact(6);
+        System.out.println(n + k + h + new Main(args.length > 0).apply(1) + new Main().apply(2));
+    }
+
+    // A helper whose callers all give its private parameters literals (the JDK's
+    // StringConcatFactory.lookupStatic idiom): from level 4 the string and class
+    // analyses resolve the lookup to inc and dec, whose handles then join the set
+    // that unresolved invocations reach.
+    private static MethodHandle find(Class<?> where, String name) throws ReflectiveOperationException {
+        return MethodHandles.lookup().findStatic(where, name, INT_INT); // @site[level>=4](resolved, methodHandle) @site[level<4](unresolved, methodHandle)
+        // @evidence[level>=4](mhf.Main.find, "dec") @evidence[level>=4](mhf.Main.find, "inc") @!evidence[level>=4](mhf.Main.find, "neg")
     }
 
     static int twice(int x) {
