@@ -33,6 +33,12 @@ type Trace struct {
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
 	reads       *valueReads
+	// groups and fallbacks are the sets whose members a run computes from the
+	// whole hierarchy: the CHA dispatch groups (restricted or not) and the
+	// conservative fallback sets. An update after a member edit computes them again
+	// (update_members.go).
+	groups    map[dispatchKey]int32
+	fallbacks map[fallbackKey]int32
 	// specResolved says whether the run resolved the specification (and so set the
 	// graph's Problems).
 	specResolved bool
@@ -182,19 +188,21 @@ func (s *solver) growCond(set, id, from int32) {
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
 	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
-		specResolved: s.api.spec != nil, appNative: s.appNative}
+		specResolved: s.api.spec != nil, appNative: s.appNative, fallbacks: s.fallback, groups: map[dispatchKey]int32{}}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}
-	for _, g := range s.plain {
+	record := func(g *group) {
+		t.groups[g.key] = g.set
 		if g.declared.IsInterface() {
 			t.ifaceLambda[g.key] = g.lambdaSet
 		}
 	}
+	for _, g := range s.plain {
+		record(g)
+	}
 	for _, g := range s.groups {
-		if g.declared.IsInterface() {
-			t.ifaceLambda[g.key] = g.lambdaSet
-		}
+		record(g)
 	}
 	return t
 }
@@ -213,3 +221,4 @@ func (s *solver) inheritLambdaSet(g *group) {
 		s.inherited[g.lambdaSet] = old
 	}
 }
+

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -79,20 +80,22 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	}
 	oh := prev.Analyzer.h
 	if why := sameShape(oh, a.h, changed); why != "" {
-		return nil, nil, notUpdatable("%s", why)
+		// Classes or members were added or removed, or headers changed.
+		return a.updateMembers(ctx, opts, prev, changed)
 	}
 	a.inheritValuesIndex(prev.Analyzer, changed)
 	visit, inD, why := a.changedMethods(prev, changed)
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
-	return a.revisit(ctx, opts, prev, visit, inD)
+	return a.revisit(ctx, opts, prev, visit, inD, nil)
 }
 
 // revisit is Update once the change is known to be one of method bodies that
-// nothing else read: it visits the methods of visit again (the reachable ones of the
-// changed classes, inD) and those that only they reach now, and patches prev's graph.
-func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset) (*callgraph.Graph, *Trace, error) {
+// nothing else read, or a member edit made into one (updateMembers, me): it visits
+// the methods of visit again (the reachable ones of the changed classes, inD) and
+// those that only they reach now, and patches prev's graph.
+func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = cha.New(a.h)
@@ -109,6 +112,16 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		s.cur = m.ID
 		s.visit(m)
 	}
+	if me != nil {
+		if me.native {
+			s.cur = s.native
+			s.visitNative()
+		}
+		s.cur = -1
+		for _, id := range me.seeds {
+			s.reachable(id)
+		}
+	}
 	// Methods that only the new code reaches are visited as a run would: the
 	// conditions below keep their effects to their own bundles and sites.
 	if err := s.solve(); err != nil {
@@ -122,19 +135,24 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		return nil, nil, notUpdatable("%s", s.unsupported)
 	case s.api.handles != nil:
 		return nil, nil, notUpdatable("a changed method creates method handles")
-	case s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
+	case me == nil && s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
+		// (After a member edit every dynamic site is visited again, and the problems
+		// are those of the whole specification, resolved anew.)
 		return nil, nil, notUpdatable("the specification's problems changed")
 	}
 	hint := a.bundleHint.Load()
 	pg := s.graph()
 	a.bundleHint.Store(hint)
-	g, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
+	g, setMap, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := *prev.Trace
 	t.parent, t.condOf = s.parent, s.condOf
-	if !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
+	if me != nil {
+		g.Entries, g.Problems = me.entries, s.problems
+	}
+	if me != nil || !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
 		parent, condOf, reached, ok := grounded(g, prev.Trace)
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
@@ -158,7 +176,41 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.appNative = s.appNative
+	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
+	for _, gr := range s.plain {
+		probeGroups[gr.key] = gr.set
+	}
+	for _, gr := range s.groups {
+		probeGroups[gr.key] = gr.set
+	}
+	t.groups = withProbeSets(prev.Trace.groups, probeGroups, setMap)
+	t.fallbacks = withProbeSets(prev.Trace.fallbacks, s.fallback, setMap)
 	return g, &t, nil
+}
+
+// withProbeSets returns old (sets of the updated graph by key) with the keys only a
+// probe has, at the graph's numbers for the probe's sets (setMap); sets the patched
+// graph does not use are left out.
+func withProbeSets[K comparable](old, probe map[K]int32, setMap map[int32]int32) map[K]int32 {
+	var out map[K]int32
+	for k, ps := range probe {
+		if _, ok := old[k]; ok {
+			continue
+		}
+		j, ok := setMap[ps]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[K]int32, len(old)+len(probe))
+			maps.Copy(out, old)
+		}
+		out[k] = j
+	}
+	if out == nil {
+		return old
+	}
+	return out
 }
 
 // sameShape reports why the hierarchies differ in more than method bodies ("" when
@@ -261,12 +313,12 @@ func indys(f *facts.Method) []facts.Indy {
 }
 
 // patch returns old with the bundles and sites of the methods in inD replaced by
-// those of the probe's graph pg. Sets inherited from old (probe set -> old set) must
-// have kept their members.
-func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, error) {
+// those of the probe's graph pg, and the numbers in it of the probe's sets that it
+// uses. Sets inherited from old (probe set -> old set) must have kept their members.
+func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, map[int32]int32, error) {
 	for ps, os := range inherited {
 		if !slices.Equal(pg.Sets[ps], old.Sets[os]) {
-			return nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
+			return nil, nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
 		}
 	}
 	sets := slices.Clip(old.Sets)
@@ -339,9 +391,7 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callg
 		st.Targets = mapSet(st.Targets)
 		sites = append(sites, st)
 	}
-	slices.SortStableFunc(sites, func(a, b callgraph.Site) int {
-		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
-	})
+	sortSites(sites)
 	problems := old.Problems
 	if pg.Problems != nil {
 		problems = pg.Problems
@@ -358,7 +408,7 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callg
 		Reasons:   reasons,
 		Sites:     sites,
 		Problems:  problems,
-	}, nil
+	}, setMap, nil
 }
 
 // callerStart returns the index of the first bundle of bs (sorted by caller) whose

@@ -261,6 +261,8 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			}
 			l := levels[i]
 			if got, want := snapshotText(t, s, l), scratchText(t, st, l); got != want {
+				os.WriteFile("/tmp/h31got.txt", []byte(got), 0o644)
+				os.WriteFile("/tmp/h31want.txt", []byte(want), 0o644)
 				t.Fatalf("step %d (%s) level %v: incremental\n%s\nscratch\n%s", step, what, l, got, want)
 			}
 			release()

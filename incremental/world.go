@@ -399,10 +399,9 @@ func (w *world) diskKey(key string, sf *SpecFile) string {
 // background, is waited for (until ctx ends) when it is not ready yet: its update in
 // place is the edit's interim graph.
 func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile, companion bool) (bool, string) {
-	changed, ok := w.ix.ChangedSince(prev.ix)
-	if !ok {
-		return false, "the hierarchy changed"
-	}
+	// Classes or members added or removed are updates in place too: Update maps
+	// the IDs.
+	changed := w.ix.Changes(prev.ix)
 	key := graphKey(opts, sf)
 	prev.mu.Lock()
 	pc := prev.graphs[key]
@@ -496,16 +495,13 @@ func (w *world) updateOthers(prev *world, except string) {
 	go func() {
 		defer w.release()
 		defer prev.release()
-		changed, same := w.ix.ChangedSince(prev.ix)
+		changed := w.ix.Changes(prev.ix)
 		for _, j := range jobs {
 			if j.c == nil {
 				continue
 			}
 			var nb *updateBase
 			err := w.bg.Err()
-			if err == nil && !same {
-				err = fmt.Errorf("the hierarchy changed")
-			}
 			if err == nil {
 				nb, err = j.base.update(w.bg, w, prev, j.base.opts, changed)
 			}

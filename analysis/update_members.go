@@ -1,0 +1,343 @@
+package analysis
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// maxMemberEdit bounds the classes a member edit may change for an update in place:
+// beyond it (a library swapped, the JDK changed) a new run is as fast.
+const maxMemberEdit = 256
+
+// memberEdit is what revisit does besides visiting methods after a member edit: it
+// visits the NativeMethod node again, makes reachable what the sets computed anew
+// and the new entry points reach, and takes the new run's entry points.
+type memberEdit struct {
+	native  bool
+	seeds   []int32
+	entries []int32
+}
+
+// updateMembers is Update for programs whose classes differ in more than method
+// bodies: classes or members added or removed, headers changed. It maps prev's graph
+// and trace to the new IDs (idMap) and makes the edit one that revisit handles: the
+// methods visited again are those whose visit may now differ, and the sets a run
+// computes from the whole hierarchy (CHA dispatch groups, fallback sets) are
+// computed again in place, for the callers that are not visited again.
+func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
+	oh, nh := prev.Analyzer.h, a.h
+	if opts.LibraryMode {
+		return nil, nil, notUpdatable("classes or members changed in library mode (a client's entry points and inheritance follow them)")
+	}
+	delta, why := memberDelta(oh, nh, changed)
+	if why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+	ids := newIDMap(oh, nh)
+	n := len(nh.Methods()) + 1
+	g, lost := ids.graph(prev.Graph, n)
+	tr, why := ids.trace(prev.Trace, n)
+	if why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+	if tr.groups == nil {
+		return nil, nil, notUpdatable("the previous run's trace does not list its dispatch groups")
+	}
+	// Every name a changed class's members may be looked up through: the class and
+	// its subtypes (which inherit its members), before and after the edit.
+	below, above := map[string]bool{}, map[string]bool{}
+	for name := range delta {
+		for _, h := range []*hierarchy.Hierarchy{oh, nh} {
+			c := h.Class(name)
+			if c == nil {
+				continue
+			}
+			h.AllSubtypes(c, func(s *hierarchy.Class) bool { below[s.Name] = true; return true })
+			allSupertypes(c, func(s *hierarchy.Class) { above[s.Name] = true })
+		}
+		below[name], above[name] = true, true
+	}
+
+	inD := callgraph.NewBitset(n)
+	var visit []*hierarchy.Method
+	native := false
+	add := func(id int32) {
+		if !g.Reachable.Has(id) || !inD.Add(id) {
+			return
+		}
+		if id == g.Native {
+			native = true
+			return
+		}
+		visit = append(visit, nh.Methods()[id])
+	}
+	// The reachable methods of the changed classes, which must create the lambdas
+	// they created before (see Update), and every reachable method whose code names
+	// a class whose members or supertypes changed (its calls may resolve otherwise,
+	// its initialisations run other <clinit>s).
+	var lambdaErr string
+	g.Reachable.ForEach(func(id int32) {
+		if id == g.Native {
+			return
+		}
+		m := nh.Methods()[id]
+		f := a.prog.Facts(m)
+		if delta[m.Class.Name] {
+			add(id)
+			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && !reflect.DeepEqual(indys(f), indys(prev.Analyzer.prog.Facts(om))) {
+				lambdaErr = m.String() + " creates other lambdas"
+			}
+			return
+		}
+		if namesAny(f, below) {
+			add(id)
+		}
+	})
+	if lambdaErr != "" {
+		return nil, nil, notUpdatable("%s", lambdaErr)
+	}
+	// Dynamic sites: what resolves them (names looked up in the hierarchy, casts'
+	// subtypes, the specification, value analyses over callers) may read anything.
+	for _, st := range g.Sites {
+		if st.Feature != callgraph.FeatNative {
+			add(st.Caller)
+		}
+	}
+	add(g.Native) // its sets are the hierarchy's public members
+	// Sets of callers not visited again: a dispatch group or a fallback set is
+	// computed again; another set that lost a member is visited again with its
+	// callers, and so is a group whose method or class is gone.
+	recomputed := callgraph.NewBitset(len(g.Sets))
+	for _, set := range tr.fallbacks {
+		recomputed.Add(set)
+	}
+	live := map[int32]bool{}
+	for k, set := range tr.groups {
+		if above[nh.Classes()[k.declared].Name] {
+			recomputed.Add(set)
+		}
+	}
+	orphan := callgraph.NewBitset(len(g.Sets))
+	for k, set := range prev.Trace.groups {
+		if _, ok := ids.key(k); !ok {
+			orphan.Add(set)
+		}
+	}
+	for _, b := range g.Bundles {
+		if (lost.Has(b.Set) && !recomputed.Has(b.Set)) || orphan.Has(b.Set) {
+			add(b.Caller)
+		}
+	}
+	for _, b := range g.Bundles {
+		if g.Reachable.Has(b.Caller) && !inD.Has(b.Caller) {
+			live[b.Set] = true
+		}
+	}
+	me := &memberEdit{native: native}
+	seed := func(ids []int32) {
+		for _, id := range ids {
+			if !g.Reachable.Has(id) {
+				me.seeds = append(me.seeds, id)
+			}
+		}
+	}
+	for k, set := range tr.fallbacks {
+		var members []int32
+		if k.kind == setInitChain {
+			members = a.initChain(nh.Classes()[k.ctx])
+		} else {
+			members = a.fallbackSet(k)
+		}
+		if !slices.Equal(members, g.Sets[set]) {
+			g.Sets[set] = members
+			if live[set] {
+				seed(members)
+			}
+		}
+	}
+	for k, set := range tr.groups {
+		if !recomputed.Has(set) || !above[nh.Classes()[k.declared].Name] {
+			continue
+		}
+		members := a.groupTargets(k)
+		if !slices.Equal(members, g.Sets[set]) {
+			g.Sets[set] = members
+			if live[set] {
+				seed(members)
+			}
+		}
+	}
+	// The entry points: main methods may come and go with their classes.
+	es := newSolver(ctx, a, opts)
+	es.oracle = cha.New(a.h)
+	if err := es.addEntries(); err != nil {
+		return nil, nil, err
+	}
+	me.entries = es.entries
+	seed(es.entries)
+	return a.revisit(ctx, opts, Previous{Analyzer: prev.Analyzer, Graph: g, Trace: tr}, visit, inD, me)
+}
+
+// memberDelta returns the classes whose shape or code differ between oh and nh: the
+// changed ones, and those that exist (or are phantoms) in only one; or why an update
+// in place cannot follow them.
+func memberDelta(oh, nh *hierarchy.Hierarchy, changed []string) (map[string]bool, string) {
+	delta := map[string]bool{}
+	for _, n := range changed {
+		delta[n] = true
+	}
+	for _, pair := range [][2]*hierarchy.Hierarchy{{oh, nh}, {nh, oh}} {
+		for _, c := range pair[0].Classes() {
+			if o := pair[1].Class(c.Name); o == nil || o.Phantom != c.Phantom {
+				delta[c.Name] = true
+			}
+		}
+	}
+	if len(delta) > maxMemberEdit {
+		return nil, "too many classes changed"
+	}
+	for name := range delta {
+		for _, h := range []*hierarchy.Hierarchy{oh, nh} {
+			c := h.Class(name)
+			switch {
+			case c == nil || c.Phantom:
+			case c.IsInterface():
+				// Lambdas implement interfaces and inherit their default methods: the
+				// lambda sets would have to be matched again.
+				return nil, "interface " + name + " was added, removed or changed"
+			case c.Origin == hierarchy.JDK:
+				return nil, "JDK class " + name + " changed (the JDK model names its classes)"
+			case serializable(h, c):
+				return nil, "serializable class " + name + " changed (deserialization reaches every serializable class)"
+			}
+		}
+	}
+	return delta, ""
+}
+
+func serializable(h *hierarchy.Hierarchy, c *hierarchy.Class) bool {
+	ser := h.Class("java/io/Serializable")
+	return ser != nil && h.IsSubtype(c, ser)
+}
+
+// allSupertypes calls fn with c and each of its supertypes (superclasses and
+// superinterfaces), once each.
+func allSupertypes(c *hierarchy.Class, fn func(*hierarchy.Class)) {
+	seen := map[*hierarchy.Class]bool{}
+	var walk func(*hierarchy.Class)
+	walk = func(k *hierarchy.Class) {
+		for ; k != nil && !seen[k]; k = k.Super {
+			seen[k] = true
+			fn(k)
+			for _, i := range k.Interfaces {
+				walk(i)
+			}
+		}
+	}
+	walk(c)
+}
+
+// groupTargets returns the members of the CHA dispatch group of key, sorted: the
+// targets of its method on its declared type, restricted (key.encap) to those
+// encapsulation-safe from a class, as fillGroup makes them.
+func (a *Analyzer) groupTargets(k dispatchKey) []int32 {
+	ms, cs := a.h.Methods(), a.h.Classes()
+	var out []int32
+	for _, id := range a.chaTargets(ms[k.method], cs[k.declared]) {
+		if m := ms[id]; k.encap == 0 || m.IsPublic() || a.h.EncapsulationSafe(cs[k.encap-1], m) {
+			out = append(out, id)
+		}
+	}
+	return frozenSet(out)
+}
+
+// namesAny reports whether a method's code names one of the classes (internal
+// names): in an instruction's class or member reference, a class constant, an
+// allocation, a type check or a descriptor of an invokedynamic.
+func namesAny(f *facts.Method, names map[string]bool) bool {
+	if f == nil {
+		return false
+	}
+	in := func(s string) bool {
+		s = strings.TrimLeft(s, "[")
+		if strings.HasPrefix(s, "L") && strings.HasSuffix(s, ";") {
+			s = s[1 : len(s)-1]
+		}
+		return names[s]
+	}
+	inDesc := func(desc string) bool {
+		for i := 0; i < len(desc); i++ {
+			if desc[i] != 'L' {
+				continue
+			}
+			j := strings.IndexByte(desc[i:], ';')
+			if j < 0 {
+				return false
+			}
+			if names[desc[i+1:i+j]] {
+				return true
+			}
+			i += j
+		}
+		return false
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Indy == nil {
+			if in(c.Ref.Class) {
+				return true
+			}
+			continue
+		}
+		if indyNames(c.Indy, in, inDesc) {
+			return true
+		}
+	}
+	for i := range f.Allocs {
+		if in(f.Allocs[i].Type) {
+			return true
+		}
+	}
+	for i := range f.ClassConsts {
+		if in(f.ClassConsts[i].Value) {
+			return true
+		}
+	}
+	for i := range f.TypeChecks {
+		if in(f.TypeChecks[i].Type) {
+			return true
+		}
+	}
+	for i := range f.Fields {
+		if in(f.Fields[i].Ref.Class) {
+			return true
+		}
+	}
+	return false
+}
+
+func indyNames(in *facts.Indy, class, desc func(string) bool) bool {
+	if class(in.Bootstrap.Class) || desc(in.Desc) {
+		return true
+	}
+	for _, arg := range in.Args {
+		switch {
+		case arg.Kind == facts.ConstMethodHandle && (class(arg.Ref.Class) || desc(arg.Ref.Desc)):
+			return true
+		case arg.Kind == facts.ConstMethodType && desc(arg.Str):
+			return true
+		case arg.Kind == facts.ConstClass && class(arg.Str):
+			return true
+		case arg.Kind == facts.ConstDynamic && arg.Dynamic != nil && indyNames(arg.Dynamic, class, desc):
+			return true
+		}
+	}
+	return false
+}
