@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -39,6 +41,9 @@ type Trace struct {
 	// (update_members.go).
 	groups    map[dispatchKey]int32
 	fallbacks map[fallbackKey]int32
+	// spec is the specification of the run: another one resolves dynamic sites
+	// otherwise.
+	spec *spec.File
 	// specResolved says whether the run resolved the specification (and so set the
 	// graph's Problems).
 	specResolved bool
@@ -188,7 +193,7 @@ func (s *solver) growCond(set, id, from int32) {
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
 	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
-		specResolved: s.api.spec != nil, appNative: s.appNative, fallbacks: s.fallback, groups: map[dispatchKey]int32{}}
+		specResolved: s.api.spec != nil, spec: s.opts.Spec, appNative: s.appNative, fallbacks: s.fallback, groups: map[dispatchKey]int32{}}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}
@@ -222,3 +227,21 @@ func (s *solver) inheritLambdaSet(g *group) {
 	}
 }
 
+
+// sameSpec reports whether two specifications resolve every site alike: the same
+// entries, read from a file of the same name (problems name it).
+func sameSpec(a, b *spec.File) bool {
+	entries := func(f *spec.File) []spec.Entry {
+		if f == nil {
+			return nil
+		}
+		return f.Entries
+	}
+	name := func(f *spec.File) string {
+		if f == nil || len(f.Entries) == 0 {
+			return ""
+		}
+		return f.Name
+	}
+	return name(a) == name(b) && reflect.DeepEqual(entries(a), entries(b))
+}

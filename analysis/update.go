@@ -79,8 +79,9 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		return nil, nil, notUpdatable("the program overrides access checks (setAccessible, privateLookupIn)")
 	}
 	oh := prev.Analyzer.h
-	if why := sameShape(oh, a.h, changed); why != "" {
-		// Classes or members were added or removed, or headers changed.
+	if why := sameShape(oh, a.h, changed); why != "" || !sameSpec(prev.Trace.spec, opts.Spec) {
+		// Classes or members were added or removed, or headers changed; or the
+		// specification changed, which only dynamic sites read.
 		return a.updateMembers(ctx, opts, prev, changed)
 	}
 	a.inheritValuesIndex(prev.Analyzer, changed)
@@ -175,6 +176,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
+	t.spec = opts.Spec
 	t.appNative = s.appNative
 	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
 	for _, gr := range s.plain {
