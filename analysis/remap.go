@@ -158,20 +158,20 @@ func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 			out.ifaceLambda[nk] = set
 		}
 	}
-	out.groups = make(map[dispatchKey]int32, len(t.groups))
-	for k, set := range t.groups {
+	out.groups = make(map[int32]dispatchKey, len(t.groups))
+	for set, k := range t.groups {
 		if nk, ok := m.key(k); ok {
-			out.groups[nk] = set
+			out.groups[set] = nk
 		}
 	}
-	out.fallbacks = make(map[fallbackKey]int32, len(t.fallbacks))
-	for k, set := range t.fallbacks {
+	out.fallbacks = make(map[int32]fallbackKey, len(t.fallbacks))
+	for set, k := range t.fallbacks {
 		if k.kind == setInitChain || k.kind >= setSafeCtors {
 			if k.ctx = m.class[k.ctx]; k.ctx < 0 {
 				continue
 			}
 		}
-		out.fallbacks[k] = set
+		out.fallbacks[set] = k
 	}
 	out.reads = t.reads.remap(m)
 	return &out, ""

@@ -35,12 +35,13 @@ type Trace struct {
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
 	reads       *valueReads
-	// groups and fallbacks are the sets whose members a run computes from the
-	// whole hierarchy: the CHA dispatch groups (restricted or not) and the
-	// conservative fallback sets. An update after a member edit computes them again
-	// (update_members.go).
-	groups    map[dispatchKey]int32
-	fallbacks map[fallbackKey]int32
+	// groups and fallbacks key the sets whose members a run computes from the
+	// whole hierarchy, by set: the CHA dispatch groups (restricted or not), the
+	// conservative fallback sets and the initialisation chains. An update after a
+	// member edit computes them again (update_members.go). After updates a key may
+	// have several sets: the probe's, for the methods visited again, and the old.
+	groups    map[int32]dispatchKey
+	fallbacks map[int32]fallbackKey
 	// spec is the specification of the run: another one resolves dynamic sites
 	// otherwise.
 	spec *spec.File
@@ -193,12 +194,12 @@ func (s *solver) growCond(set, id, from int32) {
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
 	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
-		specResolved: s.api.spec != nil, spec: s.opts.Spec, appNative: s.appNative, fallbacks: s.fallback, groups: map[dispatchKey]int32{}}
+		specResolved: s.api.spec != nil, spec: s.opts.Spec, appNative: s.appNative, fallbacks: bySet(s.fallback), groups: map[int32]dispatchKey{}}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}
 	record := func(g *group) {
-		t.groups[g.key] = g.set
+		t.groups[g.set] = g.key
 		if g.declared.IsInterface() {
 			t.ifaceLambda[g.key] = g.lambdaSet
 		}
@@ -244,4 +245,13 @@ func sameSpec(a, b *spec.File) bool {
 		return f.Name
 	}
 	return name(a) == name(b) && reflect.DeepEqual(entries(a), entries(b))
+}
+
+// bySet inverts a map of sets by key.
+func bySet[K comparable](sets map[K]int32) map[int32]K {
+	out := make(map[int32]K, len(sets))
+	for k, set := range sets {
+		out[set] = k
+	}
+	return out
 }

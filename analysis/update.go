@@ -190,24 +190,20 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	return g, &t, nil
 }
 
-// withProbeSets returns old (sets of the updated graph by key) with the keys only a
-// probe has, at the graph's numbers for the probe's sets (setMap); sets the patched
-// graph does not use are left out.
-func withProbeSets[K comparable](old, probe map[K]int32, setMap map[int32]int32) map[K]int32 {
-	var out map[K]int32
+// withProbeSets returns old (keys of sets of the updated graph, by set) with the
+// probe's sets (by key) that the patched graph uses, at its numbers (setMap).
+func withProbeSets[K comparable](old map[int32]K, probe map[K]int32, setMap map[int32]int32) map[int32]K {
+	var out map[int32]K
 	for k, ps := range probe {
-		if _, ok := old[k]; ok {
-			continue
-		}
 		j, ok := setMap[ps]
 		if !ok {
 			continue
 		}
 		if out == nil {
-			out = make(map[K]int32, len(old)+len(probe))
+			out = make(map[int32]K, len(old)+len(probe))
 			maps.Copy(out, old)
 		}
-		out[k] = j
+		out[j] = k
 	}
 	if out == nil {
 		return old

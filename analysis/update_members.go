@@ -114,20 +114,19 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	// Sets of callers not visited again: a dispatch group or a fallback set is
 	// computed again; another set that lost a member is visited again with its
 	// callers, and so is a group whose method or class is gone.
-	recomputed := callgraph.NewBitset(len(g.Sets))
-	for _, set := range tr.fallbacks {
-		recomputed.Add(set)
-	}
-	live := map[int32]bool{}
-	for k, set := range tr.groups {
-		if above[nh.Classes()[k.declared].Name] {
-			recomputed.Add(set)
-		}
-	}
 	orphan := callgraph.NewBitset(len(g.Sets))
-	for k, set := range prev.Trace.groups {
+	for set, k := range prev.Trace.groups {
 		if _, ok := ids.key(k); !ok {
 			orphan.Add(set)
+		}
+	}
+	recomputed := callgraph.NewBitset(len(g.Sets))
+	for set := range tr.fallbacks {
+		recomputed.Add(set)
+	}
+	for set, k := range tr.groups {
+		if above[nh.Classes()[k.declared].Name] {
+			recomputed.Add(set)
 		}
 	}
 	for _, b := range g.Bundles {
@@ -135,9 +134,12 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 			add(b.Caller)
 		}
 	}
+	// The sets that callers not visited again still use: those computed again make
+	// reachable what they gain.
+	live := callgraph.NewBitset(len(g.Sets))
 	for _, b := range g.Bundles {
 		if g.Reachable.Has(b.Caller) && !inD.Has(b.Caller) {
-			live[b.Set] = true
+			live.Add(b.Set)
 		}
 	}
 	me := &memberEdit{native: native}
@@ -148,30 +150,24 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 			}
 		}
 	}
-	for k, set := range tr.fallbacks {
-		var members []int32
-		if k.kind == setInitChain {
-			members = a.initChain(nh.Classes()[k.ctx])
-		} else {
-			members = a.fallbackSet(k)
-		}
+	renew := func(set int32, members []int32) {
 		if !slices.Equal(members, g.Sets[set]) {
 			g.Sets[set] = members
-			if live[set] {
-				seed(members)
-			}
+			seed(members)
 		}
 	}
-	for k, set := range tr.groups {
-		if !recomputed.Has(set) || !above[nh.Classes()[k.declared].Name] {
-			continue
+	for set, k := range tr.fallbacks {
+		switch {
+		case !live.Has(set):
+		case k.kind == setInitChain:
+			renew(set, a.initChain(nh.Classes()[k.ctx]))
+		default:
+			renew(set, a.fallbackSet(k))
 		}
-		members := a.groupTargets(k)
-		if !slices.Equal(members, g.Sets[set]) {
-			g.Sets[set] = members
-			if live[set] {
-				seed(members)
-			}
+	}
+	for set, k := range tr.groups {
+		if live.Has(set) && recomputed.Has(set) {
+			renew(set, a.groupTargets(k))
 		}
 	}
 	// The entry points: main methods may come and go with their classes.
