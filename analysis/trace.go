@@ -228,7 +228,6 @@ func (s *solver) inheritLambdaSet(g *group) {
 	}
 }
 
-
 // sameSpec reports whether two specifications resolve every site alike: the same
 // entries, read from a file of the same name (problems name it).
 func sameSpec(a, b *spec.File) bool {
