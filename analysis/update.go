@@ -36,14 +36,32 @@ func notUpdatable(format string, args ...any) error {
 }
 
 // Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
-// computed from prev, a run with the same options over a program that differs from
-// a's only in the bytes of the classes named in changed. It re-visits only the
-// reachable methods of those classes, and visits the methods that only their new
-// code reaches, replaces their edges and sites in prev's graph, and proves the result
+// computed from prev, a run with the same options (but for the specification) over a
+// program that differs from a's only in the bytes of the classes named in changed,
+// and in classes that only one of them has. It re-visits only the reachable methods
+// whose visit may now differ, and visits the methods that only their new code
+// reaches, replaces their edges and sites in prev's graph, and proves the result
 // equal to a new run's:
 //
-//   - every class keeps its header (members, supertypes, flags, nesting), so method
-//     IDs, resolution and CHA dispatch are as before; only CHA is supported;
+//   - only CHA is supported;
+//   - when every class keeps its header (members, supertypes, flags, nesting) and the
+//     specification is the same, method IDs, resolution and CHA dispatch are as
+//     before, and the methods visited again are the reachable ones of the changed
+//     classes and the readers below. Otherwise (a member edit: classes or members
+//     added or removed, headers changed; or another specification) the graph and
+//     trace are first mapped to the new IDs (by class, name and descriptor; what is
+//     gone is dropped), and also visited again are: every reachable method whose code
+//     names a changed class or a subtype of one (its calls resolve, dispatch and
+//     initialise through them), the callers of every dynamic site (their resolvers
+//     read names, casts, the specification), the NativeMethod node, and the callers
+//     of a set that lost a member. The sets a run computes from the whole hierarchy
+//     (CHA dispatch groups on a supertype of a changed class, fallback sets,
+//     initialisation chains) are computed again in place for the callers not
+//     visited again, and what they gain is reached; the entry points are a new
+//     run's. A member edit is declined in library mode, for interfaces, JDK and
+//     serializable classes, for more than maxMemberEdit classes, when a method
+//     reference's dispatch targets change, and when a method justifying a
+//     conditional member or a reachable native (level 6) is removed;
 //   - the changed methods create the same lambdas as before, newly reachable ones
 //     create none, neither adds to the method-handle set, and both dispatch on
 //     interfaces only as some method did before (their targets through lambdas are
@@ -53,13 +71,14 @@ func notUpdatable(format string, args ...any) error {
 //     is reachable: see Trace) justify no member of a conditional set; they are
 //     dropped with their edges and sites;
 //   - no value analysis read a changed method's facts or looked up the callers of a
-//     method that a changed method calls, before or after the change.
+//     method that a changed method calls, before or after the change, unless its
+//     reader is visited again.
 //
-// Under these conditions the old fixpoint, with the changed methods' contributions
-// replaced and the new methods' added, is closed under the new program's rules, and
-// nothing in it is reachable only through a removed edge, so it is the least
-// fixpoint: the new run's graph (up to the numbering of sets and reasons). Otherwise
-// the error is a *NotUpdatable.
+// Under these conditions the old fixpoint, with the contributions of the methods
+// visited again replaced and the new methods' added, is closed under the new
+// program's rules, and nothing in it is reachable only through a removed edge, so it
+// is the least fixpoint: the new run's graph (up to the numbering of sets and
+// reasons). Otherwise the error is a *NotUpdatable.
 func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
 	opts, err := normalize(opts)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -65,6 +66,15 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 		below[name], above[name] = true, true
 	}
 
+	if why := a.methodRefsKept(prev, tr, ids, above); why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+	for id, x := range ids.method[:len(oh.Methods())] {
+		if m := oh.Methods()[id]; x < 0 && prev.Trace.appNative && m.IsNative() && prev.Graph.Reachable.Has(int32(id)) {
+			// It may have been the one that opened the JVM node's public fallback.
+			return nil, nil, notUpdatable("native method %s was removed", m)
+		}
+	}
 	inD := callgraph.NewBitset(n)
 	var visit []*hierarchy.Method
 	native := false
@@ -179,6 +189,53 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	me.entries = es.entries
 	seed(es.entries)
 	return a.revisit(ctx, opts, Previous{Analyzer: prev.Analyzer, Graph: g, Trace: tr}, visit, inD, me)
+}
+
+// methodRefsKept reports why a lambda set may have to change ("" when none does): a
+// method reference that dispatches on its first argument (T::m) has CHA's targets of
+// m on T as its own, copied into the lambda sets of the dispatches it matches
+// (lambdaSite). For every creator of a lambda target (tr in the new IDs) whose
+// references name a class above a changed one, those targets must stay as they were.
+func (a *Analyzer) methodRefsKept(prev Previous, tr *Trace, ids *idMap, above map[string]bool) string {
+	oh, nh := prev.Analyzer.h, a.h
+	seen := map[int32]bool{}
+	for _, members := range tr.cond {
+		for _, from := range members {
+			if from < 0 || seen[from] || int(from) >= len(nh.Methods()) {
+				continue
+			}
+			seen[from] = true
+			f := a.prog.Facts(nh.Methods()[from])
+			if f == nil {
+				continue
+			}
+			for i := range f.Calls {
+				impl, ok := f.Calls[i].Indy.LambdaImpl()
+				if !ok || !above[impl.Ref.Class] || (impl.RefKind != classfile.RefInvokeVirtual && impl.RefKind != classfile.RefInvokeInterface) {
+					continue
+				}
+				targets := func(h *hierarchy.Hierarchy, an *Analyzer) []int32 {
+					c := h.Class(impl.Ref.Class)
+					if c == nil {
+						return nil
+					}
+					m, err := h.ResolveMethod(c, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+					if err != nil || m == nil {
+						return nil
+					}
+					return an.chaTargets(m, c)
+				}
+				var old []int32
+				for _, id := range targets(oh, prev.Analyzer) {
+					old = append(old, ids.method[id])
+				}
+				if !slices.Equal(frozenSet(old), frozenSet(slices.Clone(targets(nh, a)))) {
+					return "the targets of method reference " + impl.Ref.Class + "::" + impl.Ref.Name + " changed"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // memberDelta returns the classes whose shape or code differ between oh and nh: the
