@@ -8,6 +8,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/cha"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -113,10 +114,42 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	if lambdaErr != "" {
 		return nil, nil, notUpdatable("%s", lambdaErr)
 	}
-	// Dynamic sites: what resolves them (names looked up in the hierarchy, casts'
-	// subtypes, the specification, value analyses over callers) may read anything.
+	// Dynamic sites: what resolves them reads names in the code of their methods and
+	// of the methods a value analysis read for them (string and class constants,
+	// casts, calls whose dispatch it follows), the callers of methods, and the
+	// specification. A site is visited again when any of those mention a changed
+	// class or a supertype of one (readsDelta), or when the specification changed.
+	strs := map[string]bool{}
+	for name := range below {
+		strs[name], strs[strings.ReplaceAll(name, "/", ".")] = true, true
+	}
+	mentions := func(id int32) bool {
+		return id >= 0 && int(id) < len(nh.Methods()) && readsDelta(a.prog.Facts(nh.Methods()[id]), below, above, strs)
+	}
+	var read []int32
+	for id := range tr.reads.facts {
+		if mentions(id) {
+			read = append(read, id)
+		}
+	}
+	var touched []*facts.Method
+	for name := range delta {
+		for _, h := range []*hierarchy.Hierarchy{oh, nh} {
+			an := a
+			if h == oh {
+				an = prev.Analyzer
+			}
+			if c := h.Class(name); c != nil {
+				for _, m := range c.Methods {
+					touched = append(touched, an.prog.Facts(m))
+				}
+			}
+		}
+	}
+	readers := tr.reads.readers(n, touched, read)
+	allSites := !sameSpec(prev.Trace.spec, opts.Spec) || specNames(opts, strs)
 	for _, st := range g.Sites {
-		if st.Feature != callgraph.FeatNative {
+		if st.Feature != callgraph.FeatNative && (allSites || readers.Has(st.Caller) || mentions(st.Caller)) {
 			add(st.Caller)
 		}
 	}
@@ -236,6 +269,66 @@ func (a *Analyzer) methodRefsKept(prev Previous, tr *Trace, ids *idMap, above ma
 		}
 	}
 	return ""
+}
+
+// readsDelta reports whether a value analysis or a resolver reading a method's code
+// may find something else once the classes of below changed (with their subtypes;
+// above: their supertypes): the code names one of them (namesAny), names a string
+// of strs, checks a cast to or takes the class constant of a supertype of one other
+// than Object, or makes a virtual call on one, whose dispatch the value analyses
+// follow (they do not follow calls on Object and interfaces: values.callTargets).
+func readsDelta(f *facts.Method, below, above, strs map[string]bool) bool {
+	if f == nil {
+		return false
+	}
+	if namesAny(f, below) {
+		return true
+	}
+	for i := range f.StringConsts {
+		if strs[f.StringConsts[i].Value] {
+			return true
+		}
+	}
+	// A cast or a guard bounds a value to the subtypes of a class: those of a
+	// supertype of a changed class may differ. Object bounds nothing (javac emits no
+	// cast to it), and an array type no class a reflective site creates or loads.
+	bound := func(t string) bool { return t != "java/lang/Object" && above[t] }
+	for i := range f.TypeChecks {
+		if bound(f.TypeChecks[i].Type) {
+			return true
+		}
+	}
+	for i := range f.ClassConsts {
+		if bound(f.ClassConsts[i].Value) {
+			return true
+		}
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Op == bytecode.Invokevirtual && c.Ref.Class != "java/lang/Object" && above[c.Ref.Class] {
+			return true
+		}
+	}
+	return false
+}
+
+// specNames reports whether the specification names a class of names (binary names)
+// as a site's or a target's class.
+func specNames(opts Options, names map[string]bool) bool {
+	if opts.Spec == nil {
+		return false
+	}
+	for _, e := range opts.Spec.Entries {
+		if names[e.Site.Class] {
+			return true
+		}
+		for _, tg := range e.Targets {
+			if names[tg.Class] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // memberDelta returns the classes whose shape or code differ between oh and nh: the

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ type propProgram struct {
 	plugins map[string]*plugin
 	core    string // the source of p.Core
 	later   bool   // Base declares later(), which poke calls
+	lib     int    // the version of the library jar
 	next    int
 	rng     *rand.Rand
 }
@@ -157,6 +159,89 @@ public class Main {
 	return srcs
 }
 
+// propStep is one random step: a new version of the program to compile (build,
+// the index of its sources), a specification file to write (writeSpec), or a
+// library jar to swap in (lib >= 0).
+type propStep struct {
+	what      string
+	build     bool
+	version   int
+	writeSpec bool
+	spec      []byte
+	lib       int
+}
+
+// step draws the next random step and applies it to the program.
+func (p *propProgram) step() propStep {
+	rng := p.rng
+	names := slices.Sorted(maps.Keys(p.plugins))
+	st := propStep{build: true, lib: -1}
+	switch k := rng.IntN(12); {
+	case k == 0 || len(names) == 0:
+		name := fmt.Sprintf("P%d", p.next)
+		p.next++
+		p.plugins[name] = p.newPlugin()
+		st.what = "add " + name
+	case k == 1:
+		name := names[rng.IntN(len(names))]
+		p.plugins[name] = p.newPlugin()
+		st.what = "modify " + name
+	case k == 8:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		if pl.helpers > 0 && rng.IntN(2) == 0 {
+			pl.helpers--
+			st.what = "remove a private helper of " + name
+		} else {
+			pl.helpers++
+			st.what = "add a private helper to " + name
+		}
+	case k == 9:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		pl.hook = !pl.hook
+		st.what = fmt.Sprintf("%s declares hook and later: %v (extends Base: %v)", name, pl.hook, pl.extends)
+	case k == 10:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		pl.fields = !pl.fields
+		st.what = fmt.Sprintf("%s declares fields: %v", name, pl.fields)
+	case k == 11:
+		p.later = !p.later
+		st.what = fmt.Sprintf("Base declares later: %v", p.later)
+	case k == 2:
+		name := names[rng.IntN(len(names))]
+		delete(p.plugins, name)
+		st.what = "delete " + name
+	case k == 3:
+		old := names[rng.IntN(len(names))]
+		name := fmt.Sprintf("P%d", p.next)
+		p.next++
+		p.plugins[name] = p.plugins[old]
+		delete(p.plugins, old)
+		st.what = "rename " + old + " to " + name
+	case k == 4:
+		var b bytes.Buffer
+		for _, n := range names {
+			if rng.IntN(2) == 0 {
+				fmt.Fprintf(&b, "p.Main.main @ 4 => p.%s\n", n)
+			}
+		}
+		st.build, st.writeSpec, st.spec = false, true, b.Bytes()
+		st.what = "spec: " + strings.ReplaceAll(b.String(), "\n", "; ")
+	case k == 5:
+		st.what = "rewrite identical"
+	case k == 7:
+		p.core = p.coreSource()
+		st.what = "edit Core"
+	case k == 6:
+		p.lib = 1 - p.lib
+		st.build, st.lib = false, p.lib
+		st.what = fmt.Sprintf("swap jar to v%d", p.lib)
+	}
+	return st
+}
+
 // syncDir makes dst hold exactly the class files of src, rewriting every file (even
 // identical ones) and returning the paths touched.
 func syncDir(t *testing.T, src, dst string) []string {
@@ -209,6 +294,17 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		prog.plugins[name] = prog.newPlugin()
 	}
 	prog.core = prog.coreSource()
+	// The steps are drawn first, and every version of the program compiled at once
+	// (javacBatch): a javac per step made the test's time that of 200 JVM starts.
+	steps := make([]propStep, *propSteps)
+	versions := []map[string]string{prog.sources()}
+	for i := range steps {
+		steps[i] = prog.step()
+		if steps[i].build {
+			steps[i].version = len(versions)
+			versions = append(versions, prog.sources())
+		}
+	}
 	out := t.TempDir()
 	specPath := filepath.Join(t.TempDir(), "spec.txt")
 	// Two versions of a library jar with the same API.
@@ -217,14 +313,9 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 	javac(t, map[string]string{"lib/L.java": `package lib; public class L { public void l() { m(); } void m() {
   try { Class.forName(System.getenv("X")).getDeclaredConstructor().newInstance(); } catch (Exception e) {} } }`}, libs[1])
 	jar := filepath.Join(t.TempDir(), "lib.jar")
-	lib := 0
-	javatest.Jar(t, libs[lib], jar)
-	build := func() []string {
-		tmp := t.TempDir()
-		javacCP(t, prog.sources(), tmp, libs[0])
-		return syncDir(t, tmp, out)
-	}
-	build()
+	javatest.Jar(t, libs[0], jar)
+	compiled := javacBatch(t, versions, libs[0])
+	syncDir(t, compiled[0], out)
 	st := testSettings(t, out, specPath)
 	st.Config.Sources = append(st.Config.Sources, classpath.Source{Path: jar, Origin: classpath.Library})
 	st.Options.LibraryMode = false
@@ -237,85 +328,20 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		hosts[i] = newTestHost(t, st)
 	}
 
-	for step := range *propSteps {
-		names := slices.Sorted(func(yield func(string) bool) {
-			for n := range prog.plugins {
-				if !yield(n) {
-					return
-				}
-			}
-		})
+	for step, ps := range steps {
 		var touched []string
-		var what string
-		switch k := rng.IntN(12); {
-		case k == 0 || len(names) == 0:
-			name := fmt.Sprintf("P%d", prog.next)
-			prog.next++
-			prog.plugins[name] = prog.newPlugin()
-			what = "add " + name
-		case k == 1:
-			name := names[rng.IntN(len(names))]
-			prog.plugins[name] = prog.newPlugin()
-			what = "modify " + name
-		case k == 8:
-			name := names[rng.IntN(len(names))]
-			pl := prog.plugins[name]
-			if pl.helpers > 0 && rng.IntN(2) == 0 {
-				pl.helpers--
-				what = "remove a private helper of " + name
-			} else {
-				pl.helpers++
-				what = "add a private helper to " + name
-			}
-		case k == 9:
-			name := names[rng.IntN(len(names))]
-			pl := prog.plugins[name]
-			pl.hook = !pl.hook
-			what = fmt.Sprintf("%s declares hook and later: %v (extends Base: %v)", name, pl.hook, pl.extends)
-		case k == 10:
-			name := names[rng.IntN(len(names))]
-			pl := prog.plugins[name]
-			pl.fields = !pl.fields
-			what = fmt.Sprintf("%s declares fields: %v", name, pl.fields)
-		case k == 11:
-			prog.later = !prog.later
-			what = fmt.Sprintf("Base declares later: %v", prog.later)
-		case k == 2:
-			name := names[rng.IntN(len(names))]
-			delete(prog.plugins, name)
-			what = "delete " + name
-		case k == 3:
-			old := names[rng.IntN(len(names))]
-			name := fmt.Sprintf("P%d", prog.next)
-			prog.next++
-			prog.plugins[name] = prog.plugins[old]
-			delete(prog.plugins, old)
-			what = "rename " + old + " to " + name
-		case k == 4:
-			var b bytes.Buffer
-			for _, n := range names {
-				if rng.IntN(2) == 0 {
-					fmt.Fprintf(&b, "p.Main.main @ 4 => p.%s\n", n)
-				}
-			}
-			if err := os.WriteFile(specPath, b.Bytes(), 0o644); err != nil {
+		what := ps.what
+		switch {
+		case ps.writeSpec:
+			if err := os.WriteFile(specPath, ps.spec, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			touched = append(touched, specPath)
-			what = "spec: " + strings.ReplaceAll(b.String(), "\n", "; ")
-		case k == 5:
-			what = "rewrite identical"
-		case k == 7:
-			prog.core = prog.coreSource()
-			what = "edit Core"
-		case k == 6:
-			lib = 1 - lib
-			javatest.Jar(t, libs[lib], jar)
+		case ps.lib >= 0:
+			javatest.Jar(t, libs[ps.lib], jar)
 			touched = append(touched, jar)
-			what = fmt.Sprintf("swap jar to v%d", lib)
-		}
-		if !strings.HasPrefix(what, "spec") && !strings.HasPrefix(what, "swap") {
-			touched = append(touched, build()...)
+		default:
+			touched = syncDir(t, compiled[ps.version], out)
 		}
 		spec := ReadSpecFile(specPath).Meaning()
 		for i, m := range hosts {
@@ -338,8 +364,6 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			}
 			l := levels[i]
 			if got, want := snapshotText(t, s, l), scratchText(t, st, l); got != want {
-				os.WriteFile("/tmp/h31got.txt", []byte(got), 0o644)
-				os.WriteFile("/tmp/h31want.txt", []byte(want), 0o644)
 				t.Fatalf("step %d (%s) level %v: incremental\n%s\nscratch\n%s", step, what, l, got, want)
 			}
 			release()
