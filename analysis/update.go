@@ -52,9 +52,11 @@ func notUpdatable(format string, args ...any) error {
 //     trace are first mapped to the new IDs (by class, name and descriptor; what is
 //     gone is dropped), and also visited again are: every reachable method whose code
 //     names a changed class or a subtype of one (its calls resolve, dispatch and
-//     initialise through them), the callers of every dynamic site (their resolvers
-//     read names, casts, the specification), the NativeMethod node, and the callers
-//     of a set that lost a member. The sets a run computes from the whole hierarchy
+//     initialise through them), the callers of the dynamic sites whose code, or the
+//     code their value analyses read, mentions a changed class (readsDelta) or whose
+//     value analyses looked up the callers of a method a changed class names (all
+//     of them when the specification changed or names a changed class), the
+//     NativeMethod node, and the callers of a set that lost a member. The sets a run computes from the whole hierarchy
 //     (CHA dispatch groups on a supertype of a changed class, fallback sets,
 //     initialisation chains) are computed again in place for the callers not
 //     visited again, and what they gain is reached; the entry points are a new
