@@ -89,6 +89,7 @@ func TestUpdate(t *testing.T) {
 			// Every concrete Greeter overrides the default method now.
 			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Greeter.greet()V"},
 		}}},
+		{"iface", []string{"app/Greeter"}, "interface app/Greeter was added, removed or changed", expect{reach: []string{"app/Greeter.greet()V"}}},
 		{"addclass", []string{"app/Triangle"}, "", expect{edges: [][2]string{
 			{"app/Lib.drawAll(Lapp/Shape;)V", "app/Triangle.draw()V"},
 			{"app/Lib.drawAll(Lapp/Shape;)V", "app/Circle.draw()V"},
