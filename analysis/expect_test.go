@@ -1504,7 +1504,7 @@ func checkRevisit(t *testing.T, a *Analyzer, opts Options, want *callgraph.Graph
 			}
 		}
 	}
-	got, _, err := a.revisit(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, visit, inD)
+	got, _, err := a.revisit(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, visit, inD, nil)
 	if err != nil {
 		t.Logf("level %d: revisiting every method of the programs declined: %v", opts.Level, err)
 		return

@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -33,6 +35,16 @@ type Trace struct {
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
 	reads       *valueReads
+	// groups and fallbacks key the sets whose members a run computes from the
+	// whole hierarchy, by set: the CHA dispatch groups (restricted or not), the
+	// conservative fallback sets and the initialisation chains. An update after a
+	// member edit computes them again (update_members.go). After updates a key may
+	// have several sets: the probe's, for the methods visited again, and the old.
+	groups    map[int32]dispatchKey
+	fallbacks map[int32]fallbackKey
+	// spec is the specification of the run: another one resolves dynamic sites
+	// otherwise.
+	spec *spec.File
 	// specResolved says whether the run resolved the specification (and so set the
 	// graph's Problems).
 	specResolved bool
@@ -182,19 +194,21 @@ func (s *solver) growCond(set, id, from int32) {
 // trace returns what Update needs of the finished run.
 func (s *solver) trace() *Trace {
 	t := &Trace{cond: s.cond, parent: s.parent, condOf: s.condOf, handleSet: -1, ifaceLambda: map[dispatchKey]int32{}, reads: s.reads,
-		specResolved: s.api.spec != nil, appNative: s.appNative}
+		specResolved: s.api.spec != nil, spec: s.opts.Spec, appNative: s.appNative, fallbacks: bySet(s.fallback), groups: map[int32]dispatchKey{}}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}
-	for _, g := range s.plain {
+	record := func(g *group) {
+		t.groups[g.set] = g.key
 		if g.declared.IsInterface() {
 			t.ifaceLambda[g.key] = g.lambdaSet
 		}
 	}
+	for _, g := range s.plain {
+		record(g)
+	}
 	for _, g := range s.groups {
-		if g.declared.IsInterface() {
-			t.ifaceLambda[g.key] = g.lambdaSet
-		}
+		record(g)
 	}
 	return t
 }
@@ -212,4 +226,31 @@ func (s *solver) inheritLambdaSet(g *group) {
 		s.cond[g.lambdaSet] = map[int32]int32{}
 		s.inherited[g.lambdaSet] = old
 	}
+}
+
+// sameSpec reports whether two specifications resolve every site alike: the same
+// entries, read from a file of the same name (problems name it).
+func sameSpec(a, b *spec.File) bool {
+	entries := func(f *spec.File) []spec.Entry {
+		if f == nil {
+			return nil
+		}
+		return f.Entries
+	}
+	name := func(f *spec.File) string {
+		if f == nil || len(f.Entries) == 0 {
+			return ""
+		}
+		return f.Name
+	}
+	return name(a) == name(b) && reflect.DeepEqual(entries(a), entries(b))
+}
+
+// bySet inverts a map of sets by key.
+func bySet[K comparable](sets map[K]int32) map[int32]K {
+	out := make(map[int32]K, len(sets))
+	for k, set := range sets {
+		out[set] = k
+	}
+	return out
 }

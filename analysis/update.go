@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -35,14 +36,34 @@ func notUpdatable(format string, args ...any) error {
 }
 
 // Update returns the graph (and trace) that a.RunTrace(ctx, opts) would return,
-// computed from prev, a run with the same options over a program that differs from
-// a's only in the bytes of the classes named in changed. It re-visits only the
-// reachable methods of those classes, and visits the methods that only their new
-// code reaches, replaces their edges and sites in prev's graph, and proves the result
+// computed from prev, a run with the same options (but for the specification) over a
+// program that differs from a's only in the bytes of the classes named in changed,
+// and in classes that only one of them has. It re-visits only the reachable methods
+// whose visit may now differ, and visits the methods that only their new code
+// reaches, replaces their edges and sites in prev's graph, and proves the result
 // equal to a new run's:
 //
-//   - every class keeps its header (members, supertypes, flags, nesting), so method
-//     IDs, resolution and CHA dispatch are as before; only CHA is supported;
+//   - only CHA is supported;
+//   - when every class keeps its header (members, supertypes, flags, nesting) and the
+//     specification is the same, method IDs, resolution and CHA dispatch are as
+//     before, and the methods visited again are the reachable ones of the changed
+//     classes and the readers below. Otherwise (a member edit: classes or members
+//     added or removed, headers changed; or another specification) the graph and
+//     trace are first mapped to the new IDs (by class, name and descriptor; what is
+//     gone is dropped), and also visited again are: every reachable method whose code
+//     names a changed class or a subtype of one (its calls resolve, dispatch and
+//     initialise through them), the callers of the dynamic sites whose code, or the
+//     code their value analyses read, mentions a changed class (readsDelta) or whose
+//     value analyses looked up the callers of a method a changed class names (all
+//     of them when the specification changed or names a changed class), the
+//     NativeMethod node, and the callers of a set that lost a member. The sets a run computes from the whole hierarchy
+//     (CHA dispatch groups on a supertype of a changed class, fallback sets,
+//     initialisation chains) are computed again in place for the callers not
+//     visited again, and what they gain is reached; the entry points are a new
+//     run's. A member edit is declined in library mode, for interfaces, JDK and
+//     serializable classes, for more than maxMemberEdit classes, when a method
+//     reference's dispatch targets change, and when a method justifying a
+//     conditional member or a reachable native (level 6) is removed;
 //   - the changed methods create the same lambdas as before, newly reachable ones
 //     create none, neither adds to the method-handle set, and both dispatch on
 //     interfaces only as some method did before (their targets through lambdas are
@@ -52,13 +73,14 @@ func notUpdatable(format string, args ...any) error {
 //     is reachable: see Trace) justify no member of a conditional set; they are
 //     dropped with their edges and sites;
 //   - no value analysis read a changed method's facts or looked up the callers of a
-//     method that a changed method calls, before or after the change.
+//     method that a changed method calls, before or after the change, unless its
+//     reader is visited again.
 //
-// Under these conditions the old fixpoint, with the changed methods' contributions
-// replaced and the new methods' added, is closed under the new program's rules, and
-// nothing in it is reachable only through a removed edge, so it is the least
-// fixpoint: the new run's graph (up to the numbering of sets and reasons). Otherwise
-// the error is a *NotUpdatable.
+// Under these conditions the old fixpoint, with the contributions of the methods
+// visited again replaced and the new methods' added, is closed under the new
+// program's rules, and nothing in it is reachable only through a removed edge, so it
+// is the least fixpoint: the new run's graph (up to the numbering of sets and
+// reasons). Otherwise the error is a *NotUpdatable.
 func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
 	opts, err := normalize(opts)
 	if err != nil {
@@ -78,21 +100,24 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 		return nil, nil, notUpdatable("the program overrides access checks (setAccessible, privateLookupIn)")
 	}
 	oh := prev.Analyzer.h
-	if why := sameShape(oh, a.h, changed); why != "" {
-		return nil, nil, notUpdatable("%s", why)
+	if why := sameShape(oh, a.h, changed); why != "" || !sameSpec(prev.Trace.spec, opts.Spec) {
+		// Classes or members were added or removed, or headers changed; or the
+		// specification changed, which only dynamic sites read.
+		return a.updateMembers(ctx, opts, prev, changed)
 	}
 	a.inheritValuesIndex(prev.Analyzer, changed)
 	visit, inD, why := a.changedMethods(prev, changed)
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
-	return a.revisit(ctx, opts, prev, visit, inD)
+	return a.revisit(ctx, opts, prev, visit, inD, nil)
 }
 
 // revisit is Update once the change is known to be one of method bodies that
-// nothing else read: it visits the methods of visit again (the reachable ones of the
-// changed classes, inD) and those that only they reach now, and patches prev's graph.
-func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset) (*callgraph.Graph, *Trace, error) {
+// nothing else read, or a member edit made into one (updateMembers, me): it visits
+// the methods of visit again (the reachable ones of the changed classes, inD) and
+// those that only they reach now, and patches prev's graph.
+func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = cha.New(a.h)
@@ -109,6 +134,16 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		s.cur = m.ID
 		s.visit(m)
 	}
+	if me != nil {
+		if me.native {
+			s.cur = s.native
+			s.visitNative()
+		}
+		s.cur = -1
+		for _, id := range me.seeds {
+			s.reachable(id)
+		}
+	}
 	// Methods that only the new code reaches are visited as a run would: the
 	// conditions below keep their effects to their own bundles and sites.
 	if err := s.solve(); err != nil {
@@ -122,19 +157,24 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		return nil, nil, notUpdatable("%s", s.unsupported)
 	case s.api.handles != nil:
 		return nil, nil, notUpdatable("a changed method creates method handles")
-	case s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
+	case me == nil && s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
+		// (After a member edit every dynamic site is visited again, and the problems
+		// are those of the whole specification, resolved anew.)
 		return nil, nil, notUpdatable("the specification's problems changed")
 	}
 	hint := a.bundleHint.Load()
 	pg := s.graph()
 	a.bundleHint.Store(hint)
-	g, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
+	g, setMap, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := *prev.Trace
 	t.parent, t.condOf = s.parent, s.condOf
-	if !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
+	if me != nil {
+		g.Entries, g.Problems = me.entries, s.problems
+	}
+	if me != nil || !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
 		parent, condOf, reached, ok := grounded(g, prev.Trace)
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
@@ -157,8 +197,39 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
+	t.spec = opts.Spec
 	t.appNative = s.appNative
+	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
+	for _, gr := range s.plain {
+		probeGroups[gr.key] = gr.set
+	}
+	for _, gr := range s.groups {
+		probeGroups[gr.key] = gr.set
+	}
+	t.groups = withProbeSets(prev.Trace.groups, probeGroups, setMap)
+	t.fallbacks = withProbeSets(prev.Trace.fallbacks, s.fallback, setMap)
 	return g, &t, nil
+}
+
+// withProbeSets returns old (keys of sets of the updated graph, by set) with the
+// probe's sets (by key) that the patched graph uses, at its numbers (setMap).
+func withProbeSets[K comparable](old map[int32]K, probe map[K]int32, setMap map[int32]int32) map[int32]K {
+	var out map[int32]K
+	for k, ps := range probe {
+		j, ok := setMap[ps]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[int32]K, len(old)+len(probe))
+			maps.Copy(out, old)
+		}
+		out[j] = k
+	}
+	if out == nil {
+		return old
+	}
+	return out
 }
 
 // sameShape reports why the hierarchies differ in more than method bodies ("" when
@@ -261,12 +332,12 @@ func indys(f *facts.Method) []facts.Indy {
 }
 
 // patch returns old with the bundles and sites of the methods in inD replaced by
-// those of the probe's graph pg. Sets inherited from old (probe set -> old set) must
-// have kept their members.
-func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, error) {
+// those of the probe's graph pg, and the numbers in it of the probe's sets that it
+// uses. Sets inherited from old (probe set -> old set) must have kept their members.
+func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, map[int32]int32, error) {
 	for ps, os := range inherited {
 		if !slices.Equal(pg.Sets[ps], old.Sets[os]) {
-			return nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
+			return nil, nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
 		}
 	}
 	sets := slices.Clip(old.Sets)
@@ -339,9 +410,7 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callg
 		st.Targets = mapSet(st.Targets)
 		sites = append(sites, st)
 	}
-	slices.SortStableFunc(sites, func(a, b callgraph.Site) int {
-		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
-	})
+	sortSites(sites)
 	problems := old.Problems
 	if pg.Problems != nil {
 		problems = pg.Problems
@@ -358,7 +427,7 @@ func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callg
 		Reasons:   reasons,
 		Sites:     sites,
 		Problems:  problems,
-	}, nil
+	}, setMap, nil
 }
 
 // callerStart returns the index of the first bundle of bs (sorted by caller) whose

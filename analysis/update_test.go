@@ -9,6 +9,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
@@ -46,6 +47,8 @@ func TestUpdate(t *testing.T) {
 	type expect struct {
 		edges   [][2]string // caller, callee: edges the new graph has
 		noReach []string    // methods the new graph does not reach
+		gone    []string    // methods the previous graph reaches and the new program does not declare
+		noEdges [][2]string // edges the new graph does not have
 		reach   []string    // methods it reaches
 	}
 	cases := []struct {
@@ -69,7 +72,29 @@ func TestUpdate(t *testing.T) {
 		{"newlambda", []string{"app/Work"}, "creates a lambda", expect{edges: [][2]string{
 			{"app/Main.main([Ljava/lang/String;)V", "app/Lib.lambda$lambdaMaker$0()V"},
 		}}},
-		{"header", []string{"app/Work"}, "added or removed", expect{reach: []string{"app/Work.run([Ljava/lang/String;)V"}}},
+		// Member edits: the IDs move, and Update maps them (update_members.go).
+		{"header", []string{"app/Work"}, "", expect{reach: []string{"app/Work.run([Ljava/lang/String;)V"}, noReach: []string{"app/Work.added()V"}}},
+		{"helper", []string{"app/Work"}, "", expect{edges: [][2]string{
+			{"app/Work.run([Ljava/lang/String;)V", "app/Work.helper()V"},
+			{"app/Work.helper()V", "app/Lib.onlyFromWork()V"},
+		}}},
+		{"removeoverride", []string{"app/Circle"}, "", expect{edges: [][2]string{
+			{"app/Lib.drawAll(Lapp/Shape;)V", "app/Shape.draw()V"},
+		}, gone: []string{"app/Circle.draw()V"}}},
+		{"addoverride", []string{"app/Quiet"}, "", expect{edges: [][2]string{
+			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Quiet.greet()V"},
+			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Polite.greet()V"},
+			{"app/Quiet.greet()V", "app/Lib.viaLambda()V"},
+		}, noEdges: [][2]string{
+			// Every concrete Greeter overrides the default method now.
+			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Greeter.greet()V"},
+		}}},
+		{"iface", []string{"app/Greeter"}, "interface app/Greeter was added, removed or changed", expect{reach: []string{"app/Greeter.greet()V"}}},
+		{"addclass", []string{"app/Triangle"}, "", expect{edges: [][2]string{
+			{"app/Lib.drawAll(Lapp/Shape;)V", "app/Triangle.draw()V"},
+			{"app/Lib.drawAll(Lapp/Shape;)V", "app/Circle.draw()V"},
+			{"app/Triangle.draw()V", "app/Lib.onlyFromWork()V"},
+		}}},
 		{"callers", []string{"app/Main"}, "", expect{edges: [][2]string{
 			{"app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"},
 		}, noReach: []string{"app/Plugin.<init>()V"}}},
@@ -126,6 +151,19 @@ func TestUpdate(t *testing.T) {
 				for _, m := range c.reach {
 					if !want.Reachable.Has(method(m)) {
 						t.Errorf("the new run does not reach %s", m)
+					}
+				}
+				for _, e := range c.noEdges {
+					if want.HasEdge(method(e[0]), method(e[1])) {
+						t.Errorf("the new run has an edge %s -> %s", e[0], e[1])
+					}
+				}
+				for _, m := range c.gone {
+					if slices.ContainsFunc(h.Methods(), func(x *hierarchy.Method) bool { return x.String() == m }) {
+						t.Errorf("the changed program declares %s", m)
+					}
+					if !slices.ContainsFunc(a0.h.Methods(), func(x *hierarchy.Method) bool { return x.String() == m && g0.Reachable.Has(x.ID) }) {
+						t.Errorf("the previous graph does not reach %s", m)
 					}
 				}
 				got, tr, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, c.changed)

@@ -9,8 +9,10 @@
 //   - Host (host.go): Build indexes each project, reusing the previous index's
 //     classes whose bytes did not change (facts are cached by content hash), analyses
 //     it and publishes one immutable Snapshot per project, replacing the current
-//     ones as a whole. When only method bodies changed, the graph is updated in place
-//     (analysis.Analyzer.Update) instead of analysed anew. Under an algorithm that
+//     ones as a whole. When classes changed (their bodies, members or headers; classes
+//     added or removed) or the specification file did, the graph is updated in place
+//     (analysis.Analyzer.Update, which maps the IDs when the hierarchy differs) instead
+//     of analysed anew, unless Update cannot prove the result equal. Under an algorithm that
 //     cannot update in place (TFA, XTA, RTA), the world keeps the CHA graph of the
 //     same level beside (its companion, computed in the background as soon as a
 //     graph is published); an edit updates it in place, waiting for it if need be,

@@ -34,7 +34,22 @@ func javac(t testing.TB, srcs map[string]string, out string) {
 // javacCP is javac with a class path.
 func javacCP(t testing.TB, srcs map[string]string, out, cp string) {
 	t.Helper()
-	dir := t.TempDir()
+	files := writeSources(t, srcs, t.TempDir())
+	args := []string{"-g", "-proc:none", "-Xlint:none", "-encoding", "UTF-8", "-d", out}
+	if cp != "" {
+		args = append(args, "-cp", cp)
+	}
+	args = append(args, files...)
+	cmd := exec.Command(javatest.Javac(t), args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+}
+
+// writeSources writes the sources (relative path -> text) under dir and returns
+// their paths, sorted.
+func writeSources(t testing.TB, srcs map[string]string, dir string) []string {
+	t.Helper()
 	var files []string
 	for rel, text := range srcs {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -47,15 +62,58 @@ func javacCP(t testing.TB, srcs map[string]string, out, cp string) {
 		files = append(files, p)
 	}
 	sort.Strings(files)
-	args := []string{"-g", "-proc:none", "-Xlint:none", "-encoding", "UTF-8", "-d", out}
-	if cp != "" {
-		args = append(args, "-cp", cp)
+	return files
+}
+
+// batchJavac compiles, in one JVM, each line of the file it is given: javac's
+// arguments separated by tabs.
+const batchJavac = `import java.nio.file.*;
+import javax.tools.*;
+
+public class BatchJavac {
+    public static void main(String[] a) throws Exception {
+        JavaCompiler c = ToolProvider.getSystemJavaCompiler();
+        for (String line : Files.readAllLines(Path.of(a[0]))) {
+            if (!line.isEmpty() && c.run(null, null, null, line.split("\t")) != 0) {
+                System.err.println("failed: " + line);
+                System.exit(1);
+            }
+        }
+    }
+}
+`
+
+// javacBatch compiles each version of a program (relative path -> text) with the
+// class path cp, all in one JVM, and returns the directory of each version's
+// classes: a javac process per version costs a JVM start each (most of a long
+// random test's time).
+func javacBatch(t testing.TB, versions []map[string]string, cp string) []string {
+	t.Helper()
+	root := t.TempDir()
+	var list strings.Builder
+	outs := make([]string, len(versions))
+	for i, srcs := range versions {
+		dir := filepath.Join(root, fmt.Sprintf("v%d", i))
+		outs[i] = filepath.Join(dir, "classes")
+		if err := os.MkdirAll(outs[i], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"-g", "-proc:none", "-Xlint:none", "-encoding", "UTF-8", "-d", outs[i], "-cp", cp},
+			writeSources(t, srcs, filepath.Join(dir, "src"))...)
+		list.WriteString(strings.Join(args, "\t") + "\n")
 	}
-	args = append(args, files...)
-	cmd := exec.Command(javatest.Javac(t), args...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, b)
+	driver, listFile := filepath.Join(root, "BatchJavac.java"), filepath.Join(root, "list")
+	if err := os.WriteFile(driver, []byte(batchJavac), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	if err := os.WriteFile(listFile, []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	java := filepath.Join(filepath.Dir(javatest.Javac(t)), "java")
+	if b, err := exec.Command(java, driver, listFile).CombinedOutput(); err != nil {
+		t.Fatalf("javac (batch of %d): %v\n%s", len(versions), err, b)
+	}
+	return outs
 }
 
 func TestMain(m *testing.M) {

@@ -254,9 +254,20 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 	opts.Spec = nil
 	t0 := time.Now()
 	inPlace := false
-	if made != nil && prev != nil && prev.Graph != nil {
+	switch {
+	case made == nil && prev != nil && prev.Graph != nil && prev.w == w && opts.Algorithm.UpdatesInPlace() &&
+		prev.Spec.Meaning() != spec.Meaning() && w.finished(graphKey(opts, spec)) == nil:
+		// The specification changed: its entries resolve dynamic sites only, which
+		// an update in place visits again.
 		var why string
-		if inPlace, why = w.updateFrom(ctx, prev.w, opts, spec, false); inPlace {
+		if inPlace, why = w.updateFrom(ctx, w, opts, prev.Spec, spec, false); inPlace {
+			h.log.Info("call graph updated in place for the specification", zap.Duration("took", time.Since(t0)))
+		} else {
+			h.log.Debug("call graph not updated in place for the specification", zap.String("why", why))
+		}
+	case made != nil && prev != nil && prev.Graph != nil:
+		var why string
+		if inPlace, why = w.updateFrom(ctx, prev.w, opts, prev.Spec, spec, false); inPlace {
 			h.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))
 			w.updateOthers(prev.w, graphKey(opts, spec))
 		} else {
@@ -302,7 +313,7 @@ func (h *Host) interim(ctx context.Context, req *Request, p *Project, w *world, 
 	t0 := time.Now()
 	opts := companionOptions(req.Options)
 	opts.Spec = nil
-	if ok, why := w.updateFrom(ctx, prev.w, opts, spec, true); !ok {
+	if ok, why := w.updateFrom(ctx, prev.w, opts, prev.Spec, spec, true); !ok {
 		h.log.Debug("no interim graph", zap.String("why", why))
 		return
 	}

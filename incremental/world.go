@@ -390,22 +390,22 @@ func (w *world) diskKey(key string, sf *SpecFile) string {
 	return w.cache.GraphKey(w.ix, fmt.Sprintf("%s\nspec %q", key, path))
 }
 
-// updateFrom gives w the graph for the options and specification as an update in
-// place of prev's (analysis.Analyzer.Update), when w's index was rebuilt from prev's
-// keeping its hierarchy and prev has that graph with its trace. It reports whether it
-// did, or why not. The updated graph goes to the disk cache once the edits pause
+// updateFrom gives w the graph for the options and specification sf as an update in
+// place of prev's graph for the options and specification prevSF
+// (analysis.Analyzer.Update), when w's index was rebuilt from prev's (classes
+// changed, added or removed) or w is prev (the specification changed), and prev
+// has that graph with its trace. It reports whether it did, or why not. The updated graph goes to the disk cache once the edits pause
 // (deferredStore), unless it is the CHA companion (companionLater): a restart
 // computes the companion anew, for its trace. prev's companion, computed in the
 // background, is waited for (until ctx ends) when it is not ready yet: its update in
 // place is the edit's interim graph.
-func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, sf *SpecFile, companion bool) (bool, string) {
-	changed, ok := w.ix.ChangedSince(prev.ix)
-	if !ok {
-		return false, "the hierarchy changed"
-	}
+func (w *world) updateFrom(ctx context.Context, prev *world, opts analysis.Options, prevSF, sf *SpecFile, companion bool) (bool, string) {
+	// Classes or members added or removed are updates in place too: Update maps
+	// the IDs.
+	changed := w.ix.Changes(prev.ix)
 	key := graphKey(opts, sf)
 	prev.mu.Lock()
-	pc := prev.graphs[key]
+	pc := prev.graphs[graphKey(opts, prevSF)]
 	prev.mu.Unlock()
 	if pc == nil {
 		return false, "no previous graph"
@@ -496,16 +496,13 @@ func (w *world) updateOthers(prev *world, except string) {
 	go func() {
 		defer w.release()
 		defer prev.release()
-		changed, same := w.ix.ChangedSince(prev.ix)
+		changed := w.ix.Changes(prev.ix)
 		for _, j := range jobs {
 			if j.c == nil {
 				continue
 			}
 			var nb *updateBase
 			err := w.bg.Err()
-			if err == nil && !same {
-				err = fmt.Errorf("the hierarchy changed")
-			}
 			if err == nil {
 				nb, err = j.base.update(w.bg, w, prev, j.base.opts, changed)
 			}

@@ -119,7 +119,7 @@ public class B { public void run() { System.out.print("b"); } }
 	w := newWorld("test", ix2, zap.NewNop())
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if ok, why := w.updateFrom(cctx, prev, cha, nil, true); ok || !strings.Contains(why, "deadline") {
+	if ok, why := w.updateFrom(cctx, prev, cha, nil, nil, true); ok || !strings.Contains(why, "deadline") {
 		t.Errorf("cancelled while waiting for the companion: updated %v (%s)", ok, why)
 	}
 
@@ -130,7 +130,7 @@ public class B { public void run() { System.out.print("b"); } }
 	done := make(chan result, 1)
 	w = newWorld("test", ix2, zap.NewNop())
 	go func() {
-		ok, why := w.updateFrom(ctx, prev, cha, nil, true)
+		ok, why := w.updateFrom(ctx, prev, cha, nil, nil, true)
 		done <- result{ok, why}
 	}()
 	select {

@@ -406,3 +406,36 @@ func (ix *Index) ChangedSince(prev *Index) (changed []string, ok bool) {
 	sort.Strings(changed)
 	return changed, true
 }
+
+// Changes returns the classes whose bytes or container differ between prev and ix,
+// by name and sorted, whatever their hierarchies: those of ChangedSince when ix
+// kept prev's, else also the classes that only one of them has (analysis.Analyzer.Update
+// then maps the IDs).
+func (ix *Index) Changes(prev *Index) []string {
+	if changed, ok := ix.ChangedSince(prev); ok {
+		return changed
+	}
+	sources := func(x *Index) map[string]*classpath.Class {
+		m := make(map[string]*classpath.Class, len(x.sources))
+		for _, s := range x.sources {
+			if s != nil {
+				m[s.Name] = s
+			}
+		}
+		return m
+	}
+	olds, news := sources(prev), sources(ix)
+	var changed []string
+	for name, src := range news {
+		if old := olds[name]; old == nil || src.Hash != old.Hash || src.Container != old.Container {
+			changed = append(changed, name)
+		}
+	}
+	for name := range olds {
+		if news[name] == nil {
+			changed = append(changed, name)
+		}
+	}
+	sort.Strings(changed)
+	return changed
+}

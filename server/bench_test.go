@@ -270,6 +270,8 @@ func isIdentByte(c byte) bool {
 //   - javacc-body: an application class over javacc and the full JDK; one version
 //     adds a call (the time until an outgoing-calls request reflects it is timed
 //     too: change-to-calls);
+//   - javacc-member: the same, and the version with the call also declares a private
+//     helper that main calls (a member edit: method IDs move);
 //   - javacc-reflective: the same class runs javacc's main through Class.forName of a
 //     constant or of a system property (the site resolves and unresolves: its
 //     diagnostics are timed too);
@@ -293,6 +295,15 @@ func BenchmarkClassChange(b *testing.B) {
 	// diagnostics come first from CHA's companion graph updated in place.
 	b.Run("javacc-body-tfa", func(b *testing.B) {
 		benchJavaccChange(b, nil, "", "System.out.println(a.length);")
+	})
+	// A member edit: the second version also declares a private helper, which
+	// main calls (method IDs move).
+	const member = "System.out.println(a.length); helper(); } private static void helper() { System.out.println();"
+	b.Run("javacc-member", func(b *testing.B) {
+		benchJavaccChange(b, cha, "", member)
+	})
+	b.Run("javacc-member-tfa", func(b *testing.B) {
+		benchJavaccChange(b, nil, "", member)
 	})
 	const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
 	b.Run("javacc-reflective", func(b *testing.B) {

@@ -3,6 +3,21 @@ package app;
 public class Lib {
     static void common() {}
 
+    // Reached from Main.main: virtual calls whose CHA targets the variants that add
+    // and remove overrides change, without changing Lib.
+    static void dispatch() {
+        drawAll(new Shape());
+        greetAll(new Polite());
+    }
+
+    static void drawAll(Shape s) {
+        s.draw();
+    }
+
+    static void greetAll(Greeter g) {
+        g.greet();
+    }
+
     static void viaLambda() {}
 
     static void onlyFromWork() {}

@@ -16,5 +16,6 @@ public class Main {
             hold.run();
         }
         Lib.load("app.Other");
+        Lib.dispatch();
     }
 }

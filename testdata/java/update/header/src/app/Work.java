@@ -1,6 +1,7 @@
 package app;
 
-// Adds a method: method IDs move, not updatable in place.
+// Adds a method nothing calls: method IDs move. Updated in place; added is not
+// reachable.
 public class Work {
     static void run(String[] a) {
         Lib.common();

@@ -16,5 +16,6 @@ public class Main {
             hold.run();
         }
         Lib.load(System.getProperty("app.plugin"));
+        Lib.dispatch();
     }
 }

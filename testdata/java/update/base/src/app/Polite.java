@@ -1,0 +1,5 @@
+package app;
+
+public class Polite implements Greeter {
+    public void greet() {}
+}
