@@ -108,6 +108,9 @@ type Analyzer struct {
 	services    serviceProviders // level 6: resolve_jdkconfig.go
 	overrides   accessOverrides  // resolve_access.go
 	containerIx containerIndexes // level 6: resolve_containers.go
+	// level 6: resolve_bootstrap.go
+	bootstrapOnce sync.Once
+	bootstraps    bootstrapSet
 }
 
 // New returns an analyzer for prog.

@@ -103,9 +103,10 @@ type siteResolver interface {
 // (level 4) and the environment (level 5) add theirs here; the service configuration
 // the class path ships (every level: ServiceLoader's own sites) and the containers'
 // index files (Correct-JDK) come after the value analyses, whose results they must
-// not widen; so does the JDK's own lambda classes' instantiation (Correct-JDK).
+// not widen; so do the JDK's own lambda classes' instantiation and bootstrap
+// method calls (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,

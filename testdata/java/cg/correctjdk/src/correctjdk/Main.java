@@ -18,6 +18,11 @@
  *   constructor may run (Gadget's, which nothing creates). At level 6 the JDK's
  *   model of lambdas says what the spun class's constructor does: it stores the
  *   captured values and calls Object.<init>.
+ * - Linking the lambda's invokedynamic, the JVM has BootstrapMethodInvoker.invoke
+ *   invoke the bootstrap method. Below level 6 that handle is unknown there, so any
+ *   public method may be called (exposed among them). At level 6 it is one of the
+ *   methods the class path's BootstrapMethods attributes name: LambdaMetafactory's
+ *   metafactory, and no method of the program.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -42,6 +47,8 @@ public class Main {
         // @because[level=6](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, java.lang.Object.<init>, the lambda class InnerClassLambdaMetafactory spins)
         // @!edge[level=6](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
         // @edge[level=5](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
+        // @because[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, java.lang.invoke.LambdaMetafactory.metafactory, BootstrapMethods attributes)
+        // @!edge[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed) @edge[level=5](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42) {

@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// bootstrapResolver resolves, at Correct-JDK, the method-handle invocations with
+// which the JDK calls bootstrap methods. The JVM links an invokedynamic instruction
+// or a dynamic constant (ldc of CONSTANT_Dynamic) by calling
+// MethodHandleNatives.linkCallSite or linkDynamicConstant, which hand the bootstrap
+// method of the instruction to BootstrapMethodInvoker.invoke; it invokes that
+// handle (directly, or through invokeWithArguments in invokeWithManyArguments).
+// Below Correct-JDK the handle is unknown there and the sites fall back to every
+// public method. A bootstrap method is named by the BootstrapMethods attribute of
+// the class whose instruction is linked (JVMS 4.7.23), so the handle is one of the
+// methods those attributes name: the targets are all of them in the class path,
+// a few dozen methods where the fallback has every public one. widenAndCast
+// converts a dynamic constant's boxed value through MethodHandles.identity, which
+// calls nothing.
+type bootstrapResolver struct{}
+
+func (bootstrapResolver) appliesAt(l callgraph.Level) bool { return l.ModelsJDK() }
+
+const bootstrapInvoker = "java/lang/invoke/BootstrapMethodInvoker"
+
+func (bootstrapResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	m := d.at.caller
+	if m == nil || d.api == nil || d.feature != callgraph.FeatMethodHandle || d.api.Class.Name != handleClass ||
+		m.Class.Origin != hierarchy.JDK || m.Class.Name != bootstrapInvoker {
+		return siteResult{}
+	}
+	switch m.Name {
+	case "invoke", "invokeWithManyArguments":
+		bs := s.a.bootstrapMethods()
+		return siteResult{status: callgraph.Resolved, methods: bs.methods, inits: bs.classes,
+			evidence: "the JVM hands BootstrapMethodInvoker the bootstrap method of the invokedynamic instruction or dynamic constant it links: one of the methods the class path's BootstrapMethods attributes name (JDK model)"}
+	case "widenAndCast":
+		return siteResult{status: callgraph.Resolved,
+			evidence: "the handle is MethodHandles.identity adapted to Object: it converts the value and calls nothing (JDK model)"}
+	}
+	return siteResult{}
+}
+
+// bootstrapSet is every method that a BootstrapMethods attribute of the class path
+// names, with their classes (invoking a static method initialises its class).
+type bootstrapSet struct {
+	methods []*hierarchy.Method
+	classes []*hierarchy.Class
+}
+
+// bootstrapMethods returns the class path's bootstrap methods, found once per
+// analyzer from the class files' attributes (decoded with the hierarchy: no method
+// body is read).
+func (a *Analyzer) bootstrapMethods() bootstrapSet {
+	a.bootstrapOnce.Do(func() {
+		seen := map[*hierarchy.Method]bool{}
+		for _, c := range a.h.Classes() {
+			f := a.h.File(c)
+			if f == nil || f.Pool == nil {
+				continue
+			}
+			for _, bm := range f.BootstrapMethods {
+				_, ref := f.Pool.MethodHandle(bm.Ref)
+				owner := a.h.Class(ref.Class)
+				if owner == nil {
+					continue
+				}
+				m, err := a.h.ResolveMethod(owner, ref.Name, ref.Desc, ref.Interface)
+				if err != nil || m == nil || seen[m] {
+					continue
+				}
+				seen[m] = true
+				a.bootstraps.methods = append(a.bootstraps.methods, m)
+				if !slices.Contains(a.bootstraps.classes, m.Class) {
+					a.bootstraps.classes = append(a.bootstraps.classes, m.Class)
+				}
+			}
+		}
+	})
+	return a.bootstraps
+}
