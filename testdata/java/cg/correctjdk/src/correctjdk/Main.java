@@ -23,6 +23,11 @@
  *   public method may be called (exposed among them). At level 6 it is one of the
  *   methods the class path's BootstrapMethods attributes name: LambdaMetafactory's
  *   metafactory, and no method of the program.
+ * - MethodHandle.invokeWithArguments: the call site in main has the handle's target
+ *   (helper). Inside the JDK's invokeWithArguments, the invocation of the handle
+ *   (through an invoker) is unknown below level 6 and falls back to every public
+ *   method; at level 6 the JDK model leaves its targets to the call site that
+ *   called invokeWithArguments.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -35,7 +40,7 @@ package correctjdk;
 public class Main {
     static int count;
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
         Worker w = new Worker();
         w.start(); // @calls(java.lang.Thread.start)
         // @edge[level=6](java.lang.Thread.start0, correctjdk.Worker.run, java.lang.Thread.exit)
@@ -49,11 +54,19 @@ public class Main {
         // @edge[level=5](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
         // @because[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, java.lang.invoke.LambdaMetafactory.metafactory, BootstrapMethods attributes)
         // @!edge[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed) @edge[level=5](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed)
+        java.lang.invoke.MethodHandle mh = java.lang.invoke.MethodHandles.lookup().findStatic(Main.class, "helper",
+                java.lang.invoke.MethodType.methodType(void.class));
+        mh.invokeWithArguments(); // @calls(correctjdk.Main.helper)
+        // @!edge[level=6](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
+        // @edge[level=5](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42) {
             System.out.println("unlikely");
         }
+    }
+
+    static void helper() {
     }
 
     // Nothing in the program calls this.

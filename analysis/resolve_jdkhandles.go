@@ -20,16 +20,32 @@ import (
 // a few dozen methods where the fallback has every public one. widenAndCast
 // converts a dynamic constant's boxed value through MethodHandles.identity, which
 // calls nothing.
+//
+// The same resolver answers the invocations inside MethodHandle.invokeWithArguments
+// and its AsVarargsCollector override: they invoke the receiver handle (through an
+// invoker, or its target), whose targets the invokeWithArguments call site that
+// called them has already (resolve_mh.go treats that call as the invocation, as it
+// does invokeExact). Below Correct-JDK they fall back to every public method.
 type bootstrapResolver struct{}
 
 func (bootstrapResolver) appliesAt(l callgraph.Level) bool { return l.ModelsJDK() }
 
-const bootstrapInvoker = "java/lang/invoke/BootstrapMethodInvoker"
+const (
+	bootstrapInvoker = "java/lang/invoke/BootstrapMethodInvoker"
+	varargsCollector = "java/lang/invoke/MethodHandleImpl$AsVarargsCollector"
+)
 
 func (bootstrapResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	m := d.at.caller
 	if m == nil || d.api == nil || d.feature != callgraph.FeatMethodHandle || d.api.Class.Name != handleClass ||
-		m.Class.Origin != hierarchy.JDK || m.Class.Name != bootstrapInvoker {
+		m.Class.Origin != hierarchy.JDK {
+		return siteResult{}
+	}
+	if m.Name == "invokeWithArguments" && (m.Class.Name == handleClass || m.Class.Name == varargsCollector) {
+		return siteResult{status: callgraph.Resolved,
+			evidence: "invokes this handle: its targets are the edges of the invokeWithArguments call that called it (JDK model)"}
+	}
+	if m.Class.Name != bootstrapInvoker {
 		return siteResult{}
 	}
 	switch m.Name {
