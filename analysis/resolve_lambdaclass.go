@@ -43,8 +43,10 @@ func (lambdaClassResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	res := siteResult{status: callgraph.Resolved, evidence: lambdaClassEvidence}
 	switch {
 	case d.feature == callgraph.FeatInstantiation && d.api.Class.Name == "java/lang/reflect/Constructor" && d.api.Name == "newInstance":
-		if init := s.objectInit(); init != nil {
-			res.methods = []*hierarchy.Method{init}
+		if obj := s.h.Object(); obj != nil {
+			if init := obj.Method("<init>", "()V"); init != nil {
+				res.methods = []*hierarchy.Method{init}
+			}
 		}
 		return res
 	case d.feature == callgraph.FeatMethodHandle && d.api.Class.Name == lookupClass &&
@@ -52,16 +54,4 @@ func (lambdaClassResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		return res
 	}
 	return siteResult{}
-}
-
-// objectInit returns java.lang.Object's constructor, nil when the JDK lacks it.
-func (s *solver) objectInit() *hierarchy.Method {
-	if c := s.h.Class("java/lang/Object"); c != nil {
-		for _, m := range c.Methods {
-			if m.Name == "<init>" && m.Desc == "()V" {
-				return m
-			}
-		}
-	}
-	return nil
 }
