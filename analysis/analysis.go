@@ -157,12 +157,20 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 	// a pass that is about to visit a method with an override it did not take as
 	// reached stops, and the run starts again with the overrides reached so far. It
 	// streams no sites then, since a later pass may widen a site an earlier settled.
+	// Likewise a pass whose answers took a system property as unset that reachable
+	// code turns out to write where the pass cannot answer again (resolve_env.go)
+	// starts again knowing the writes.
 	var active []*override
+	var env *envState
 	overrides := opts.Level.RespectsEncapsulation() && len(a.overrideCalls()) > 0
 	for {
-		s, err := a.runOnce(ctx, opts, active, overrides)
+		s, err := a.runOnce(ctx, opts, active, overrides, env)
 		if errors.Is(err, errNewOverride) {
 			active = s.reachedOverrides()
+			continue
+		}
+		if errors.Is(err, errEnvWritten) {
+			env = &s.env.envState
 			continue
 		}
 		if err != nil {
@@ -175,15 +183,20 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 		}
 		t := s.trace()
 		t.overrides = len(active) > 0
+		if s.env != nil {
+			t.env = &s.env.envState
+		}
 		return s.graph(), t, nil
 	}
 }
 
 // runOnce solves one pass of a run, with the access overrides active taken as
 // reached; overrides says whether the program has any (then the pass stops with
-// errNewOverride, and the solver so far, at the first method with another).
-func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, overrides bool) (*solver, error) {
+// errNewOverride, and the solver so far, at the first method with another). env
+// holds the system properties earlier passes found written.
+func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override, overrides bool, env *envState) (*solver, error) {
 	s := newSolver(ctx, a, opts)
+	s.env = s.newEnvRun(env)
 	if overrides {
 		s.access = newAccessRun(a.overrideCalls(), active)
 	}

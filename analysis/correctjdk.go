@@ -164,6 +164,10 @@ func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
 			if c := s.h.Class(eff.Class); c != nil {
 				s.initialize(at, c)
 			}
+		case jdkmodel.EffSets:
+			if s.env != nil {
+				s.writeProperty(eff.Key, false)
+			}
 		}
 	}
 }

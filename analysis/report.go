@@ -149,6 +149,9 @@ func (r *siteReport) report(s *solver) {
 // settled reports whether site i's target set and the sets of the edges its
 // resolution added are fixed.
 func (r *siteReport) settled(s *solver, i int) bool {
+	if e := s.env; e != nil && (e.gone[i] || e.sites[i] != nil) {
+		return false // resolved again if a key it took as unset is written
+	}
 	fixed := func(set int32) bool { return int(set) < len(r.isFixed) && r.isFixed[set] }
 	if t := s.sites[i].Targets; t >= 0 && !fixed(t) {
 		return false

@@ -26,6 +26,10 @@ import (
 // invoker, or its target), whose targets the invokeWithArguments call site that
 // called them has already (resolve_mh.go treats that call as the invocation, as it
 // does invokeExact). Below Correct-JDK they fall back to every public method.
+//
+// And the invocation in MethodHandleImpl$BindCaller.checkInjectedInvoker, which runs
+// the injected invoker (a hidden class the JDK spins from a template whose invoke_V
+// invokes its handle argument) on a handle it builds: its targets are that handle's.
 type bootstrapResolver struct{}
 
 func (bootstrapResolver) appliesAt(l callgraph.Level) bool { return l.ModelsJDK() }
@@ -33,6 +37,7 @@ func (bootstrapResolver) appliesAt(l callgraph.Level) bool { return l.ModelsJDK(
 const (
 	bootstrapInvoker = "java/lang/invoke/BootstrapMethodInvoker"
 	varargsCollector = "java/lang/invoke/MethodHandleImpl$AsVarargsCollector"
+	bindCaller       = "java/lang/invoke/MethodHandleImpl$BindCaller"
 )
 
 func (bootstrapResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
@@ -44,6 +49,16 @@ func (bootstrapResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	if m.Name == "invokeWithArguments" && (m.Class.Name == handleClass || m.Class.Name == varargsCollector) {
 		return siteResult{status: callgraph.Resolved,
 			evidence: "invokes this handle: its targets are the edges of the invokeWithArguments call that called it (JDK model)"}
+	}
+	if m.Class.Name == bindCaller && m.Name == "checkInjectedInvoker" {
+		// invoker.invoke(vamh, args): the invoker is invoke_V of the hidden class
+		// BindCaller defines from its INJECTED_INVOKER_TEMPLATE, whose code is
+		// vamh.invokeExact(args). It calls what the handle vamh refers to.
+		res := handleResolver{1}.resolveSite(s, d)
+		if res.status != callgraph.Unresolved {
+			res.evidence = "the injected invoker's invoke_V invokes the handle it is given (JDK model: BindCaller's INJECTED_INVOKER_TEMPLATE); " + res.evidence
+		}
+		return res
 	}
 	if m.Class.Name != bootstrapInvoker {
 		return siteResult{}

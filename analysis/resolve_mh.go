@@ -265,20 +265,41 @@ type handleTrace struct {
 	reader   int32          // the method of the site: what it reads of other methods is recorded for it
 }
 
-// defAt is an instruction of a method: the definitions traceHandle has followed.
-type defAt struct{ m, pc int32 }
+// defAt is an instruction of a method, in a frame: the definitions traceHandle has
+// followed.
+type defAt struct {
+	m, pc int32
+	fr    *handleFrame
+}
 
-// traceHandle follows the definitions of a MethodHandle value back to lookups.
+// handleFrame is a call traceHandle followed into its callee's returns: the
+// callee's parameters are the call's operands in the caller's flow.
+type handleFrame struct {
+	lf  *localFlow
+	ops [][]facts.Def
+	up  *handleFrame
+}
+
+// traceHandle follows the definitions of a MethodHandle value back to lookups, in
+// frame fr of a callee whose returns it follows (nil: the site's own method).
 func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, depth int) {
+	s.traceHandleIn(lf, defs, t, depth, nil)
+}
+
+func (s *solver) traceHandleIn(lf *localFlow, defs []facts.Def, t *handleTrace, depth int, fr *handleFrame) {
 	if t.seen == nil {
 		t.seen = map[defAt]bool{}
 	}
 	for _, d := range defs {
+		if d.Kind == facts.DefParam && fr != nil && d.N < len(fr.ops) && depth <= 16 {
+			s.traceHandleIn(fr.lf, fr.ops[d.N], t, depth+1, fr.up)
+			continue
+		}
 		if d.Kind != facts.DefInstr || depth > 16 {
 			t.unknown = true
 			continue
 		}
-		if k := (defAt{lf.m.ID, int32(d.N)}); t.seen[k] {
+		if k := (defAt{lf.m.ID, int32(d.N), fr}); t.seen[k] {
 			continue
 		} else {
 			t.seen[k] = true
@@ -289,7 +310,7 @@ func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, de
 		}
 		if chk := lf.checkAt(d.N); chk != nil && !chk.Instanceof {
 			if ops := lf.operands(int32(d.N)); len(ops) == 1 {
-				s.traceHandle(lf, ops[0], t, depth+1)
+				s.traceHandleIn(lf, ops[0], t, depth+1, fr)
 				continue
 			}
 		}
@@ -304,7 +325,7 @@ func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, de
 			t.unknown = true
 		case mhAdapters[crm.Class.Name+"."+crm.Name]:
 			if ops := lf.operands(int32(d.N)); len(ops) > 0 {
-				s.traceHandle(lf, ops[0], t, depth+1)
+				s.traceHandleIn(lf, ops[0], t, depth+1, fr)
 			} else {
 				t.unknown = true
 			}
@@ -316,9 +337,39 @@ func (s *solver) traceHandle(lf *localFlow, defs []facts.Def, t *handleTrace, de
 			}
 			t.res.merge(res)
 			t.evidence = append(t.evidence, ev)
+		case boundCallee(crm) && strings.HasSuffix(crm.Desc, ")L"+handleClass+";"):
+			s.traceReturns(crm, &handleFrame{lf: lf, ops: lf.operands(int32(d.N)), up: fr}, t, depth+1)
 		default:
 			t.unknown = true
 		}
+	}
+}
+
+// boundCallee reports whether a call resolved to m runs m and nothing else: m is
+// static, private or a constructor, so its code is the callee's.
+func boundCallee(m *hierarchy.Method) bool {
+	return (m.IsStatic() || m.IsPrivate()) && !m.IsNative() && !m.IsAbstract()
+}
+
+// traceReturns follows what m returns (a JDK helper that makes or adapts a handle,
+// BindCaller.prepareForInvoker), with m's parameters bound to the call's operands
+// in fr; m's code is read for the site.
+func (s *solver) traceReturns(m *hierarchy.Method, fr *handleFrame, t *handleTrace, depth int) {
+	lf := s.localFlow(m)
+	if lf == nil || depth > 16 {
+		t.unknown = true
+		return
+	}
+	s.reads.ReadFacts(m)
+	returns := 0
+	lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
+		if op == bytecode.Areturn {
+			returns++
+			s.traceHandleIn(lf, operand(0), t, depth, fr)
+		}
+	})
+	if returns == 0 {
+		t.unknown = true
 	}
 }
 

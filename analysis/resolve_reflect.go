@@ -127,15 +127,26 @@ func (s *solver) fallbackLevel() callgraph.Level {
 }
 
 // resolveSite resolves a dynamic site with the first resolver (the site's own ones,
-// then siteResolvers) that finds targets, else with its fallback, and records it.
+// then siteResolvers) that finds all its targets, else with the first that finds
+// some (a partial result keeps the fallback), else with its fallback, and records
+// it.
 func (s *solver) resolveSite(d *dynamicSite) {
 	first := len(s.bundles)
+	if s.env != nil {
+		s.env.beginSite(d)
+	}
 	var res, info siteResult // info: what resolvers that found no targets reported
 	for _, p := range append(d.own[:len(d.own):len(d.own)], siteResolvers()...) {
 		if !p.appliesAt(s.opts.Level) {
 			continue
 		}
 		r := p.resolveSite(s, d)
+		if r.status == callgraph.Partial {
+			if res.status == callgraph.Unresolved {
+				res = r
+			}
+			continue
+		}
 		if r.status != callgraph.Unresolved {
 			res = r
 			break
@@ -186,6 +197,13 @@ func (s *solver) resolveSite(d *dynamicSite) {
 		}
 		st.Fallback = lv
 		st.Targets = fallback()
+	}
+	if s.env != nil {
+		i := len(s.sites)
+		if st.Unset = s.env.endSite(i); st.Unset != nil {
+			s.env.sites[i] = d
+			s.env.spans[i] = [2]int{first, len(s.bundles)}
+		}
 	}
 	s.sites = append(s.sites, st)
 	if s.rep != nil {

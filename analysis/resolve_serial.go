@@ -194,6 +194,13 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		if ss.enum != nil && s.h.IsSubclass(c, ss.enum) {
 			return true // enum constants are looked up by name (Enum.valueOf)
 		}
+		if c.Name == "java/lang/Class" {
+			// A stream holds classes as TC_CLASS, resolved by name
+			// (ObjectInputStream.resolveClass), and the JVM instantiates
+			// java.lang.Class for nobody (hotspot
+			// InstanceKlass::check_valid_for_instantiation).
+			return true
+		}
 		created = append(created, c)
 		switch {
 		case ss.isRecord(c):

@@ -20,7 +20,7 @@ func (valuesResolver) appliesAt(l callgraph.Level) bool { return l.TrustsCasts()
 // values returns the run's value analyzer.
 func (s *solver) values() *values.Analyzer {
 	if s.api.values == nil {
-		s.api.values = values.New(s.a.prog, s.a.valuesIndex(), s.opts.Level, s.opts.Env)
+		s.api.values = values.New(s.a.prog, s.a.valuesIndex(), s.opts.Level, s.environment())
 		s.api.values.Observe(s.reads)
 	}
 	return s.api.values

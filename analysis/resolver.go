@@ -46,6 +46,7 @@ func allResolvers() []CallResolver {
 		byteBuddyResolver{},
 		unsafeResolver{},
 		serialResolver{},
+		envResolver{},
 	}
 }
 

@@ -78,6 +78,7 @@ type solver struct {
 	opts   Options
 	oracle algo.Oracle
 	access accessRun // the access overrides reached: resolve_access.go
+	env    *envRun   // Correct-Env's system properties: resolve_env.go; nil below
 	// The classes of the objects the JVM makes for literals (nil when the class
 	// path lacks them).
 	stringClass, classClass *hierarchy.Class
@@ -274,6 +275,9 @@ func (s *solver) addSet(ids []int32) int32 {
 // grow adds a member to a growable set; members of live sets become reachable.
 func (s *solver) grow(set, id int32) {
 	s.sets[set] = append(s.sets[set], id)
+	if s.env != nil {
+		s.grown(set, id)
+	}
 	if s.fl != nil && s.linked[set] && id != s.native {
 		s.fl.Member(set, s.methods[id])
 	}
@@ -311,6 +315,9 @@ func (s *solver) bundleFrom(at site, from *hierarchy.Method, set, reason int32, 
 		caller = at.caller.ID
 	}
 	s.bundles = append(s.bundles, callgraph.Bundle{Caller: caller, PC: at.pc, Line: at.line, Call: at.call, Set: set, Reason: reason})
+	if s.env != nil && s.reasons[reason].Kind.Dynamic() && !s.modelSets(at) {
+		s.dynamicBundle(set)
+	}
 	if !s.live[set] {
 		s.live[set] = true
 		for _, id := range s.sets[set] {
@@ -479,8 +486,19 @@ func concreteOrNil(c *hierarchy.Class) *hierarchy.Class {
 // solve runs the worklist to its fixed point.
 func (s *solver) solve() error {
 	for {
+		if s.env != nil {
+			if s.env.restart {
+				return errEnvWritten
+			}
+			if len(s.env.redo) > 0 {
+				s.redoSites()
+			}
+		}
 		id, early, ok := s.next()
 		if !ok {
+			if s.env != nil && len(s.env.redo) > 0 {
+				continue
+			}
 			return nil
 		}
 		if s.rep != nil {
@@ -711,8 +729,10 @@ func (s *solver) graph() *callgraph.Graph {
 	for i, set := range s.sets {
 		s.sets[i] = frozenSet(set)
 	}
+	s.bundles = s.env.liveBundles(s.bundles)
 	s.a.bundleHint.Store(int64(len(s.bundles)))
 	s.bundles = sortBundles(s.bundles, len(s.methods)+1)
+	s.sites = s.env.liveSites(s.sites)
 	slices.SortStableFunc(s.sites, func(a, b callgraph.Site) int {
 		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
 	})

@@ -54,6 +54,9 @@ type Trace struct {
 	// overrides says whether the run reached access overrides of the application or
 	// its libraries (resolve_access.go), and so took several passes.
 	overrides bool
+	// env is what the run found of the system properties reachable code writes, and
+	// those it took as unset (Correct-Env, resolve_env.go); nil below.
+	env *envState
 }
 
 // valueReads records what the value analyses of a run read (values.Observer), by

@@ -127,6 +127,9 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	s.changed = inD
 	s.parent, s.condOf = slices.Clone(prev.Trace.parent), slices.Clone(prev.Trace.condOf)
 	s.appNative, s.nativeDone = prev.Trace.appNative, true
+	if s.env = s.newEnvRun(prev.Trace.env); s.env != nil && prev.Trace.env != nil {
+		s.env.prev = prev.Trace.env.unset
+	}
 	for _, m := range visit {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -146,7 +149,9 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	// Methods that only the new code reaches are visited as a run would: the
 	// conditions below keep their effects to their own bundles and sites.
-	if err := s.solve(); err != nil {
+	if err := s.solve(); errors.Is(err, errEnvWritten) {
+		return nil, nil, notUpdatable("%s", cmp.Or(s.unsupported, "a changed method writes a system property the graph took as unset"))
+	} else if err != nil {
 		return nil, nil, err
 	}
 	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
@@ -196,6 +201,9 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		}
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
+	if s.env != nil {
+		t.env = s.env.union(prev.Trace.env)
+	}
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.spec = opts.Spec
 	t.appNative = s.appNative

@@ -62,6 +62,10 @@ type Site struct {
 	Targets  int32  // index into Graph.Sets of the targets; -1 when none
 	Fallback Level  // the level whose conservative set the site uses; 0 when none
 	Points   []SpecPoint
+	// Unset lists the system properties the site's resolution took as unset in the
+	// analysed environment (Correct-Env), sorted: a run where one is set may reach
+	// more.
+	Unset []string
 }
 
 // SpecPoint is a place where a user-provided value would resolve a site: where an

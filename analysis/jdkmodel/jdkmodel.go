@@ -87,9 +87,10 @@ const (
 	EffInit
 	EffReturns
 	EffHandover
+	EffSets
 )
 
-var effectNames = [...]string{"none", "call", "dispatch", "new", "alloc", "init", "returns", "handover"}
+var effectNames = [...]string{"none", "call", "dispatch", "new", "alloc", "init", "returns", "handover", "sets"}
 
 func (k EffectKind) String() string { return effectNames[k] }
 
@@ -130,6 +131,7 @@ type Effect struct {
 	Name    string // call, dispatch ("<init>" for new)
 	Desc    string // call, dispatch, new
 	Feature string // handover
+	Key     string // sets: the system property the native code sets
 	Line    int
 }
 
@@ -147,6 +149,8 @@ func (e Effect) String() string {
 		return "returns " + e.Value.String()
 	case EffHandover:
 		return "handover " + e.Feature
+	case EffSets:
+		return "sets " + e.Key
 	}
 	return e.Kind.String()
 }
@@ -392,7 +396,7 @@ func parseEffect(t string, sel SelectorKind) (Effect, error) {
 		return Effect{}, fmt.Errorf("unknown effect %q (want one of %s, or evidence)", f[0], strings.Join(effectNames[:], ", "))
 	}
 	e := Effect{Kind: EffectKind(k)}
-	want := map[EffectKind]int{EffNone: 1, EffCall: 3, EffDispatch: 4, EffNew: 3, EffAlloc: 2, EffInit: 2, EffReturns: 2, EffHandover: 2}[e.Kind]
+	want := map[EffectKind]int{EffNone: 1, EffCall: 3, EffDispatch: 4, EffNew: 3, EffAlloc: 2, EffInit: 2, EffReturns: 2, EffHandover: 2, EffSets: 2}[e.Kind]
 	if len(f) != want {
 		return Effect{}, fmt.Errorf("%s wants %d words, got %q", f[0], want-1, t)
 	}
@@ -426,6 +430,11 @@ func parseEffect(t string, sel SelectorKind) (Effect, error) {
 		e.Class = args[0]
 		if !validName(e.Class) {
 			return Effect{}, fmt.Errorf("bad class name %q", e.Class)
+		}
+	case EffSets:
+		e.Key = args[0]
+		if !validKey(e.Key) {
+			return Effect{}, fmt.Errorf("bad system property key %q", e.Key)
 		}
 	case EffHandover:
 		e.Feature = args[0]

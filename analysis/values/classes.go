@@ -18,6 +18,7 @@ type Classes struct {
 	Evidence string             // how Set was found
 	Points   []Point            // where unknown values enter
 	Env      bool               // depends on configured environment values
+	Unset    []string           // system properties taken as unset (Str.Unset)
 }
 
 // join adds v to a union being built: its classes to set (the union's Set is made
@@ -28,9 +29,19 @@ func (c *Classes) join(v Classes, set map[*hierarchy.Class]bool) {
 	}
 	c.Complete = c.Complete && v.Complete
 	c.Points = append(c.Points, v.Points...)
-	c.Env = c.Env || v.Env
+	c.dependsOn(v)
 	if v.Evidence != "" {
 		c.Evidence = v.Evidence
+	}
+}
+
+// dependsOn adds what v depends on in the environment to c's.
+func (c *Classes) dependsOn(v Classes) {
+	c.Env = c.Env || v.Env
+	for _, k := range v.Unset {
+		if !contains(c.Unset, k) {
+			c.Unset = append(c.Unset, k)
+		}
 	}
 }
 
@@ -47,7 +58,7 @@ func (a *Analyzer) Names(m *hierarchy.Method, pc int32, k int) Classes {
 }
 
 func (a *Analyzer) namesToClasses(s Str) Classes {
-	out := Classes{Points: s.Points, Env: s.Env}
+	out := Classes{Points: s.Points, Env: s.Env, Unset: s.Unset}
 	set := map[*hierarchy.Class]bool{}
 	if vs := s.Values(); vs != nil || s.empty() {
 		for _, n := range vs {
@@ -57,12 +68,14 @@ func (a *Analyzer) namesToClasses(s Str) Classes {
 		}
 		out.Set, out.Complete = sortedClasses(set), true
 		switch {
+		case len(vs) == 0 && len(s.Unset) > 0:
+			out.Evidence = unsetEvidence(s.Unset)
 		case len(vs) == 1:
 			out.Evidence = `string "` + vs[0] + `"`
 		default:
 			out.Evidence = "string analysis: " + itoa(int32(len(vs))) + " possible names"
 		}
-		if s.Env {
+		if s.Env && len(vs) > 0 {
 			out.Evidence += " (from the configured environment)"
 		}
 		return out
@@ -111,13 +124,13 @@ func (a *Analyzer) ClassOperand(m *hierarchy.Method, pc int32, k int) Classes {
 // among: all of in when v is not complete.
 func (v Classes) within(in []*hierarchy.Class, ev string) Classes {
 	if !v.Complete {
-		return Classes{Set: in, Complete: true, Evidence: ev, Env: v.Env}
+		return Classes{Set: in, Complete: true, Evidence: ev, Env: v.Env, Unset: v.Unset}
 	}
 	keep := map[*hierarchy.Class]bool{}
 	for _, x := range in {
 		keep[x] = true
 	}
-	out := Classes{Complete: true, Evidence: v.Evidence + ", within " + ev, Env: v.Env}
+	out := Classes{Complete: true, Evidence: v.Evidence + ", within " + ev, Env: v.Env, Unset: v.Unset}
 	for _, x := range v.Set {
 		if keep[x] {
 			out.Set = append(out.Set, x)
@@ -203,7 +216,7 @@ func (a *Analyzer) classDefs(mi *method, defs []facts.Def, depth int) Classes {
 		}
 		out.Complete = out.Complete && c.Complete
 		out.Points = append(out.Points, c.Points...)
-		out.Env = out.Env || c.Env
+		out.dependsOn(c)
 		if c.Evidence != "" && !contains(ev, c.Evidence) {
 			ev = append(ev, c.Evidence)
 		}
@@ -560,6 +573,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	k := loadKey{m.ID, c.PC}
 	if c, ok := a.loaded[k]; ok {
 		a.reuse(c.q)
+		a.readUnset(c.v.Unset)
 		return c.v
 	}
 	a.loaded[k] = cached[Classes]{q: a.origin()} // recursion through returns: unknown meanwhile
@@ -600,7 +614,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 				keep[x] = true
 			}
 		}
-		out = Classes{Set: sortedClasses(keep), Complete: true, Evidence: names.Evidence + ", within " + cast.Evidence, Env: names.Env}
+		out = Classes{Set: sortedClasses(keep), Complete: true, Evidence: names.Evidence + ", within " + cast.Evidence, Env: names.Env, Unset: names.Unset}
 	case cast.Complete:
 		out = cast
 		out.Points = names.Points

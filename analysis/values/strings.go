@@ -18,6 +18,9 @@ type Str struct {
 	Points []Point
 	// Env says the value depends on a configured environment value (Correct-Env).
 	Env bool
+	// Unset holds the system properties the value took as unset in the analysed
+	// environment (Correct-Env): without them it would have more alternatives.
+	Unset []string
 }
 
 // Part is a literal or a hole.
@@ -88,8 +91,20 @@ func (s Str) Shapes() (shapes [][2]string, ok bool) {
 	return shapes, true
 }
 
+// dependsOn adds what o's value depends on in the environment to s's.
+func (s *Str) dependsOn(o Str) {
+	s.Env = s.Env || o.Env
+	for _, k := range o.Unset {
+		if !contains(s.Unset, k) {
+			s.Unset = append(s.Unset, k)
+		}
+	}
+}
+
 func union(a, b Str) Str {
-	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...), Env: a.Env || b.Env}
+	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...)}
+	out.dependsOn(a)
+	out.dependsOn(b)
 	if out.Top {
 		return out
 	}
@@ -122,12 +137,14 @@ func altKey(a []Part) string {
 }
 
 func concat(a, b Str) Str {
-	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...), Env: a.Env || b.Env}
+	out := Str{Top: a.Top || b.Top, Points: append(append([]Point(nil), a.Points...), b.Points...)}
+	out.dependsOn(a)
+	out.dependsOn(b)
 	if out.Top {
 		return out
 	}
 	if len(a.Alts)*len(b.Alts) > maxAlts {
-		return Str{Top: true, Points: out.Points}
+		return Str{Top: true, Points: out.Points, Env: out.Env, Unset: out.Unset}
 	}
 	for _, x := range a.Alts {
 		for _, y := range b.Alts {
@@ -170,7 +187,7 @@ type Analyzer struct {
 	ix      *Index
 	h       *hierarchy.Hierarchy
 	level   callgraph.Level
-	env     map[string]string
+	env     Environment
 	methods map[int32]*method
 	memo    map[defKey]cached[Str]
 	busy    map[defKey]bool
@@ -190,7 +207,7 @@ type defKey struct {
 }
 
 // New returns an analyzer for one run.
-func New(prog Program, ix *Index, level callgraph.Level, env map[string]string) *Analyzer {
+func New(prog Program, ix *Index, level callgraph.Level, env Environment) *Analyzer {
 	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
 		methods: map[int32]*method{}, memo: map[defKey]cached[Str]{}, busy: map[defKey]bool{}, loaded: map[loadKey]cached[Classes]{}, writes: map[int32]cached[[]fieldWrite]{}, fieldBusy: map[int32]bool{}}
 }
@@ -228,6 +245,7 @@ func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 	k := defKey{mi.m.ID, d, a.frame}
 	if c, ok := a.memo[k]; ok {
 		a.reuse(c.q)
+		a.readUnset(c.v.Unset)
 		return c.v
 	}
 	if a.busy[k] || depth > maxDepth {
@@ -270,8 +288,14 @@ func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
 	if _, ok := mi.casts[pc]; ok {
 		return a.defsStr(mi, mi.operand(pc, 0), depth)
 	}
-	if in, ok := mi.opAt(int(pc)); ok && in.Op == bytecode.AconstNull {
+	in, ok := mi.opAt(int(pc))
+	switch {
+	case ok && in.Op == bytecode.AconstNull:
 		return Str{} // null: no string reaches the site along this definition
+	case ok && in.Op == bytecode.Aaload:
+		if v, ok := a.splitElemStr(mi, pc, depth); ok {
+			return v
+		}
 	}
 	return hole(beyond(a.point(mi, pc, "computed value")))
 }
@@ -415,44 +439,6 @@ func (a *Analyzer) callStr(mi *method, c *facts.Call, depth int) Str {
 
 func shortName(internal string) string {
 	return internal[strings.LastIndexByte(internal, '/')+1:]
-}
-
-// envStr evaluates System.getProperty(k[, default]), System.getenv(k) and
-// Security.getProperty(k): known only under Correct-Env, from the configuration.
-func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
-	key := a.defsStr(mi, mi.operand(c.PC, 0), depth)
-	api := shortName(c.Ref.Class) + "." + c.Ref.Name
-	ks := key.Values()
-	if len(ks) != 1 {
-		return hole(a.point(mi, c.PC, api+" with a non-constant key"))
-	}
-	k := ks[0]
-	// The environment is a source only Correct-Env licenses, and only with its value.
-	pt := beyond(a.point(mi, c.PC, api+`("`+k+`")`))
-	if !a.level.UsesAnalysedEnvironment() {
-		return hole(pt)
-	}
-	lookup := k
-	if c.Ref.Name == "getenv" {
-		lookup = "env." + k
-	}
-	if v, ok := a.env[lookup]; ok {
-		s := lit(v)
-		s.Env = true
-		return s
-	}
-	if v, ok := a.env[k]; ok {
-		s := lit(v)
-		s.Env = true
-		return s
-	}
-	if c.Ref.Desc == "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;" {
-		// With no configured value, the default applies.
-		d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
-		d.Env = true
-		return d
-	}
-	return hole(pt)
 }
 
 // returnStr follows a call into its callees' returns: the statically bound callee, or
@@ -710,6 +696,7 @@ func (a *Analyzer) classNameStr(mi *method, c *facts.Call, depth int) Str {
 		}
 	}
 	out.Env = cls.Env
+	out.Unset = cls.Unset
 	return out
 }
 
@@ -728,14 +715,17 @@ func (a *Analyzer) stringMethodStr(mi *method, c *facts.Call, depth int) Str {
 		if len(ps) == 0 {
 			ps = []Point{a.point(mi, c.PC, "result of String."+c.Ref.Name)}
 		}
-		return Str{Alts: [][]Part{{{Hole: true}}}, Points: ps, Env: recv.Env}
+		out := Str{Alts: [][]Part{{{Hole: true}}}, Points: ps}
+		out.dependsOn(recv)
+		return out
 	}
 	rs := recv.Values()
 	if rs == nil {
 		return unknown()
 	}
 	apply := func(f func(string) (string, bool)) Str {
-		out := Str{Env: recv.Env}
+		out := Str{}
+		out.dependsOn(recv)
 		for _, r := range rs {
 			v, ok := f(r)
 			if !ok {
@@ -821,4 +811,53 @@ func (a *Analyzer) charArg(mi *method, c *facts.Call, k int) (byte, bool) {
 		return 0, false
 	}
 	return byte(v), true
+}
+
+// splitElemStr evaluates an element of an array that String.split made on a
+// separator without regular-expression syntax ("a,b".split(",")[i]): the pieces of
+// each of the receiver's strings. A receiver with no string (null, an unset
+// property) makes no array, so no element. ok is false for other arrays.
+func (a *Analyzer) splitElemStr(mi *method, pc int32, depth int) (Str, bool) {
+	var out Str
+	for i, d := range mi.operand(pc, 0) {
+		c, ok := mi.calls[int32(d.N)]
+		if d.Kind != facts.DefInstr || !ok || c.Ref.Class != "java/lang/String" || c.Ref.Name != "split" {
+			return Str{}, false
+		}
+		seps := a.defsStr(mi, mi.operand(c.PC, 1), depth+1).Values()
+		if len(seps) != 1 || seps[0] == "" || strings.ContainsAny(seps[0], `.$|()[{^?*+\`) {
+			return Str{}, false
+		}
+		recv := a.defsStr(mi, mi.operand(c.PC, 0), depth+1)
+		rs := recv.Values()
+		if rs == nil {
+			return Str{}, false
+		}
+		v := Str{}
+		v.dependsOn(recv)
+		for _, r := range rs {
+			for _, piece := range splitJava(r, seps[0]) {
+				v = union(v, lit(piece))
+			}
+		}
+		if i == 0 {
+			out = v
+		} else {
+			out = union(out, v)
+		}
+	}
+	return out, true
+}
+
+// splitJava splits s around sep as String.split(sep) does for a literal separator:
+// trailing empty strings are dropped.
+func splitJava(s, sep string) []string {
+	parts := strings.Split(s, sep)
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) == 0 && s == "" {
+		return []string{""}
+	}
+	return parts
 }

@@ -554,3 +554,9 @@ func (a *Analyzer) hiddenCallers(m *hierarchy.Method) bool {
 	}
 	return a.ix.hiddenCallers(m)
 }
+
+// Callers returns the call instructions that may invoke m, and whether they are all
+// of its callers (none through a method handle or the JVM).
+func (a *Analyzer) Callers(m *hierarchy.Method) ([]CallRef, bool) {
+	return a.callers(m), !a.hiddenCallers(m)
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 )
@@ -111,4 +112,42 @@ func (r *reader) readSystem() {
 		// JEP 400: UTF-8 by default, whatever the locale.
 		set("file.encoding", "UTF-8", Source{Path: relPath, Note: "JEP 400: the default since JDK 18"})
 	}
+}
+
+// SetByJVM reports whether the JVM or the java launcher sets system property key at
+// startup from the machine or the command line (hotspot's
+// Arguments::init_system_properties, jdk.internal.util.SystemProps, the launcher):
+// its value is the run's, unknown unless configured. Correct-Env takes any other key
+// that neither the configuration nor reachable code sets to be unset. The list
+// covers JDK 8 to 25; the java.*, sun.* and jdk.* keys the JDK only reads (its
+// switches) are not set unless the user sets them, which is the configured
+// environment.
+func SetByJVM(key string) bool {
+	for _, p := range jvmPrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return jvmKeys[key]
+}
+
+var jvmPrefixes = []string{"java.vm.", "user.", "jdk.module.", "java.specification.", "java.vendor", "java.runtime.", "java.version"}
+
+var jvmKeys = map[string]bool{
+	"java.home": true, "java.class.path": true, "java.library.path": true, "java.io.tmpdir": true,
+	"java.class.version": true, "java.ext.dirs": true, "java.endorsed.dirs": true,
+	"sun.boot.library.path": true, "sun.boot.class.path": true, "jdk.boot.class.path.append": true,
+	"file.encoding": true, "native.encoding": true, "sun.jnu.encoding": true,
+	"stdout.encoding": true, "stderr.encoding": true, "sun.stdout.encoding": true, "sun.stderr.encoding": true,
+	"file.separator": true, "path.separator": true, "line.separator": true,
+	"os.name": true, "os.arch": true, "os.version": true,
+	"sun.arch.data.model": true, "sun.cpu.endian": true, "sun.cpu.isalist": true,
+	"sun.io.unicode.encoding": true, "sun.os.patch.level": true, "sun.desktop": true,
+	"sun.java.launcher": true, "sun.java.command": true, "sun.management.compiler": true,
+	"sun.nio.MaxDirectMemorySize": true, "sun.nio.PageAlignDirectMemory": true,
+	"jdk.debug": true, "jdk.internal.vm.ci.enabled": true,
+	"java.awt.headless": true, "java.awt.graphicsenv": true, "awt.toolkit": true, "java.awt.printerjob": true,
+	"http.proxyHost": true, "http.proxyPort": true, "https.proxyHost": true, "https.proxyPort": true,
+	"ftp.proxyHost": true, "ftp.proxyPort": true, "socksProxyHost": true, "socksProxyPort": true,
+	"http.nonProxyHosts": true, "ftp.nonProxyHosts": true, "socksNonProxyHosts": true,
 }

@@ -28,6 +28,14 @@
  *   (through an invoker) is unknown below level 6 and falls back to every public
  *   method; at level 6 the JDK model leaves its targets to the call site that
  *   called invokeWithArguments.
+ * - MethodHandleImpl$BindCaller.checkInjectedInvoker (reachable through the JDK's
+ *   own method-handle code) invokes the injected invoker, a hidden class spun from
+ *   a template whose invoke_V invokes the handle it is given; that handle is
+ *   prepareForInvoker(MH_checkCallerClass), an adapter of a handle kept in a final
+ *   field and found with findStatic(BindCaller.class, "checkCallerClass", ...).
+ *   Below level 6 the spun class is unknown and the invocation falls back to every
+ *   public method; at level 6 it calls checkCallerClass (traced through
+ *   prepareForInvoker's return and the field's store).
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -59,6 +67,9 @@ public class Main {
         mh.invokeWithArguments(); // @calls(correctjdk.Main.helper)
         // @!edge[level=6](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
         // @edge[level=5](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
+        // @because[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, java.lang.invoke.MethodHandleImpl$BindCaller.checkCallerClass, injected invoker)
+        // @!edge[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
+        // @edge[level=5](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42) {

@@ -48,9 +48,13 @@ public class Main {
         MethodHandle either = args.length > 1 ? ms : l.findStatic(Main.class, "thrice", MethodType.methodType(int.class, int.class));
         int k = (int) either.invokeExact(2); // @site(resolved, methodHandle) @calls(mh.Main.twice, mh.Main.thrice)
 
-        // One definition is a lookup, the other a parameter-like unknown: partially resolved.
-        MethodHandle some = args.length > 2 ? ms : unknownHandle();
-        int j = (int) some.invokeExact(3); // @site(partial, methodHandle) @calls(mh.Main.twice, mh.q.Secret.pub)
+        // A static helper's return is followed into its code: its lookup.
+        MethodHandle helped = args.length > 2 ? ms : helperHandle();
+        int j = (int) helped.invokeExact(3); // @site(resolved, methodHandle) @calls(mh.Main.twice, mh.Main.thrice)
+
+        // One definition is a lookup, the other a field others may write: partially resolved.
+        MethodHandle some = args.length > 3 ? ms : shared;
+        int j2 = (int) some.invokeExact(4); // @site(partial, methodHandle) @calls(mh.Main.twice, mh.q.Secret.pub)
 
         new LoudGreeter().viaSuper(l);
         find(l, Greeter.class, args[0], t);
@@ -65,7 +69,10 @@ public class Main {
         return n > 3 ? MethodType.methodType(String.class) : MethodType.methodType(String.class, int.class);
     }
 
-    static MethodHandle unknownHandle() throws Exception {
+    // Any class of the package may store a handle here.
+    static MethodHandle shared;
+
+    static MethodHandle helperHandle() throws Exception {
         return MethodHandles.lookup().findStatic(Main.class, "thrice", MethodType.methodType(int.class, int.class));
     }
 

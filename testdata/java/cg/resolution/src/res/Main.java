@@ -156,9 +156,12 @@ public class Main {
         Class.forName(configured); // @calls(res.Square.<clinit>) @!calls[level>=4](res.Circle.<clinit>)
     }
 
-    // A system property: known only to Correct-Env with a configured value.
+    // A system property: known only to Correct-Env, where an unconfigured property
+    // nothing sets is unset and the default applies. But the JDK's unresolved
+    // reflective calls, reachable at levels 5 and 6, may set any property
+    // (testdata/java/cg/environment): the site stays unresolved.
     static void property() throws Exception {
-        Class.forName(System.getProperty("res.impl", "res.Circle")); // @calls(res.Circle.<clinit>) @site[level=4](unresolved) @site[level=5](resolved)
+        Class.forName(System.getProperty("res.impl", "res.Circle")); // @calls(res.Circle.<clinit>) @site[level>=4](unresolved)
     }
 
     // getMethod with a constant name on a resolved class: only area() of Circle.

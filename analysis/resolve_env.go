@@ -1,0 +1,398 @@
+package analysis
+
+import (
+	"errors"
+	"maps"
+	"slices"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/config"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Correct-Env's system properties (issue 28 item 3). At levels 5 and 6 the run's
+// environment is the one analysed: the configured values (--env) over the JDK's
+// defaults (index/config), the keys the JVM sets from the machine (unknown unless
+// configured), and the keys reachable code sets. Any other key is unset:
+// System.getProperty(k) is null and getProperty(k, d) is d (values.Environment), so a
+// JDK site that loads the class a property names (System.initPhase3's
+// java.security.manager, FileSystems' default provider) loads nothing.
+//
+// Which keys reachable code sets is known only as the run goes. A key is written by
+// System.setProperty(k, v) with k known to the string analysis; setProperty with
+// another key, System.setProperties, a use of System.getProperties() other than
+// reading it, and any call of these three that is not a plain static call (through
+// reflection, a method handle, a lambda: its arguments are not followed) may write
+// every key. A dynamic site whose resolution took a key as unset is resolved again
+// when the key turns out to be written (the new resolution is a superset: an
+// unknown value instead of none); the site's record is replaced, and the edges the
+// earlier resolution added stay (they are among the new ones). A key read as
+// unset outside any dynamic site's resolution cannot be answered again: a write of
+// it starts the run anew with the keys written so far (errEnvWritten).
+
+// errEnvWritten stops a pass of a run whose answers took a key as unset that
+// reachable code writes (see envRun.orphans).
+var errEnvWritten = errors.New("analysis: reachable code writes a system property a pass took as unset")
+
+// envState is what a run knows of the properties reachable code writes, kept in the
+// trace for an update.
+type envState struct {
+	written map[string]bool
+	any     bool            // reachable code may write every key
+	unset   map[string]bool // keys answers took as unset
+}
+
+// envRun is a run's view of the environment (nil below Correct-Env).
+type envRun struct {
+	envState
+	apis    map[int32]bool // System.setProperty, setProperties, getProperties
+	watched map[int32]bool // sets of dynamic bundles: a member added later is checked
+	// The dynamic site being resolved and the keys its resolution took as unset.
+	cur     *dynamicSite
+	curKeys []string
+	readers map[string][]int     // key -> indexes in solver.sites of sites that read it unset
+	sites   map[int]*dynamicSite // those sites
+	spans   map[int][2]int       // their bundles [first, end) in solver.bundles
+	gone    map[int]bool         // site records replaced by a later resolution
+	dead    map[int]bool         // bundles of those: the new resolution's include their targets
+	redo    []int                // sites to resolve again
+	orphans map[string]bool      // keys read unset outside a dynamic site
+	restart bool                 // a write hit an orphan: the pass must start again
+	// prev is set in an update's probe: the updated run's keys read unset, which a
+	// write in the probe cannot answer again.
+	prev map[string]bool
+}
+
+// newEnvRun returns the environment of a run at opts' level, seeded with what an
+// earlier pass or run found written (nil for none).
+func (s *solver) newEnvRun(seed *envState) *envRun {
+	if !s.opts.Level.UsesAnalysedEnvironment() {
+		return nil
+	}
+	e := &envRun{
+		envState: envState{written: map[string]bool{}, unset: map[string]bool{}},
+		apis:     map[int32]bool{}, watched: map[int32]bool{},
+		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
+		gone: map[int]bool{}, dead: map[int]bool{}, orphans: map[string]bool{},
+	}
+	if seed != nil {
+		maps.Copy(e.written, seed.written)
+		e.any = seed.any
+	}
+	if sys := s.h.Class("java/lang/System"); sys != nil {
+		for _, m := range sys.Methods {
+			switch m.Name {
+			case "setProperty", "setProperties", "getProperties":
+				e.apis[m.ID] = true
+			}
+		}
+	}
+	return e
+}
+
+// environment returns what the value analyses take the run's environment to be.
+func (s *solver) environment() values.Environment {
+	env := values.Environment{Values: map[string]string{}}
+	if p, ok := s.a.prog.(configured); ok {
+		if cfg := p.Config(); cfg != nil {
+			for _, k := range cfg.SystemPropertyKeys() {
+				v, _ := cfg.SystemProperty(k)
+				env.Values[k] = v.Value
+			}
+		}
+	}
+	maps.Copy(env.Values, s.opts.Env)
+	e := s.env
+	if e == nil {
+		return env
+	}
+	env.Machine = config.SetByJVM
+	env.Written = func(k string) bool { return e.any || e.written[k] }
+	env.ReadUnset = func(k string) {
+		e.unset[k] = true
+		if e.cur == nil {
+			e.orphans[k] = true
+		} else if !slices.Contains(e.curKeys, k) {
+			e.curKeys = append(e.curKeys, k)
+		}
+	}
+	return env
+}
+
+// beginSite and endSite bracket the resolution of dynamic site d, recorded at index
+// i of solver.sites, and return the keys it took as unset.
+func (e *envRun) beginSite(d *dynamicSite) {
+	e.cur, e.curKeys = d, nil
+}
+
+func (e *envRun) endSite(i int) []string {
+	keys := e.curKeys
+	e.cur, e.curKeys = nil, nil
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		e.readers[k] = append(e.readers[k], i)
+	}
+	return keys
+}
+
+// writeProperty records that reachable code may set key k, or every key.
+func (s *solver) writeProperty(k string, every bool) {
+	e := s.env
+	if e.any || !every && e.written[k] {
+		return
+	}
+	if every {
+		e.any = true
+	} else {
+		e.written[k] = true
+	}
+	hit := func(key string) bool { return every || key == k }
+	for key := range e.unset {
+		if !hit(key) {
+			continue
+		}
+		if e.prev[key] || e.orphans[key] {
+			e.restart = true
+		}
+		for _, i := range e.readers[key] {
+			if !e.gone[i] && !slices.Contains(e.redo, i) {
+				e.redo = append(e.redo, i)
+			}
+		}
+	}
+	for key := range e.prev {
+		if hit(key) {
+			s.unsupported = "a changed method writes system property " + key + ", which the graph took as unset"
+		}
+	}
+}
+
+// redoSites resolves again the sites whose unset keys became written, with a new
+// value analyzer (its answers had taken them as unset).
+func (s *solver) redoSites() {
+	e := s.env
+	redo := e.redo
+	e.redo = nil
+	s.api.values = nil
+	for _, i := range redo {
+		if e.gone[i] {
+			continue
+		}
+		e.gone[i] = true
+		for b := e.spans[i][0]; b < e.spans[i][1]; b++ {
+			e.dead[b] = true
+		}
+		s.resolveSite(e.sites[i])
+	}
+}
+
+// liveSites drops the records of sites resolved again from sites.
+func (e *envRun) liveSites(sites []callgraph.Site) []callgraph.Site {
+	if e == nil || len(e.gone) == 0 {
+		return sites
+	}
+	out := sites[:0]
+	for i := range sites {
+		if !e.gone[i] {
+			out = append(out, sites[i])
+		}
+	}
+	return out
+}
+
+// liveBundles drops the bundles of site records replaced from bundles. The graph is
+// then the one a run that knew the writes from its start makes: a resolution that
+// took a key as unset has a subset of the targets of one that does not.
+func (e *envRun) liveBundles(bundles []callgraph.Bundle) []callgraph.Bundle {
+	if e == nil || len(e.dead) == 0 {
+		return bundles
+	}
+	out := bundles[:0]
+	for i := range bundles {
+		if !e.dead[i] {
+			out = append(out, bundles[i])
+		}
+	}
+	return out
+}
+
+// modelSets reports whether at is a JDK native whose model says which system
+// properties it sets (jdkmodel's sets effect): its calls of System.setProperty are
+// those (applyEffects writes them), not calls with any key.
+func (s *solver) modelSets(at site) bool {
+	if s.jdk == nil || at.caller == nil || at.pc != -1 || !at.caller.IsNative() {
+		return false
+	}
+	e := s.jdk.Lookup(at.caller.Class.Name, at.caller.Name, at.caller.Desc)
+	return e != nil && slices.ContainsFunc(e.Effects, func(x jdkmodel.Effect) bool { return x.Kind == jdkmodel.EffSets })
+}
+
+// dynamicBundle checks a bundle of a dynamic kind for the property writers among its
+// members: such a call's arguments are not followed, so it may write any key. The
+// set is watched for members added later.
+func (s *solver) dynamicBundle(set int32) {
+	e := s.env
+	if e.any || e.watched[set] {
+		return
+	}
+	e.watched[set] = true
+	for _, id := range s.sets[set] {
+		if e.apis[id] {
+			s.writeProperty("", true)
+			return
+		}
+	}
+}
+
+// grown checks a member added to a watched set.
+func (s *solver) grown(set, id int32) {
+	if e := s.env; !e.any && e.apis[id] && e.watched[set] {
+		s.writeProperty("", true)
+	}
+}
+
+// envResolver reads the plain calls of System.setProperty, setProperties and
+// getProperties: what keys reachable code writes.
+type envResolver struct{}
+
+func (envResolver) Name() string { return "environment" }
+func (envResolver) APIs() []string {
+	return []string{"java/lang/System.setProperty", "java/lang/System.setProperties", "java/lang/System.getProperties"}
+}
+
+func (envResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Method) {
+	if s.env == nil || s.env.any {
+		return
+	}
+	switch rm.Name {
+	case "setProperty":
+		keys := s.values().StringOperand(at.caller, at.pc, 0).Values()
+		if keys == nil {
+			s.writeProperty("", true)
+		}
+		for _, k := range keys {
+			s.writeProperty(k, false)
+		}
+	case "setProperties":
+		s.writeProperty("", true)
+	case "getProperties":
+		keys, every := s.propertiesWrites(at)
+		if every {
+			s.writeProperty("", true)
+		}
+		for _, k := range keys {
+			s.writeProperty(k, false)
+		}
+	}
+}
+
+// propertiesReads are the methods of Properties (and its supertypes) that only read,
+// or remove: a removed property is unset, as Correct-Env takes any key to be that
+// nothing sets.
+var propertiesReads = map[string]bool{"remove": true,
+	"getProperty": true, "get": true, "getOrDefault": true, "containsKey": true, "containsValue": true,
+	"contains": true, "stringPropertyNames": true, "propertyNames": true, "size": true, "isEmpty": true,
+	"list": true, "store": true, "storeToXML": true, "clone": true, "hashCode": true, "equals": true, "toString": true,
+}
+
+// propertiesWrites says what the caller of System.getProperties() at at does with the
+// object: the keys it puts with literal keys, or every when it does anything but
+// read it and put such keys (keeps it, passes it on, iterates a mutable view). A
+// method that returns the object hands the question to its callers
+// (GetPropertyAction.privilegedGetProperties).
+func (s *solver) propertiesWrites(at site) (keys []string, every bool) {
+	return s.objectWrites(at.caller, at.pc, 0)
+}
+
+func (s *solver) objectWrites(m *hierarchy.Method, def int32, depth int) (keys []string, every bool) {
+	lf := s.localFlow(m)
+	if lf == nil || depth > 3 {
+		return nil, true
+	}
+	mine := func(defs []facts.Def) bool {
+		return slices.ContainsFunc(defs, func(d facts.Def) bool { return d.Kind == facts.DefInstr && int32(d.N) == def })
+	}
+	returned := false
+	lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
+		if every {
+			return
+		}
+		c := lf.callAt(pc)
+		// Operands beyond a call's arguments are nil: 256 bounds every descriptor.
+		for n := 0; n < 256; n++ {
+			defs := operand(n)
+			if defs == nil {
+				if c == nil && n > 3 {
+					break
+				}
+				continue
+			}
+			if !mine(defs) {
+				continue
+			}
+			switch {
+			case moves(op), op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Checkcast, op == bytecode.Instanceof:
+			case op == bytecode.Areturn:
+				returned = true
+			case c != nil && n == 0 && propertiesReads[c.Ref.Name]:
+			case c != nil && n == 0 && (c.Ref.Name == "setProperty" || c.Ref.Name == "put" || c.Ref.Name == "putIfAbsent"):
+				ks, ok := lf.constStrings(operand(1))
+				if !ok {
+					every = true
+					return
+				}
+				keys = append(keys, ks...)
+			default:
+				every = true
+				return
+			}
+		}
+	})
+	if every || !returned {
+		return keys, every
+	}
+	callers, all := s.values().Callers(m)
+	if !all {
+		return nil, true
+	}
+	for _, cr := range callers {
+		c := &s.a.prog.Facts(cr.Caller).Calls[cr.Call]
+		ks, ev := s.objectWrites(cr.Caller, c.PC, depth+1)
+		if ev {
+			return nil, true
+		}
+		keys = append(keys, ks...)
+	}
+	return keys, false
+}
+
+// moves reports whether op only moves or drops values (the flow follows a value
+// through locals and the stack).
+func moves(op bytecode.Opcode) bool {
+	switch op {
+	case bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
+		bytecode.Pop, bytecode.Pop2, bytecode.Dup, bytecode.DupX1, bytecode.DupX2,
+		bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
+		return true
+	}
+	return false
+}
+
+// union returns the state of an update: the probe's findings and the updated
+// run's.
+func (e *envRun) union(prev *envState) *envState {
+	out := &envState{written: maps.Clone(e.written), any: e.any, unset: maps.Clone(e.unset)}
+	if prev != nil {
+		maps.Copy(out.written, prev.written)
+		maps.Copy(out.unset, prev.unset)
+		out.any = out.any || prev.any
+	}
+	return out
+}

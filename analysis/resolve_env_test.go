@@ -1,0 +1,88 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
+	"github.com/jcg-lsp/jcg-lsp/index/config"
+)
+
+// TestUnsetProperties checks Correct-Env's reading of the system properties on the
+// loading sites of program cg/environment, with the environment a run would give
+// the value analyses once no dynamic call may write every property (today's JDK
+// still has such calls, see that program's comment): envprops.late is written by
+// Setter.configure, nothing is configured.
+//   - envprops.plugin and envprops.list are unset: their sites load nothing (the
+//     list through split), complete and empty, and say which property;
+//   - envprops.other is unset, so getProperty's default applies: envprops.Builtin;
+//   - envprops.late is written by reachable code and user.name set by the JVM:
+//     unknown.
+//
+// At Correct-String the environment is unknown: every one of these is unknown.
+func TestUnsetProperties(t *testing.T) {
+	ix := programsIndex(t, "cg/environment")
+	h := ix.Hierarchy()
+	main := h.Class("envprops/Main").Method("main", "([Ljava/lang/String;)V")
+	f := ix.Facts(main)
+	var read []string
+	env := values.Environment{
+		Machine:   config.SetByJVM,
+		Written:   func(k string) bool { return k == "envprops.late" },
+		ReadUnset: func(k string) { read = append(read, k) },
+	}
+	type want struct {
+		complete bool
+		classes  []string
+		unset    string
+	}
+	byLine := map[int32]want{
+		36: {false, nil, ""},
+		40: {true, nil, "envprops.plugin"},
+		46: {true, nil, "envprops.list"},
+		49: {true, []string{"envprops/Builtin"}, ""},
+		52: {false, nil, ""},
+	}
+	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
+		va := values.New(ix, values.NewIndex(ix), lv, env)
+		seen := 0
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			if values.LoadingAPI(c) == "" {
+				continue
+			}
+			w, ok := byLine[c.Line]
+			if !ok {
+				t.Fatalf("loading site at line %d: not in the test's table", c.Line)
+			}
+			seen++
+			if !lv.UsesAnalysedEnvironment() {
+				w = want{}
+			}
+			got := va.Loaded(main, c)
+			var names []string
+			for _, x := range got.Set {
+				names = append(names, x.Name)
+			}
+			if got.Complete != w.complete || got.Complete && !slices.Equal(names, w.classes) {
+				t.Errorf("%v line %d: complete %v %v (%s), want complete %v %v", lv, c.Line, got.Complete, names, got.Evidence, w.complete, w.classes)
+			}
+			if w.unset != "" && (!slices.Contains(got.Unset, w.unset) || !strings.Contains(got.Evidence, `"`+w.unset+`" is unset in the analysed environment`)) {
+				t.Errorf("%v line %d: unset %v, evidence %q: want %s named", lv, c.Line, got.Unset, got.Evidence, w.unset)
+			}
+		}
+		if seen != len(byLine) {
+			t.Errorf("%v: %d loading sites in main, want %d", lv, seen, len(byLine))
+		}
+	}
+	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other"} {
+		if !slices.Contains(read, k) {
+			t.Errorf("ReadUnset was not told of %s (told %v)", k, read)
+		}
+	}
+	if slices.Contains(read, "envprops.late") || slices.Contains(read, "user.name") {
+		t.Errorf("ReadUnset told of a written or machine property: %v", read)
+	}
+}

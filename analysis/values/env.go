@@ -1,0 +1,119 @@
+package values
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+)
+
+// Environment is what Correct-Env (levels 5 and 6) takes the run's system
+// properties and environment variables to be: "the values of environment variables
+// which can affect dynamic class loading sites will be the same at analysis time
+// and at run time" (docs/assumption-levels.md). A system property is then one of:
+//   - configured (Values: the run's --env over the JDK's defaults): that value;
+//   - set by the JVM or the launcher from the machine (Machine): unknown unless
+//     configured;
+//   - written by reachable code (Written: System.setProperty, ...): unknown;
+//   - otherwise unset: System.getProperty(k) is null and getProperty(k, d) is d.
+//
+// Environment variables (System.getenv) are configured or unknown: a machine has
+// many, and which the program's run saw is not ours to assume. Security properties
+// keep the configured-or-unknown rule as well (their defaults are in java.security,
+// which Security.setProperty may change).
+type Environment struct {
+	// Values maps "key" to a system property's value and "env.NAME" to the
+	// environment variable NAME's.
+	Values map[string]string
+	// Machine reports the system properties the JVM sets from the machine.
+	Machine func(key string) bool
+	// Written reports whether reachable code may set a system property. (Which code
+	// does depends on the order a run finds it in: the graph does not say.)
+	Written func(key string) bool
+	// ReadUnset is told each system property a value took as unset: a run that
+	// later finds code writing it must answer again.
+	ReadUnset func(key string)
+}
+
+// envStr evaluates System.getProperty(k[, default]), System.getenv(k) and
+// Security.getProperty(k): known only under Correct-Env (Environment).
+func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
+	key := a.defsStr(mi, mi.operand(c.PC, 0), depth)
+	api := shortName(c.Ref.Class) + "." + c.Ref.Name
+	ks := key.Values()
+	if len(ks) != 1 {
+		return hole(a.point(mi, c.PC, api+" with a non-constant key"))
+	}
+	k := ks[0]
+	// The environment is a source only Correct-Env licenses, and only with its value.
+	pt := beyond(a.point(mi, c.PC, api+`("`+k+`")`))
+	if !a.level.UsesAnalysedEnvironment() {
+		return hole(pt)
+	}
+	lookup := k
+	if c.Ref.Name == "getenv" {
+		lookup = "env." + k
+	}
+	if v, ok := a.env.Values[lookup]; ok {
+		s := lit(v)
+		s.Env = true
+		return s
+	}
+	withDefault := c.Ref.Desc == "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;"
+	if c.Ref.Class != "java/lang/System" || c.Ref.Name != "getProperty" {
+		if v, ok := a.env.Values[k]; ok {
+			s := lit(v)
+			s.Env = true
+			return s
+		}
+		if withDefault {
+			// With no configured value, the default applies.
+			d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
+			d.Env = true
+			return d
+		}
+		return hole(pt)
+	}
+	switch {
+	case a.env.Machine != nil && a.env.Machine(k):
+		pt.Kind += ", which the JVM sets from the machine"
+		return hole(pt)
+	}
+	if a.env.Written != nil && a.env.Written(k) {
+		pt.Kind += ", which reachable code may set"
+		return hole(pt)
+	}
+	a.readUnset([]string{k})
+	out := Str{Env: true, Unset: []string{k}}
+	if withDefault {
+		d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
+		out.dependsOn(d)
+		d.dependsOn(out)
+		return d
+	}
+	return out
+}
+
+// unsetEvidence says which system properties a site's value took as unset.
+func unsetEvidence(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	verb := " is"
+	if len(keys) > 1 {
+		verb = " are"
+	}
+	return "system property " + strings.Join(q, ", ") + verb + " unset in the analysed environment (not configured, not a JDK default, not set by reachable code)"
+}
+
+// readUnset tells the environment's ReadUnset of keys a value took as unset, also
+// when the value is reused from an earlier question.
+func (a *Analyzer) readUnset(keys []string) {
+	if a.env.ReadUnset == nil {
+		return
+	}
+	for _, k := range keys {
+		a.env.ReadUnset(k)
+	}
+}

@@ -1,0 +1,76 @@
+/*
+ * Correct-Env (level 5) and above: the run's system properties are those of the
+ * analysed environment (docs/assumption-levels.md; issue 28 item 3). That is the
+ * configured values (--env) over the JDK's defaults, the properties the JVM sets
+ * from the machine (unknown unless configured), and what reachable code sets. Any
+ * other property is unset: System.getProperty(k) is null, getProperty(k, d) is d.
+ *
+ * The program runs with no -D option (the harness configures no --env). Were no
+ * reachable code to set them:
+ * - envprops.plugin would be unset: the Class.forName under `n != null` would load
+ *   nothing, and the constructor call on its class would create nothing;
+ * - envprops.list likewise, through FileSystems' idiom (split a list of class
+ *   names and load each);
+ * - envprops.other would be unset, so getProperty's default would apply: Builtin;
+ * - envprops.late is written by Setter.configure, and user.name is set by the JVM
+ *   from the machine: unknown either way.
+ * TestUnsetProperties checks those readings on this program's sites.
+ *
+ * But reachable code of the JDK may set any property: at levels 5 and 6 the JDK
+ * still has unresolved reflective and method-handle calls whose fallback is every
+ * public method, System.setProperty and System.getProperties among them, with
+ * arguments the analysis does not follow (the first found on JDK 17 is
+ * MethodHandleImpl$BindCaller.checkInjectedInvoker's handle invocation). So every
+ * site below is unresolved, and the specification points of their values name the
+ * call that may set the property. main's sites are resolved before that call is
+ * found (main is visited first) and must be answered again once it is: were they
+ * not, they would stay resolved to nothing.
+ */
+package envprops;
+
+// @levels(5,6)
+public class Main {
+    public static void main(String[] args) throws Exception {
+        String late = System.getProperty("envprops.late");
+        if (late != null) {
+            Class.forName(late); // @site(unresolved, loading)
+        }
+        String n = System.getProperty("envprops.plugin");
+        if (n != null) {
+            Class<?> c = Class.forName(n); // @site(unresolved, loading)
+            c.getDeclaredConstructor().newInstance(); // @calls(envprops.Plugin.<init>)
+        }
+        String list = System.getProperty("envprops.list");
+        if (list != null) {
+            for (String cn : list.split(",")) {
+                Class.forName(cn); // @site(unresolved, loading)
+            }
+        }
+        Class.forName(System.getProperty("envprops.other", "envprops.Builtin")); // @site(unresolved, loading)
+        String user = System.getProperty("user.name");
+        if (user != null) {
+            Class.forName(user); // @site(unresolved, loading)
+        }
+        Setter.configure();
+    }
+}
+
+// @!evidence(envprops.Main.main, is unset in the analysed environment)
+
+class Setter {
+    static void configure() {
+        System.setProperty("envprops.late", "envprops.Plugin");
+    }
+}
+
+class Plugin {
+    Plugin() {
+        System.out.println("plugin");
+    }
+}
+
+class Builtin {
+    static {
+        System.out.println("builtin");
+    }
+}
