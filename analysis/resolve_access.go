@@ -519,7 +519,11 @@ func (a *Analyzer) findEscape(x origin) bool {
 		}
 		switch op {
 		case bytecode.Checkcast, bytecode.Aaload, bytecode.Arraylength, bytecode.Ifnull, bytecode.Ifnonnull,
-			bytecode.Pop, bytecode.IfAcmpeq, bytecode.IfAcmpne, bytecode.Instanceof:
+			bytecode.Pop, bytecode.Pop2, bytecode.IfAcmpeq, bytecode.IfAcmpne, bytecode.Instanceof,
+			// A local or a copy on the stack holds the value under the definition
+			// that made it: its uses are seen where they are.
+			bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
+			bytecode.Dup, bytecode.DupX1, bytecode.DupX2, bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
 			return
 		}
 		c := lf.callAt(pc)

@@ -30,6 +30,10 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
+// The lookup sites say which override made their Lookup:
+// @evidence(acc.Lookups.construct, Constructor.newInstance of a Lookup)
+// @evidence(acc.Lookups.trusted, Field.get of a Lookup)
+// @!evidence(acc.Lookups.plain, may have reached this object)
 public class Lookups {
     public static void main(String[] args) throws Throwable {
         String trust = args.length > 0 ? args[0] : "trust";
@@ -72,12 +76,14 @@ public class Lookups {
     }
 
     // The negative: a Lookup that MethodHandles.lookup() made in acc.Other has
-    // private access to Other, not to Shut. No override made it (Other.lookup's
-    // result is none of the reflective calls above, and the override-made Lookups of
-    // this program never leave their methods), so the site adds what Lookups may
-    // access, and no lookup site of the program adds Shut's members: the invocation
-    // reaches neither Shut.shut (private) nor Shut.hidden (package-private). The
-    // lookup fails at run time.
+    // private access to Other, not to Shut. No override made it: Other.lookup's
+    // result is none of the reflective calls above, and the Lookups that overrides
+    // made in this program never leave their methods (kept in locals, given to
+    // Lookup's own methods), so none of them may be the Lookup plain gets from
+    // elsewhere (testdata/java/escapes has one that leaves). The site adds what
+    // Lookups may access, and no lookup site of the program adds Shut's members:
+    // the invocation reaches neither Shut.shut (private) nor Shut.hidden
+    // (package-private). The lookup fails at run time.
     static void plain(Shut s, String name) throws Throwable {
         try {
             MethodHandle mh = Other.lookup().findVirtual(Shut.class, name, MethodType.methodType(void.class)); // @site(unresolved, methodHandle)
