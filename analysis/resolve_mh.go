@@ -37,7 +37,10 @@ import (
 // conservative set of an invocation only holds what its own class may access, so
 // unresolved invocations also reach every target of every reachable lookup: a shared
 // set (handleSet) of the resolved lookups' targets and, for unresolved lookups, of the
-// non-public members their class may access.
+// non-public members their class may access; an unresolved lookup whose Lookup or
+// Method an access override may have reached (resolve_access.go) adds instead every
+// member of its class argument, that class's supertypes and subclasses, or of every
+// class when the argument is not known.
 type mhResolver struct{}
 
 var mhLookups = map[string]bool{
