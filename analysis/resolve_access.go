@@ -397,11 +397,7 @@ func (lf *localFlow) origins(defs []facts.Def, depth int, lookups bool) []origin
 		}
 		switch op := bytecode.Opcode(code.Bytecode[d.N]); op {
 		case bytecode.Checkcast:
-			ops := lf.operands(int32(d.N))
-			if len(ops) == 0 {
-				return nil
-			}
-			sub := lf.origins(ops[0], depth+1, lookups)
+			sub := lf.receiverOrigins(d.N, depth, lookups)
 			if sub == nil {
 				return nil
 			}
@@ -428,12 +424,8 @@ func (lf *localFlow) origins(defs []facts.Def, depth int, lookups bool) []origin
 			case c.Ref.Class == "java/lang/invoke/MethodHandles" && (c.Ref.Name == "privateLookupIn" || c.Ref.Name == "lookup" || c.Ref.Name == "publicLookup"),
 				lookups && c.Indy == nil && lookupMaker(c) != "":
 				out = append(out, origin{method: lf.m.ID, pc: c.PC})
-			case lookups && c.Ref.Class == lookupClass && c.Ref.Name == "in":
-				ops := lf.operands(c.PC)
-				if len(ops) == 0 {
-					return nil
-				}
-				sub := lf.origins(ops[0], depth+1, lookups)
+			case lookups && lf.lookupIn(d.N):
+				sub := lf.receiverOrigins(d.N, depth, lookups)
 				if sub == nil {
 					return nil
 				}
@@ -445,6 +437,16 @@ func (lf *localFlow) origins(defs []facts.Def, depth int, lookups bool) []origin
 	}
 	slices.SortFunc(out, func(a, b origin) int { return int(a.pc - b.pc) })
 	return slices.Compact(out)
+}
+
+// receiverOrigins returns the origins of the first operand of the instruction at pc
+// (a cast's value, Lookup.in's receiver), or nil.
+func (lf *localFlow) receiverOrigins(pc, depth int, lookups bool) []origin {
+	ops := lf.operands(int32(pc))
+	if len(ops) == 0 {
+		return nil
+	}
+	return lf.origins(ops[0], depth+1, lookups)
 }
 
 // originKind returns the one kind of object the origins make, if they make one.
