@@ -172,16 +172,17 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 // handleSet is the run's set of members that handles created by reachable lookups may
 // refer to.
 type handleSet struct {
-	set  int32
-	seen map[int32]bool
-	ctxs map[int32]bool // classes whose accessible members were added
-	mems map[int32]bool // classes whose members of any access were added (addMembers)
-	all  bool           // every method and constructor was added (addAll)
+	set    int32
+	seen   map[int32]bool
+	ctxs   map[int32]bool // classes whose accessible members were added
+	mems   map[int32]bool // classes whose members of any access were added (addMembers)
+	bounds map[int32]bool // the class arguments addMembers was given
+	all    bool           // every method and constructor was added (addAll)
 }
 
 func (s *solver) handles() *handleSet {
 	if s.api.handles == nil {
-		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}, mems: map[int32]bool{}}
+		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}, mems: map[int32]bool{}, bounds: map[int32]bool{}}
 		s.cond[s.api.handles.set] = map[int32]int32{}
 	}
 	return s.api.handles
@@ -212,12 +213,17 @@ func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
 }
 
 // addMembers adds every concrete method and constructor, of any access, declared in
-// the classes, their supertypes and their subtypes: what a lookup with private
+// the classes, their subtypes and the supertypes of both: what a lookup with private
 // access whose class argument is one of them may refer to (a method resolved in the
-// class or a supertype, and the overriders a virtual handle dispatches to).
+// class or a supertype, and what a virtual handle dispatches to on a subtype, which
+// may be a default method of an interface only the subtype implements).
 func (hs *handleSet) addMembers(s *solver, classes []*hierarchy.Class) {
 	add := hs.add(s)
 	members := func(k *hierarchy.Class) bool {
+		if hs.mems[k.ID] {
+			return true
+		}
+		hs.mems[k.ID] = true
 		for _, m := range k.Methods {
 			if m.Name != "<clinit>" && !m.IsAbstract() {
 				add(m.ID)
@@ -226,12 +232,14 @@ func (hs *handleSet) addMembers(s *solver, classes []*hierarchy.Class) {
 		return true
 	}
 	for _, c := range classes {
-		if hs.mems[c.ID] {
+		if hs.bounds[c.ID] {
 			continue
 		}
-		hs.mems[c.ID] = true
-		s.h.Supertypes(c, members)
-		s.h.AllSubtypes(c, members)
+		hs.bounds[c.ID] = true
+		s.h.AllSubtypes(c, func(k *hierarchy.Class) bool {
+			s.h.Supertypes(k, members)
+			return true
+		})
 	}
 }
 
