@@ -8,27 +8,43 @@ import (
 	"sync"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // Access overrides. Encap-Respect (level 2) and the levels above it assume that
 // reflection obeys Java's access rules. A program that calls setAccessible(true) on a
-// Constructor, Method or Field, or makes a Lookup with MethodHandles.privateLookupIn,
-// says in its own bytecode that the assumption does not hold for that object: a
+// Constructor, Method or Field, or gets a Lookup with private access to classes it
+// does not own, says in its own bytecode that the assumption does not hold for that
+// object: a
 // dependency-injection container does so before it calls a package-private @Inject
 // constructor. Such a call voids Encap-Respect for the reflective objects it may
 // reach: a reflective site whose object an override may have reached falls back to
 // every member its API may name (level 1's set for that feature), and a site the
 // value analyses resolve keeps the non-public members of the classes they find.
 //
+// Such Lookups are made by MethodHandles.privateLookupIn, and by reflection on
+// Lookup itself, as libraries did before Java 9 (jOOR, Spring, the default-method
+// idiom of proxies): Lookup's private constructor called through a Constructor
+// that setAccessible opened (a Lookup with private access to the class it is given),
+// or its IMPL_LOOKUP field read through a Field (the trusted Lookup: every member of
+// every class). Each call of Constructor.newInstance, Method.invoke (a reflective
+// privateLookupIn) or Field.get whose result the method casts to Lookup is taken as
+// such an override, the Lookup it returns its object. Lookup.in keeps the private
+// access of these Lookups (a trusted one's to any class), so a Lookup that in derives
+// from one is the same object for the rules below. A Lookup the program gets
+// otherwise (through a helper of its own that returns Object, Unsafe, a handle to
+// privateLookupIn) is not taken as one.
+//
 // Whether an override may reach a site's object is told from where the object was
 // made: the JDK returns a new Constructor, Method or Field from every getter call
 // (Class.getDeclaredConstructor and the others), and privateLookupIn a new Lookup, so
 // an object made by one such call is reached only by overrides of objects made by
-// the same call. Where the code defining the object is not such a call in the same
-// method (a parameter, a field, a method's result), the object may be any, and every
-// override of its kind may have reached it.
+// the same call. A reflective call that returns a Lookup is an override of its own
+// (above), so it too is where its Lookup was made. Where the code defining the
+// object is not such a call in the same method (a parameter, a field, a method's
+// result), the object may be any, and every override of its kind may have reached it.
 //
 // Overrides count where they are reachable code of the application or a library,
 // and they void sites there. The JDK's own overrides are taken to act on the
@@ -68,7 +84,8 @@ func (o objKind) meets(k objKind) bool {
 }
 
 // origin is a call that makes a reflective object: a getter of Class (elems: the
-// elements of the array it returns) or privateLookupIn.
+// elements of the array it returns), privateLookupIn, lookup, publicLookup, or a
+// reflective call whose result is a Lookup.
 type origin struct {
 	method, pc int32
 	elems      bool
@@ -99,6 +116,22 @@ var overrideAPIs = []struct {
 
 var reflectObjects = []string{"java/lang/reflect/AccessibleObject", "java/lang/reflect/Executable",
 	"java/lang/reflect/Constructor", "java/lang/reflect/Method", "java/lang/reflect/Field"}
+
+// lookupMakers are the reflective calls that return a Lookup with private access
+// when their result is cast to Lookup, with how evidence names them.
+var lookupMakers = map[string]string{
+	"java/lang/reflect/Constructor.newInstance": "Constructor.newInstance of a Lookup (its private constructor)",
+	"java/lang/reflect/Method.invoke":           "Method.invoke returning a Lookup",
+	"java/lang/reflect/Field.get":               "Field.get of a Lookup (such as IMPL_LOOKUP, the trusted Lookup)",
+}
+
+// lookupMaker returns how evidence names c when it is one of lookupMakers, or "".
+func lookupMaker(c *facts.Call) string {
+	if c == nil || c.Indy != nil {
+		return ""
+	}
+	return lookupMakers[c.Ref.Class+"."+c.Ref.Name]
+}
 
 // kindOfClass is the kind of object a reference of this class holds.
 var kindOfClass = map[string]objKind{
@@ -136,16 +169,29 @@ type accessOverrides struct {
 // libraries, reachable or not, in method and offset order.
 func (a *Analyzer) overrideCalls() []*override {
 	a.overrides.once.Do(func() {
-		names := map[string]bool{}
+		names, makers := map[string]bool{}, map[string]bool{}
 		for _, o := range overrideAPIs {
 			names[o.name] = true
 		}
+		for k := range lookupMakers {
+			makers[k[strings.IndexByte(k, '.')+1:]] = true
+		}
 		for _, c := range a.h.Classes() {
-			if c.Origin == hierarchy.JDK || !a.namesAny(c, names) {
+			if c.Origin == hierarchy.JDK {
+				continue
+			}
+			apis := a.namesAny(c, names)
+			lookups := a.namesAny(c, makers) && a.namesClass(c, lookupClass)
+			if !apis && !lookups {
 				continue
 			}
 			for _, m := range c.Methods {
-				a.overrides.all = append(a.overrides.all, a.overridesIn(m)...)
+				if apis {
+					a.overrides.all = append(a.overrides.all, a.overridesIn(m)...)
+				}
+				if lookups {
+					a.overrides.all = append(a.overrides.all, a.lookupsMadeIn(m)...)
+				}
 			}
 		}
 	})
@@ -164,6 +210,73 @@ func (a *Analyzer) namesAny(c *hierarchy.Class, names map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// namesClass reports whether c's constant pool names the class (a checkcast to it
+// does).
+func (a *Analyzer) namesClass(c *hierarchy.Class, name string) bool {
+	f := a.h.File(c)
+	if f == nil {
+		return false
+	}
+	for i := 1; i < f.Pool.Len(); i++ {
+		if f.Pool.Tag(uint16(i)) == classfile.TagClass && f.Pool.ClassName(uint16(i)) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupsMadeIn returns the overrides of m that are reflective calls whose result m
+// casts to Lookup (lookupMakers), in offset order.
+func (a *Analyzer) lookupsMadeIn(m *hierarchy.Method) []*override {
+	f := a.prog.Facts(m)
+	if f == nil || !slices.ContainsFunc(f.TypeChecks, isLookupCast) {
+		return nil
+	}
+	fl, err := a.prog.Flow(m)
+	if err != nil || fl == nil {
+		return nil
+	}
+	lf := &localFlow{h: a.h, m: m, f: f, fl: fl}
+	var pcs []int32
+	for i := range f.TypeChecks {
+		if isLookupCast(f.TypeChecks[i]) {
+			if ops := lf.operands(f.TypeChecks[i].PC); len(ops) > 0 {
+				pcs = lf.lookupMakersOf(ops[0], pcs, 0)
+			}
+		}
+	}
+	slices.Sort(pcs)
+	var out []*override
+	for _, pc := range slices.Compact(pcs) {
+		c := lf.callAt(int(pc))
+		out = append(out, &override{caller: m, pc: pc, kind: objLookup, origins: []origin{{method: m.ID, pc: pc}},
+			where: lookupMaker(c) + " at " + lf.place(c.Line)})
+	}
+	return out
+}
+
+func isLookupCast(t facts.TypeCheck) bool { return !t.Instanceof && t.Type == lookupClass }
+
+// lookupMakersOf adds to pcs the lookupMakers calls among the definitions of a
+// value, through casts.
+func (lf *localFlow) lookupMakersOf(defs []facts.Def, pcs []int32, depth int) []int32 {
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr || depth > 8 {
+			continue
+		}
+		if chk := lf.checkAt(d.N); chk != nil && !chk.Instanceof {
+			if ops := lf.operands(int32(d.N)); len(ops) > 0 {
+				pcs = lf.lookupMakersOf(ops[0], pcs, depth+1)
+			}
+			continue
+		}
+		if c := lf.callAt(d.N); lookupMaker(c) != "" {
+			pcs = append(pcs, c.PC)
+		}
+	}
+	return pcs
 }
 
 // overridesIn returns the override calls of m.
@@ -211,7 +324,7 @@ func (lf *localFlow) override(c *facts.Call, api string) *override {
 	case "trySetAccessible":
 		o.kind = kindOfClass[c.Ref.Class]
 		if len(ops) > 0 {
-			o.origins = lf.origins(ops[0], 0)
+			o.origins = lf.origins(ops[0], 0, false)
 		}
 	default:
 		if len(ops) < 2 || lf.allIconst0(ops[len(ops)-1]) {
@@ -220,13 +333,13 @@ func (lf *localFlow) override(c *facts.Call, api string) *override {
 		if c.Op == bytecode.Invokestatic {
 			// The array's elements are the objects: known when the array is a
 			// getter's result.
-			o.origins = lf.origins(ops[0], 0)
+			o.origins = lf.origins(ops[0], 0, false)
 			if !allElems(o.origins) {
 				o.origins = nil
 			}
 		} else {
 			o.kind = kindOfClass[c.Ref.Class]
-			o.origins = lf.origins(ops[0], 0)
+			o.origins = lf.origins(ops[0], 0, false)
 		}
 	}
 	if k, ok := lf.originKind(o.origins); ok {
@@ -266,8 +379,10 @@ func (lf *localFlow) place(line int32) string {
 
 // origins returns the calls that made a reflective value with these definitions
 // (for an array's element: the calls that made the array, elems set), or nil when
-// some definition is not such a call in the method.
-func (lf *localFlow) origins(defs []facts.Def, depth int) []origin {
+// some definition is not such a call in the method. A Lookup's (lookups set) may
+// also be the reflective calls that are overrides of their own (lookupMakers), and
+// Lookup.in's receiver's.
+func (lf *localFlow) origins(defs []facts.Def, depth int, lookups bool) []origin {
 	if depth > 8 || len(defs) == 0 {
 		return nil
 	}
@@ -282,11 +397,7 @@ func (lf *localFlow) origins(defs []facts.Def, depth int) []origin {
 		}
 		switch op := bytecode.Opcode(code.Bytecode[d.N]); op {
 		case bytecode.Checkcast:
-			ops := lf.operands(int32(d.N))
-			if len(ops) == 0 {
-				return nil
-			}
-			sub := lf.origins(ops[0], depth+1)
+			sub := lf.receiverOrigins(d.N, depth, lookups)
 			if sub == nil {
 				return nil
 			}
@@ -297,7 +408,7 @@ func (lf *localFlow) origins(defs []facts.Def, depth int) []origin {
 			if len(ops) == 0 {
 				return nil
 			}
-			sub := lf.origins(ops[0], depth+1)
+			sub := lf.origins(ops[0], depth+1, lookups)
 			if !allElems(sub) {
 				return nil
 			}
@@ -310,8 +421,15 @@ func (lf *localFlow) origins(defs []facts.Def, depth int) []origin {
 			switch {
 			case c.Ref.Class == "java/lang/Class" && classGetters[c.Ref.Name].kind != objAny:
 				out = append(out, origin{method: lf.m.ID, pc: c.PC, elems: classGetters[c.Ref.Name].array})
-			case c.Ref.Class == "java/lang/invoke/MethodHandles" && (c.Ref.Name == "privateLookupIn" || c.Ref.Name == "lookup" || c.Ref.Name == "publicLookup"):
+			case c.Ref.Class == "java/lang/invoke/MethodHandles" && (c.Ref.Name == "privateLookupIn" || c.Ref.Name == "lookup" || c.Ref.Name == "publicLookup"),
+				lookups && c.Indy == nil && lookupMaker(c) != "":
 				out = append(out, origin{method: lf.m.ID, pc: c.PC})
+			case lookups && lf.lookupIn(d.N):
+				sub := lf.receiverOrigins(d.N, depth, lookups)
+				if sub == nil {
+					return nil
+				}
+				out = append(out, sub...)
 			default:
 				return nil
 			}
@@ -319,6 +437,16 @@ func (lf *localFlow) origins(defs []facts.Def, depth int) []origin {
 	}
 	slices.SortFunc(out, func(a, b origin) int { return int(a.pc - b.pc) })
 	return slices.Compact(out)
+}
+
+// receiverOrigins returns the origins of the first operand of the instruction at pc
+// (a cast's value, Lookup.in's receiver), or nil.
+func (lf *localFlow) receiverOrigins(pc, depth int, lookups bool) []origin {
+	ops := lf.operands(int32(pc))
+	if len(ops) == 0 {
+		return nil
+	}
+	return lf.origins(ops[0], depth+1, lookups)
 }
 
 // originKind returns the one kind of object the origins make, if they make one.
@@ -381,7 +509,7 @@ func (a *Analyzer) findEscape(x origin) bool {
 	for grew := true; grew; {
 		grew = false
 		fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
-			if (op == bytecode.Checkcast || op == bytecode.Aaload) && !derived[pc] && from(operand(0)) {
+			if (op == bytecode.Checkcast || op == bytecode.Aaload || lf.lookupIn(pc)) && !derived[pc] && from(operand(0)) {
 				derived[pc], grew = true, true
 			}
 		})
@@ -393,7 +521,11 @@ func (a *Analyzer) findEscape(x origin) bool {
 		}
 		switch op {
 		case bytecode.Checkcast, bytecode.Aaload, bytecode.Arraylength, bytecode.Ifnull, bytecode.Ifnonnull,
-			bytecode.Pop, bytecode.IfAcmpeq, bytecode.IfAcmpne, bytecode.Instanceof:
+			bytecode.Pop, bytecode.Pop2, bytecode.IfAcmpeq, bytecode.IfAcmpne, bytecode.Instanceof,
+			// A local or a copy on the stack holds the value under the definition
+			// that made it: its uses are seen where they are.
+			bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
+			bytecode.Dup, bytecode.DupX1, bytecode.DupX2, bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
 			return
 		}
 		c := lf.callAt(pc)
@@ -417,6 +549,13 @@ func (a *Analyzer) findEscape(x origin) bool {
 		}
 	})
 	return escaped
+}
+
+// lookupIn reports whether the instruction at pc calls Lookup.in, whose result has
+// the private access of its receiver.
+func (lf *localFlow) lookupIn(pc int) bool {
+	c := lf.callAt(pc)
+	return c != nil && c.Indy == nil && c.Ref.Class == lookupClass && c.Ref.Name == "in"
 }
 
 // reflectOwner reports whether a class's methods are those of reflective objects.
@@ -459,7 +598,7 @@ func (s *solver) overrideAt(m *hierarchy.Method, pc int32, operand int, k objKin
 	var mine []origin
 	if lf := s.localFlow(m); lf != nil {
 		if ops := lf.operands(pc); operand < len(ops) {
-			mine = lf.origins(ops[operand], 0)
+			mine = lf.origins(ops[operand], 0, k == objLookup)
 		}
 	}
 	for _, o := range s.access.active {

@@ -83,3 +83,35 @@ func TestAccessOverrideEvidence(t *testing.T) {
 		t.Errorf("Update after a run that reached overrides: %v; want it declined", err)
 	}
 }
+
+// TestOverrideEscapes checks which reflective objects that overrides reach may leave
+// their method (testdata/java/escapes: the methods named stays* keep theirs, those
+// named leaves* let theirs go), so that a site whose object comes from elsewhere is
+// voided by the second kind only. Each such method must hold an override, of one of
+// the kinds the program shows (setAccessible, a Lookup from Method.invoke).
+func TestOverrideEscapes(t *testing.T) {
+	a := New(programsIndex(t, "escapes"))
+	seen := map[string]bool{}
+	for _, o := range a.overrideCalls() {
+		name := o.caller.Name
+		stays, leaves := strings.HasPrefix(name, "stays"), strings.HasPrefix(name, "leaves")
+		if o.caller.Class.Name != "esc/Main" || !stays && !leaves {
+			continue
+		}
+		seen[name] = true
+		if len(o.origins) == 0 {
+			t.Errorf("%s: the override of %s has no known origin", o.where, name)
+			continue
+		}
+		for _, x := range o.origins {
+			if got := a.escapes(x); got != leaves {
+				t.Errorf("%s: escapes = %v, want %v", o.where, got, leaves)
+			}
+		}
+	}
+	for _, m := range a.h.Class("esc/Main").Methods {
+		if (strings.HasPrefix(m.Name, "stays") || strings.HasPrefix(m.Name, "leaves")) && !seen[m.Name] {
+			t.Errorf("esc.Main.%s holds no override", m.Name)
+		}
+	}
+}

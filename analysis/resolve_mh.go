@@ -37,7 +37,10 @@ import (
 // conservative set of an invocation only holds what its own class may access, so
 // unresolved invocations also reach every target of every reachable lookup: a shared
 // set (handleSet) of the resolved lookups' targets and, for unresolved lookups, of the
-// non-public members their class may access.
+// non-public members their class may access; an unresolved lookup whose Lookup or
+// Method an access override may have reached (resolve_access.go) adds instead every
+// member of its class argument, that class's supertypes and subclasses, or of every
+// class when the argument is not known.
 type mhResolver struct{}
 
 var mhLookups = map[string]bool{
@@ -129,8 +132,20 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 		own: []siteResolver{lookupResolver{}}}
 	d.unresolved = d.name + ": the arguments are not class and string literals: the handle may refer to any member (its invocations fall back to the conservative set)"
 	d.open = s.lookupOverride(at, rm)
+	var classes []*hierarchy.Class
+	bounded := false
 	if d.open != nil {
-		d.unresolved += "; " + voided(d.open, "object") + ": the handle may refer to a non-public member of any class"
+		classes, bounded = s.openLookupClasses(at, rm)
+		if bounded {
+			var names []string
+			for _, c := range classes {
+				names = append(names, strings.ReplaceAll(c.Name, "/", "."))
+			}
+			d.unresolved += "; " + voided(d.open, "object") + ": the handle may refer to a non-public member of " +
+				strings.Join(names, ", ") + ", a supertype or a subclass"
+		} else {
+			d.unresolved += "; " + voided(d.open, "object") + ": the handle may refer to a non-public member of any class"
+		}
 	}
 	d.apply = func(res siteResult) int32 {
 		if s.opts.Level.RespectsEncapsulation() {
@@ -142,6 +157,8 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 	d.fallback = func() int32 {
 		switch {
 		case !s.opts.Level.RespectsEncapsulation():
+		case d.open != nil && bounded:
+			s.handles().addMembers(s, classes)
 		case d.open != nil:
 			s.handles().addAll(s)
 		default:
@@ -155,15 +172,17 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 // handleSet is the run's set of members that handles created by reachable lookups may
 // refer to.
 type handleSet struct {
-	set  int32
-	seen map[int32]bool
-	ctxs map[int32]bool // classes whose accessible members were added
-	all  bool           // every method and constructor was added (addAll)
+	set    int32
+	seen   map[int32]bool
+	ctxs   map[int32]bool // classes whose accessible members were added
+	mems   map[int32]bool // classes whose members of any access were added (addMembers)
+	bounds map[int32]bool // the class arguments addMembers was given
+	all    bool           // every method and constructor was added (addAll)
 }
 
 func (s *solver) handles() *handleSet {
 	if s.api.handles == nil {
-		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}}
+		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}, mems: map[int32]bool{}, bounds: map[int32]bool{}}
 		s.cond[s.api.handles.set] = map[int32]int32{}
 	}
 	return s.api.handles
@@ -193,9 +212,40 @@ func (hs *handleSet) addAccessible(s *solver, c *hierarchy.Class) {
 	}
 }
 
-// addAll adds every concrete method and constructor: a lookup whose Lookup came from
-// privateLookupIn, or an unreflect of an object setAccessible reached, may refer to
-// any of them.
+// addMembers adds every concrete method and constructor, of any access, declared in
+// the classes, their subtypes and the supertypes of both: what a lookup with private
+// access whose class argument is one of them may refer to (a method resolved in the
+// class or a supertype, and what a virtual handle dispatches to on a subtype, which
+// may be a default method of an interface only the subtype implements).
+func (hs *handleSet) addMembers(s *solver, classes []*hierarchy.Class) {
+	add := hs.add(s)
+	members := func(k *hierarchy.Class) bool {
+		if hs.mems[k.ID] {
+			return true
+		}
+		hs.mems[k.ID] = true
+		for _, m := range k.Methods {
+			if m.Name != "<clinit>" && !m.IsAbstract() {
+				add(m.ID)
+			}
+		}
+		return true
+	}
+	for _, c := range classes {
+		if hs.bounds[c.ID] {
+			continue
+		}
+		hs.bounds[c.ID] = true
+		s.h.AllSubtypes(c, func(k *hierarchy.Class) bool {
+			s.h.Supertypes(k, members)
+			return true
+		})
+	}
+}
+
+// addAll adds every concrete method and constructor: a lookup with private access
+// whose class is not known, or an unreflect of an object setAccessible reached,
+// may refer to any of them.
 func (hs *handleSet) addAll(s *solver) {
 	if hs.all {
 		return
@@ -209,19 +259,65 @@ func (hs *handleSet) addAll(s *solver) {
 	}
 }
 
-// lookupOverride returns the access override that may have reached the object a
-// lookup site makes its handle from (the Lookup of find* and bind, the Method or
-// Constructor of unreflect*), or nil. Field handles call nothing.
+// lookupOverride returns the access override that may have reached an object a
+// lookup site makes its handle with (the Lookup, and the Method or Constructor of
+// unreflect*: a Lookup with private access unreflects a Method that setAccessible
+// never opened), or nil. Field handles call nothing.
 func (s *solver) lookupOverride(at site, rm *hierarchy.Method) *override {
+	var o *override
 	switch rm.Name {
 	case "unreflect", "unreflectSpecial":
-		return s.overrideAt(at.caller, at.pc, 1, objMethod)
+		o = s.overrideAt(at.caller, at.pc, 1, objMethod)
 	case "unreflectConstructor":
-		return s.overrideAt(at.caller, at.pc, 1, objCtor)
+		o = s.overrideAt(at.caller, at.pc, 1, objCtor)
 	case "unreflectGetter", "unreflectSetter", "unreflectVarHandle":
 		return nil
 	}
-	return s.overrideAt(at.caller, at.pc, 0, objLookup)
+	if o == nil {
+		o = s.overrideAt(at.caller, at.pc, 0, objLookup)
+	}
+	return o
+}
+
+// openLookupClasses returns the classes whose members an unresolved lookup site an
+// override reached may refer to, when its class argument is known (a class literal,
+// or what the value analyses find from Correct-String on): find*'s and
+// findConstructor's class, unreflectSpecial's specialCaller (the method is one of
+// its class or supertypes, invoked as invokespecial from it). ok is false for bind
+// and the other unreflects, whose member may be of any class.
+func (s *solver) openLookupClasses(at site, rm *hierarchy.Method) (classes []*hierarchy.Class, ok bool) {
+	arg := 1
+	switch {
+	case rm.Name == "unreflectSpecial":
+		arg = 2
+	case !strings.HasPrefix(rm.Name, "find"):
+		return nil, false
+	}
+	lf := s.localFlow(at.caller)
+	if lf == nil {
+		return nil, false
+	}
+	ops := lf.operands(at.pc)
+	if arg >= len(ops) {
+		return nil, false
+	}
+	if descs, ok := lf.constTypes(ops[arg]); ok {
+		for _, t := range descs {
+			name := className(t)
+			if strings.HasPrefix(t, "[") {
+				name = "java/lang/Object"
+			}
+			if c := s.h.Class(name); c != nil && !c.Phantom {
+				classes = append(classes, c)
+			}
+		}
+		return classes, true
+	}
+	var shown []string
+	if c := lf.callAt(int(at.pc)); c != nil && s.valueClassArg(lf, c, arg, &classes, &shown) {
+		return classes, true
+	}
+	return nil, false
 }
 
 // handleResolver resolves an invocation whose receiver handles all come from lookups

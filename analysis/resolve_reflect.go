@@ -112,12 +112,13 @@ func siteResolvers() []siteResolver {
 // apiState is the per-run state of the API resolvers (reflection, method handles,
 // proxies, Unsafe, serialization).
 type apiState struct {
-	handles     *handleSet           // method handles created anywhere: see resolve_mh.go
-	serial      *serialSets          // serialization targets: see resolve_serial.go
-	unsafeAlloc map[fallbackKey]bool // fallback sets whose classes Unsafe.allocateInstance instantiated
-	locals      map[int32]*localFlow // by method ID
-	values      *values.Analyzer     // levels 3-5: see resolve_values.go
-	spec        *specIndex           // the specification entries: see resolve_spec.go
+	handles     *handleSet             // method handles created anywhere: see resolve_mh.go
+	spun        map[string]*spunSupers // by CGLIB flavour: what invokeSuper runs (resolve_spun.go)
+	serial      *serialSets            // serialization targets: see resolve_serial.go
+	unsafeAlloc map[fallbackKey]bool   // fallback sets whose classes Unsafe.allocateInstance instantiated
+	locals      map[int32]*localFlow   // by method ID
+	values      *values.Analyzer       // levels 3-5: see resolve_values.go
+	spec        *specIndex             // the specification entries: see resolve_spec.go
 }
 
 // fallbackLevel is the level whose conservative sets unresolved sites use

@@ -26,9 +26,15 @@ import (
 // Enhancer.registerCallbacks at each construction), so the site is unresolved, and
 // since that does not depend on the assumption level it has no level fallback.
 //
-// The superclass's own methods need no edges of their own: the spun class's objects
-// are objects of the superclass C, and calls on them dispatch to C's methods, where
-// invokeSuper ends. When the site shows C (setSuperclass of a class literal on the
+// The superclass's methods are reached twice: the spun class's objects are objects
+// of the superclass C, so calls on them dispatch to C's methods, and the callback
+// runs C's method through MethodProxy.invokeSuper, whose FastClass is spun too. An
+// invokeSuper site calls, of each class a reachable Enhancer site of its flavour
+// shows as a superclass, every method the spun subclass may override (not static,
+// private, final or abstract, as selected from C): the run grows one set of them
+// per flavour (spunSupers), as it does the method-handle targets. A superclass no
+// site shows (Guice's and Spring's, from their bindings) is not in it: its methods
+// are reached where the spun objects are called. When the site shows C (setSuperclass of a class literal on the
 // Enhancer the method allocates), C is instantiated there: create() runs a
 // constructor of C (the spun class's constructors call their super's) and returns a
 // C, createClass() makes a class whose objects, made elsewhere, are C's. When it
@@ -63,7 +69,7 @@ func (spunResolver) Name() string { return "spun" }
 func (spunResolver) APIs() []string {
 	var apis []string
 	for _, f := range cglibFlavours {
-		apis = append(apis, f.pkg+"Enhancer.create", f.pkg+"Enhancer.createClass")
+		apis = append(apis, f.pkg+"Enhancer.create", f.pkg+"Enhancer.createClass", f.pkg+"MethodProxy.invokeSuper")
 	}
 	return apis
 }
@@ -79,6 +85,10 @@ func (spunResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Met
 		}
 	}
 	if fl.pkg == "" {
+		return
+	}
+	if rm.Name == "invokeSuper" {
+		s.invokeSuper(at, c, rm, fl)
 		return
 	}
 	if fl.owner != "" && strings.HasPrefix(at.caller.Class.Name, fl.owner) {
@@ -117,6 +127,7 @@ func (spunResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Met
 		if !constructed {
 			constructed = true
 			s.constructSpun(at, rm, supers, fl.name+": "+subject)
+			s.spunSupers(fl).add(s, supers)
 		}
 	}
 	d.own = []siteResolver{spunCallbackResolver{fl: fl, name: fl.name + ": " + subject, construct: construct}}
@@ -131,6 +142,68 @@ func (spunResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Met
 			}
 		}
 		return set
+	}
+	s.resolveSite(d)
+}
+
+// spunSupers is a run's set of the superclass methods that one flavour's
+// MethodProxy.invokeSuper may run.
+type spunSupers struct {
+	set     int32
+	classes map[int32]bool // the superclasses added, by ID
+	seen    map[int32]bool // the methods added, by ID
+}
+
+func (s *solver) spunSupers(fl cglibFlavour) *spunSupers {
+	if s.api.spun == nil {
+		s.api.spun = map[string]*spunSupers{}
+	}
+	ss := s.api.spun[fl.pkg]
+	if ss == nil {
+		ss = &spunSupers{set: s.newSet(), classes: map[int32]bool{}, seen: map[int32]bool{}}
+		s.cond[ss.set] = map[int32]int32{}
+		s.api.spun[fl.pkg] = ss
+	}
+	return ss
+}
+
+// add adds the methods that a subclass of each of supers may override, as selected
+// from the superclass: what invokeSuper runs for them.
+func (ss *spunSupers) add(s *solver, supers []*hierarchy.Class) {
+	for _, c := range supers {
+		if ss.classes[c.ID] {
+			continue
+		}
+		ss.classes[c.ID] = true
+		sigs := map[string]bool{}
+		s.h.Supertypes(c, func(k *hierarchy.Class) bool {
+			for _, m := range k.Methods {
+				if m.IsStatic() || m.IsPrivate() || m.Name == "<init>" || m.Name == "<clinit>" || sigs[m.Name+m.Desc] {
+					continue
+				}
+				sigs[m.Name+m.Desc] = true
+				if t := s.h.Select(c, m); t != nil && !t.IsAbstract() && !t.IsFinal() && !ss.seen[t.ID] {
+					ss.seen[t.ID] = true
+					s.growCond(ss.set, t.ID, s.cur)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// invokeSuper resolves a MethodProxy.invokeSuper call: it runs the superclass's
+// method that the spun subclass's method overrides, one of the flavour's set.
+func (s *solver) invokeSuper(at site, c *facts.Call, rm *hierarchy.Method, fl cglibFlavour) {
+	ss := s.spunSupers(fl)
+	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatProxy, name: "MethodProxy.invokeSuper",
+		reason: callgraph.Reason{Kind: callgraph.KindProxy, Resolver: "spun"}, levelFree: true}
+	d.reason.Evidence = fl.name + ": MethodProxy.invokeSuper runs the superclass's method that the subclass spun at run time overrides: " +
+		"a method of a superclass that a reachable Enhancer site shows (the subclasses of superclasses no site shows run theirs where their objects are called)"
+	d.unresolved = d.reason.Evidence
+	d.fallback = func() int32 {
+		s.bundle(at, ss.set, s.reason(d.reason), false)
+		return ss.set
 	}
 	s.resolveSite(d)
 }

@@ -31,6 +31,9 @@ type Trace struct {
 	parent, condOf []int32
 	// handleSet is the set of method-handle targets, or -1.
 	handleSet int32
+	// spunSets are the sets of what CGLIB's invokeSuper runs, one per flavour
+	// (resolve_spun.go): conditional sets grown from many methods, as handleSet.
+	spunSets []int32
 	// ifaceLambda is, for every dispatch on an interface, the graph's set of its
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
@@ -201,6 +204,10 @@ func (s *solver) trace() *Trace {
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
 	}
+	for _, ss := range s.api.spun {
+		t.spunSets = append(t.spunSets, ss.set)
+	}
+	slices.Sort(t.spunSets)
 	record := func(g *group) {
 		t.groups[g.set] = g.key
 		if g.declared.IsInterface() {

@@ -162,6 +162,8 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 		return nil, nil, notUpdatable("%s", s.unsupported)
 	case s.api.handles != nil:
 		return nil, nil, notUpdatable("a changed method creates method handles")
+	case s.api.spun != nil:
+		return nil, nil, notUpdatable("a changed method spins a CGLIB subclass or calls MethodProxy.invokeSuper")
 	case me == nil && s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
 		// (After a member edit every dynamic site is visited again, and the problems
 		// are those of the whole specification, resolved anew.)
@@ -479,12 +481,16 @@ func remap(b callgraph.Bundle, set, reason func(int32) int32) callgraph.Bundle {
 // derivationsKept reports whether the derivations of the previous run (Trace.parent
 // and condOf) all hold in the updated graph, which then needs no search: the changed
 // methods still bundle to every conditional set they bundled to, added nothing to the
-// method-handle set, and still have an edge to every method they reached first.
+// method-handle set or CGLIB's invokeSuper sets, and still have an edge to every
+// method they reached first.
 // Every other edge of a derivation is unchanged, and a node's derivation uses only
 // nodes reached before it, so by induction every node stays reachable.
 func derivationsKept(g, old, pg *callgraph.Graph, inherited map[int32]int32, inD callgraph.Bitset, t *Trace) bool {
-	if t.handleSet >= 0 {
-		for _, from := range t.cond[t.handleSet] {
+	for _, set := range append([]int32{t.handleSet}, t.spunSets...) {
+		if set < 0 {
+			continue
+		}
+		for _, from := range t.cond[set] {
 			if inD.Has(from) {
 				return false
 			}

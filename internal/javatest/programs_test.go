@@ -22,6 +22,7 @@ func TestTestdataPrograms(t *testing.T) {
 		{"hierarchy", "hier.Main", "OK: 56 checks"},
 		{"flow", "flow.Main", "OK"},
 		{"main-example", "example.Main", "2. execute (audit)"},
+		{"escapes", "esc.Main", "OK"},
 	}
 	for _, c := range cases {
 		t.Run(c.program, func(t *testing.T) {

@@ -34,12 +34,25 @@ class Greeter {
     String hello(String who) { // @reachable
         return "hello " + who;
     }
+
+    private static String quiet() { // called by nothing: no subclass overrides it
+        return "";
+    }
 }
 
-/** The callback: only the spun subclass calls it. */
+/**
+ * The callback: only the spun subclass calls it. invokeSuper runs the superclass's
+ * method that the spun subclass's method overrides, through the FastClass CGLIB spins
+ * too: a method of a superclass that an Enhancer site of Guice's CGLIB shows, that is
+ * Greeter (greet's setSuperclass), whose overridable methods are hello and Object's
+ * (toString...). Service, which Guice's ProxyFactory enhances with a superclass from
+ * its bindings, no site shows: its work is reached where Main calls it, not here.
+ * Nor is Greeter's private static quiet, which no subclass can override.
+ */
 final class Loud implements $MethodInterceptor {
     @Override
     public Object intercept(Object obj, Method method, Object[] args, $MethodProxy proxy) throws Throwable { // @reachable
-        return ((String) proxy.invokeSuper(obj, args)).toUpperCase();
+        return ((String) proxy.invokeSuper(obj, args)).toUpperCase(); // @calls(cont.aop.Greeter.hello, java.lang.Object.toString) @!calls(cont.aop.Service.work, cont.aop.Greeter.quiet)
+        // @because(cont.aop.Loud.intercept, cont.aop.Greeter.hello, Guice's CGLIB: MethodProxy.invokeSuper runs the superclass's method)
     }
 }
