@@ -195,29 +195,31 @@ func (s *solver) redoSites() {
 
 // liveSites drops the records of sites resolved again from sites.
 func (e *envRun) liveSites(sites []callgraph.Site) []callgraph.Site {
-	if e == nil || len(e.gone) == 0 {
+	if e == nil {
 		return sites
 	}
-	out := sites[:0]
-	for i := range sites {
-		if !e.gone[i] {
-			out = append(out, sites[i])
-		}
-	}
-	return out
+	return dropIndexes(sites, e.gone)
 }
 
 // liveBundles drops the bundles of site records replaced from bundles. The graph is
 // then the one a run that knew the writes from its start makes: a resolution that
 // took a key as unset has a subset of the targets of one that does not.
 func (e *envRun) liveBundles(bundles []callgraph.Bundle) []callgraph.Bundle {
-	if e == nil || len(e.dead) == 0 {
+	if e == nil {
 		return bundles
 	}
-	out := bundles[:0]
-	for i := range bundles {
-		if !e.dead[i] {
-			out = append(out, bundles[i])
+	return dropIndexes(bundles, e.dead)
+}
+
+// dropIndexes removes the elements at the indexes in drop from xs, in place.
+func dropIndexes[T any](xs []T, drop map[int]bool) []T {
+	if len(drop) == 0 {
+		return xs
+	}
+	out := xs[:0]
+	for i := range xs {
+		if !drop[i] {
+			out = append(out, xs[i])
 		}
 	}
 	return out
