@@ -24,9 +24,9 @@ public final class Main {
 // superclass, Foo here, is named at run time (cloneClass's argument reaches findClass
 // through Sisu's deferred loading and the JDK's loadClass), so the site reaches the
 // no-argument constructor of every class a clone may extend, Foo's protected one among
-// them, at every level: Constructor.newInstance in main only calls the clone's public
-// constructor, and from level 2 on no fallback of it reaches a constructor that is
-// neither public nor accessible from its caller.
+// them, at every level. Without it, from level 2 on, only the fallback of main's
+// Constructor.newInstance could reach Foo's constructor, and only because main is in
+// Foo's package: cloned from another package (as a container does), it would be missed.
 // @edge(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, cont.clone.Foo.<init>()V)
 // @because(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, cont.clone.Foo.<init>()V, Sisu's CloningClassSpace)
 // @evidence(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, spins a clone X$__sisuN that extends X)
