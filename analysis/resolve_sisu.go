@@ -48,9 +48,13 @@ func (sisuCloneResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarch
 	}
 	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatProxy, name: "ClassLoader.defineClass",
 		reason: callgraph.Reason{Kind: callgraph.KindProxy, Resolver: "sisu-clone"}, levelFree: true}
-	d.reason.Evidence = "Sisu's CloningClassSpace: " + typeName("L"+at.caller.Class.Name+";") + ".findClass spins a clone X$__sisuN that extends X, " +
-		"a class named at run time (CloningClassSpace.cloneClass), and whose constructor runs X's no-argument constructor: " +
-		"that of every public class not final nor in the java packages, public or protected, the clone's loader lets it extend"
+	where := typeName("L"+at.caller.Class.Name+";") + "." + at.caller.Name
+	if lf := s.localFlow(at.caller); lf != nil {
+		where = lf.place(at.line)
+	}
+	d.reason.Evidence = "Sisu's CloningClassSpace: the clone X$__sisuN spun at " + where + " extends X, " +
+		"a class named at run time (CloningClassSpace.cloneClass), and its constructor runs X's no-argument constructor; so: " +
+		"the public or protected no-argument constructor of every class a clone may extend (public, not final, not an interface, not in java.*)"
 	d.unresolved = d.reason.Evidence
 	d.fallback = func() int32 {
 		set := s.fallbackIndex(fallbackKey{kind: setCloneCtors})

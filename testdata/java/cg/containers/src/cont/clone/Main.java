@@ -29,7 +29,7 @@ public final class Main {
 // Foo's package: cloned from another package (as a container does), it would be missed.
 // @edge(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, cont.clone.Foo.<init>()V)
 // @because(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, cont.clone.Foo.<init>()V, Sisu's CloningClassSpace)
-// @evidence(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, spins a clone X$__sisuN that extends X)
+// @evidence(org.eclipse.sisu.space.CloningClassSpace$CloningClassLoader.findClass, the clone X$__sisuN spun at CloningClassSpace.java:)
 // The clone's constructor calls no-argument constructors only, and only those the JVM
 // lets a class of another run-time package call: not Foo's constructor with an
 // argument, nor Hidden's package-private one, nor that of the final class Sealed.
