@@ -27,7 +27,9 @@ import (
 // CloningClassLoader, so the clone is in another run-time package than X, and X must
 // be a public class, not final nor an interface, outside the java packages (which
 // defineClass refuses), with a public or protected no-argument constructor; package
-// and private ones fail with IllegalAccessError. Each such X is instantiated.
+// and private ones fail with IllegalAccessError. Abstract classes are among them: the
+// clone of one is not abstract, and can be instantiated (calls of X's abstract methods
+// on it fail). Each such X is instantiated.
 //
 // The site is matched by the names of Sisu's class and method, not its package, so
 // repackagings of Sisu (Maven's) are matched too.
