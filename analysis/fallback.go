@@ -23,6 +23,7 @@ const (
 	setPublicCtors                     // public constructors
 	setPublicNoArgCtors                // public no-argument constructors
 	setPublicMethods                   // public concrete methods
+	setCloneCtors                      // no-argument constructors a Sisu clone may call (resolve_sisu.go)
 	setSafeCtors                       // non-public constructors encapsulation-safe from ctx
 	setSafeNoArgCtors                  // ... no-argument ones
 	setSafeMethods                     // non-public concrete methods encapsulation-safe from ctx
@@ -63,6 +64,8 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && public(m) }
 	case setPublicMethods:
 		keep = func(m *hierarchy.Method) bool { return isMethod(m) && public(m) }
+	case setCloneCtors:
+		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && cloneable(m.Class, m) }
 	}
 	if keep != nil {
 		for _, m := range a.h.Methods() {

@@ -44,6 +44,7 @@ func allResolvers() []CallResolver {
 		proxyResolver{},
 		spunResolver{},
 		byteBuddyResolver{},
+		sisuCloneResolver{},
 		unsafeResolver{},
 		serialResolver{},
 		envResolver{},

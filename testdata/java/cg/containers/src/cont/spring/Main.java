@@ -5,8 +5,10 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 // The program runs on Debian's Spring 4.3, Sisu 0.3.4 and Guice 4.2, compiled for Java 8
-// (Sisu reads no newer class files); Correct-Env shows what the index files change:
-// @levels(5,6) @algos(cha) @release(8)
+// (Sisu reads no newer class files); Correct-Env shows what the index files change,
+// and every level from Encap-Respect on that Sisu's clones (cont.clone) are reached
+// whatever the level (the value analyses of levels 3-5 try their sites too):
+// @levels(2-6) @algos(cha) @release(8)
 // @jars(spring3-core.jar, spring3-beans.jar, commons-logging.jar, sisu-inject.jar, guice.jar, atinject-jsr330-api.jar, aopalliance.jar, guava.jar, byte-buddy.jar)
 
 /**
