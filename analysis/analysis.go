@@ -110,7 +110,11 @@ type Analyzer struct {
 	containerIx containerIndexes // level 6: resolve_containers.go
 	// level 6: resolve_bootstrap.go
 	bootstrapOnce sync.Once
-	bootstraps    bootstrapSet
+	// annotations are the member methods of the class path's annotation
+	// interfaces (resolve_jdkannotations.go).
+	annotations    []*hierarchy.Method
+	annotationOnce sync.Once
+	bootstraps     bootstrapSet
 }
 
 // New returns an analyzer for prog.

@@ -103,10 +103,10 @@ type siteResolver interface {
 // (level 4) and the environment (level 5) add theirs here; the service configuration
 // the class path ships (every level: ServiceLoader's own sites) and the containers'
 // index files (Correct-JDK) come after the value analyses, whose results they must
-// not widen; so do the JDK's own lambda classes' instantiation and bootstrap
-// method calls (Correct-JDK).
+// not widen; so do the JDK's own lambda classes' instantiation, bootstrap method
+// calls and annotation member invocations (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, annotationResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,

@@ -36,6 +36,12 @@
  *   Below level 6 the spun class is unknown and the invocation falls back to every
  *   public method; at level 6 it calls checkCallerClass (traced through
  *   prepareForInvoker's return and the field's store).
+ * - AnnotationInvocationHandler.equalsImpl (reachable through the JDK's own
+ *   reflection) invokes the member methods of an annotation type (the declared
+ *   methods of the annotation interface) on another annotation. Below level 6 the
+ *   Method is unknown there and any public method may be called; at level 6 it is
+ *   a member of some annotation interface, dispatched: TagImpl.value, an
+ *   implementation the program creates, and not Main.exposed.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -67,12 +73,16 @@ public class Main {
         mh.invokeWithArguments(); // @calls(correctjdk.Main.helper)
         // @!edge[level=6](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
         // @edge[level=5](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
+        Tag tag = new TagImpl();
+        // @because[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.TagImpl.value, annotation type's member method)
+        // @!edge[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.Main.exposed)
+        // @edge[level=5](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.Main.exposed)
         // @because[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, java.lang.invoke.MethodHandleImpl$BindCaller.checkCallerClass, injected invoker)
         // @!edge[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
         // @edge[level=5](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
-        if (t + h == 42) {
+        if (t + h == 42 || tag.value().isEmpty()) {
             System.out.println("unlikely");
         }
     }
@@ -98,5 +108,24 @@ class Worker extends Thread {
 // Constructor.newInstance reaches it.
 class Gadget {
     public Gadget() {
+    }
+}
+
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+@interface Tag {
+    String value();
+}
+
+// A class implementing an annotation interface: legal, and what equalsImpl's
+// member invocations dispatch to when the other annotation is one.
+class TagImpl implements Tag {
+    @Override
+    public String value() {
+        return "t";
+    }
+
+    @Override
+    public Class<? extends java.lang.annotation.Annotation> annotationType() {
+        return Tag.class;
     }
 }
