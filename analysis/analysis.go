@@ -111,10 +111,14 @@ type Analyzer struct {
 	// level 6: resolve_bootstrap.go
 	bootstrapOnce sync.Once
 	// annotations are the member methods of the class path's annotation
-	// interfaces (resolve_jdkannotations.go).
+	// interfaces (resolve_jdkinvoke.go).
 	annotations    []*hierarchy.Method
 	annotationOnce sync.Once
-	bootstraps     bootstrapSet
+	// deserializers are the class path's $deserializeLambda$ methods
+	// (resolve_jdkinvoke.go).
+	deserializers   []*hierarchy.Method
+	deserializeOnce sync.Once
+	bootstraps      bootstrapSet
 }
 
 // New returns an analyzer for prog.

@@ -104,9 +104,9 @@ type siteResolver interface {
 // the class path ships (every level: ServiceLoader's own sites) and the containers'
 // index files (Correct-JDK) come after the value analyses, whose results they must
 // not widen; so do the JDK's own lambda classes' instantiation, bootstrap method
-// calls and annotation member invocations (Correct-JDK).
+// calls and the Method.invoke sites its code determines (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, annotationResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,

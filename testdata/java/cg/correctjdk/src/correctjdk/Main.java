@@ -42,6 +42,13 @@
  *   Method is unknown there and any public method may be called; at level 6 it is
  *   a member of some annotation interface, dispatched: TagImpl.value, an
  *   implementation the program creates, and not Main.exposed.
+ * - A serializable lambda makes javac generate Main.$deserializeLambda$, which
+ *   SerializedLambda.readResolve (a deserialization hook the JDK's own code reaches)
+ *   invokes reflectively after looking it up by name and making it accessible: the
+ *   site calls the class path's $deserializeLambda$ methods, Main's among them, at
+ *   every level (they are private: a fallback to public methods would miss them).
+ *   Below level 6 the Method is otherwise unknown there and any public method may
+ *   be called too (Main.exposed); at level 6 only those.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -73,6 +80,11 @@ public class Main {
         mh.invokeWithArguments(); // @calls(correctjdk.Main.helper)
         // @!edge[level=6](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
         // @edge[level=5](java.lang.invoke.MethodHandle.invokeWithArguments([Ljava/lang/Object;)Ljava/lang/Object;, correctjdk.Main.exposed)
+        Runnable saved = (Runnable & java.io.Serializable) () -> count++;
+        saved.run();
+        // @because(java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.$deserializeLambda$, $deserializeLambda$)
+        // @!edge[level=6](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposed)
+        // @edge[level=5](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposed)
         Tag tag = new TagImpl();
         // @because[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.TagImpl.value, annotation type's member method)
         // @!edge[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.Main.exposed)
