@@ -32,6 +32,9 @@ const (
 type fallbackKey struct {
 	kind setKind
 	ctx  int32 // class ID for context-dependent kinds, else 0
+	// args is 1 + the number of parameters of the set's methods and constructors,
+	// 0 for any (a reflective call whose arguments array has a known length).
+	args int16
 }
 
 // fallbackSet returns the members of a conservative set, computed once per analyzer.
@@ -76,10 +79,32 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 	} else {
 		ids = a.safeSet(k)
 	}
+	if k.args > 0 {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool {
+			return paramCount(a.h.Methods()[id].Desc) != int(k.args)-1
+		})
+	}
 	a.mu.Lock()
 	a.fallbacks[k] = ids
 	a.mu.Unlock()
 	return ids
+}
+
+// paramCount returns the number of parameters of a method descriptor.
+func paramCount(desc string) int {
+	n := 0
+	for i := 1; i < len(desc) && desc[i] != ')'; i++ {
+		for desc[i] == '[' {
+			i++
+		}
+		if desc[i] == 'L' {
+			for desc[i] != ';' {
+				i++
+			}
+		}
+		n++
+	}
+	return n
 }
 
 // safeSet computes the non-public members that code in class ctx may reach under
@@ -131,6 +156,13 @@ func (a *Analyzer) safeSet(k fallbackKey) []int32 {
 // reached the site's object, so that the level's encapsulation does not hold for it
 // (resolve_access.go).
 func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason) {
+	s.fallbackBundlesArity(at, feature, noArg, open, r, 0)
+}
+
+// fallbackBundlesArity is fallbackBundles for a site whose targets take args-1
+// parameters (0: any number): Method.invoke and Constructor.newInstance reject
+// others with IllegalArgumentException before calling anything.
+func (s *solver) fallbackBundlesArity(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason, args int16) {
 	level := s.opts.Level.FallbackLevel()
 	r.Fallback = level
 	encap := level.RespectsEncapsulation() && !open
@@ -166,6 +198,9 @@ func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg, open
 	ri := s.reason(r)
 	for _, k := range kinds {
 		key := fallbackKey{kind: k}
+		if k != setAllClinits {
+			key.args = args
+		}
 		if k >= setSafeCtors {
 			if at.caller == nil {
 				continue

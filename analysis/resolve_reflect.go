@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -39,6 +40,10 @@ type dynamicSite struct {
 	// open is an access override that may have reached the site's reflective object,
 	// or nil: Encap-Respect does not hold for that object (resolve_access.go).
 	open *override
+	// args is 1 + the number of arguments the site passes (Method.invoke's and
+	// Constructor.newInstance's array of constant length), 0 when not known: the
+	// API rejects a target with another number of parameters.
+	args int16
 	// apply adds the edges of a precise result and returns the set of its targets;
 	// nil means applyResult. Sites that only create something (a method handle) and
 	// whose calls happen elsewhere record targets without edges.
@@ -77,6 +82,25 @@ func (v virtualCall) receiver() algo.Value {
 		return v.recv
 	}
 	return algo.Any(v.declared)
+}
+
+// keepArity drops from r the methods and constructors that do not take n
+// parameters, and the classes it creates that no remaining constructor creates: the
+// site passes n arguments, and Method.invoke and Constructor.newInstance reject any
+// other target before calling it.
+func (r *siteResult) keepArity(n int) {
+	r.methods = slices.DeleteFunc(r.methods, func(m *hierarchy.Method) bool { return paramCount(m.Desc) != n })
+	r.virtual = slices.DeleteFunc(r.virtual, func(v virtualCall) bool { return paramCount(v.method.Desc) != n })
+	if len(r.allocs) == 0 {
+		return
+	}
+	made := map[*hierarchy.Class]bool{}
+	for _, m := range r.methods {
+		if m.Name == "<init>" {
+			made[m.Class] = true
+		}
+	}
+	r.allocs = slices.DeleteFunc(r.allocs, func(c *hierarchy.Class) bool { return !made[c] })
 }
 
 // merge adds o's targets to r.
@@ -161,6 +185,9 @@ func (s *solver) resolveSite(d *dynamicSite) {
 		res = info
 	} else {
 		s.annotateContainer(d, &res)
+		if d.args > 0 {
+			res.keepArity(int(d.args) - 1)
+		}
 	}
 	apply := d.apply
 	if apply == nil {
@@ -378,7 +405,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "reflection"}}
 	fallback := func(f callgraph.Feature) func() int32 {
 		return func() int32 {
-			s.fallbackBundles(at, f, d.noArg, d.open != nil, d.reason)
+			s.fallbackBundlesArity(at, f, d.noArg, d.open != nil, d.reason, d.args)
 			return -1
 		}
 	}
@@ -412,6 +439,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		}
 		if !d.noArg {
 			d.open = s.overrideAt(at.caller, at.pc, 0, objCtor)
+			what = s.argsCount(d, 1, what)
 		}
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():
@@ -425,13 +453,14 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 	case rkInvoke:
 		d.feature = callgraph.FeatInvocation
 		d.open = s.overrideAt(at.caller, at.pc, 0, objMethod)
+		method := s.argsCount(d, 2, "method")
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():
-			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete method may be called (and any <clinit>)"
+			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete " + method + " may be called (and any <clinit>)"
 		case d.open != nil:
-			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ", and " + voided(d.open, "method") + ": any concrete method may be called (and any <clinit>)"
+			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ", and " + voided(d.open, "method") + ": any concrete " + method + " may be called (and any <clinit>)"
 		default:
-			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ": any public method, or one accessible from this class, may be called (and any <clinit>)"
+			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ": any public " + method + ", or one accessible from this class, may be called (and any <clinit>)"
 		}
 		d.fallback = fallback(callgraph.FeatInvocation)
 	case rkField:
@@ -639,6 +668,49 @@ func (lf *localFlow) constStrings(defs []facts.Def) (strs []string, ok bool) {
 }
 
 // allIconst0 reports whether every definition of an int value is iconst_0 (false).
+// arrayLength returns the length of the array every definition in defs creates: an
+// anewarray whose count is a constant, or null (which Method.invoke and
+// Constructor.newInstance take as no arguments); ok is false otherwise.
+func (lf *localFlow) arrayLength(defs []facts.Def) (n int32, ok bool) {
+	code, err := lf.h.Info(lf.m).Code()
+	if err != nil || code == nil || len(defs) == 0 {
+		return 0, false
+	}
+	n = -1
+	for _, d := range defs {
+		if d.Kind != facts.DefInstr || d.N < 0 || d.N >= len(code.Bytecode) {
+			return 0, false
+		}
+		var k int32
+		switch bytecode.Opcode(code.Bytecode[d.N]) {
+		case bytecode.AconstNull:
+			k = 0
+		case bytecode.Anewarray:
+			ops := lf.operands(int32(d.N))
+			if len(ops) != 1 || len(ops[0]) != 1 || ops[0][0].Kind != facts.DefInstr {
+				return 0, false
+			}
+			in, err := bytecode.Decode(code.Bytecode, ops[0][0].N)
+			if err != nil {
+				return 0, false
+			}
+			switch in.Op {
+			case bytecode.Iconst0, bytecode.Iconst1, bytecode.Iconst2, bytecode.Iconst3, bytecode.Iconst4, bytecode.Iconst5, bytecode.Bipush, bytecode.Sipush:
+				k = in.Value
+			default:
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+		if n >= 0 && k != n {
+			return 0, false
+		}
+		n = k
+	}
+	return n, n >= 0
+}
+
 func (lf *localFlow) allIconst0(defs []facts.Def) bool {
 	code, err := lf.h.Info(lf.m).Code()
 	if err != nil || code == nil {
@@ -693,4 +765,30 @@ func typeName(desc string) string {
 		}
 	}
 	return base + strings.Repeat("[]", dims)
+}
+
+// argsCount sets d.args from the length of the arguments array in operand k of the
+// site, when every definition makes an array of one constant length, and returns
+// what (method, constructor) qualified by it for the site's evidence.
+func (s *solver) argsCount(d *dynamicSite, k int, what string) string {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return what
+	}
+	ops := lf.operands(d.at.pc)
+	if len(ops) <= k {
+		return what
+	}
+	n, ok := lf.arrayLength(ops[k])
+	if !ok || n > 255 {
+		return what
+	}
+	d.args = int16(n) + 1
+	switch n {
+	case 0:
+		return what + " without parameters (the arguments array is empty)"
+	case 1:
+		return what + " with one parameter (the arguments array has one element)"
+	}
+	return fmt.Sprintf("%s with %d parameters (the arguments array has %d elements)", what, n, n)
 }

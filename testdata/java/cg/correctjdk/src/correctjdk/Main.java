@@ -47,8 +47,9 @@
  *   invokes reflectively after looking it up by name and making it accessible: the
  *   site calls the class path's $deserializeLambda$ methods, Main's among them, at
  *   every level (they are private: a fallback to public methods would miss them).
- *   Below level 6 the Method is otherwise unknown there and any public method may
- *   be called too (Main.exposed); at level 6 only those.
+ *   Below level 6 the Method is otherwise unknown there and any public method taking
+ *   one argument may be called too (Main.exposedOne; the call passes one); at level
+ *   6 only those.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -83,8 +84,8 @@ public class Main {
         Runnable saved = (Runnable & java.io.Serializable) () -> count++;
         saved.run();
         // @because(java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.$deserializeLambda$, $deserializeLambda$)
-        // @!edge[level=6](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposed)
-        // @edge[level=5](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposed)
+        // @!edge[level=6](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposedOne)
+        // @edge[level=5](java.lang.invoke.SerializedLambda.readResolve, correctjdk.Main.exposedOne)
         Tag tag = new TagImpl();
         // @because[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.TagImpl.value, annotation type's member method)
         // @!edge[level=6](sun.reflect.annotation.AnnotationInvocationHandler.equalsImpl, correctjdk.Main.exposed)
@@ -104,6 +105,10 @@ public class Main {
 
     // Nothing in the program calls this.
     public static void exposed() { // @reachable[level=5]
+    }
+
+    // Nor this, which takes one argument.
+    public static void exposedOne(Object o) {
     }
 
     // @!edge[level=6](<native>, correctjdk.Main.exposed) @edge[level=5](<native>, correctjdk.Main.exposed)

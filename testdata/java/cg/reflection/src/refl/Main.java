@@ -56,15 +56,22 @@ public class Main {
         // Hidden's no-argument constructor is private, in another package:
         // @calls[level=1](refl.other.Hidden.<init>()V) @!calls[level=2](refl.other.Hidden.<init>()V)
         Constructor<?> k = c.getDeclaredConstructor(int.class); // @!site
-        Object o2 = k.newInstance(42); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>(I)V, refl.Plugin.<init>()V, refl.Main$Inner.<init>)
-        // A private constructor of another package's class, then a package-private one:
-        // @calls[level=1](refl.other.Hidden.<init>(I)V, refl.other.NotMade.<init>) @!calls[level=2](refl.other.Hidden.<init>(I)V, refl.other.NotMade.<init>)
+        Object o2 = k.newInstance(42); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>(I)V) @!calls(refl.Plugin.<init>()V, refl.Main$Inner.<init>)
+        // The call passes one argument (an array of one element): Constructor.newInstance
+        // rejects a constructor with another number of parameters before running it, so
+        // the fallback holds one-parameter constructors only, not the no-argument ones.
+        // A private one-parameter constructor of another package's class is in level 1's
+        // set only; NotMade's package-private constructor takes no argument:
+        // @calls[level=1](refl.other.Hidden.<init>(I)V) @!calls[level=2](refl.other.Hidden.<init>(I)V) @!calls(refl.other.NotMade.<init>)
         return o2 != null ? o2 : o;
     }
 
     static Object invoke(Object target, String method) throws Exception {
         Method m = target.getClass().getMethod(method); // @!site(invoke) getMethod is not a site; getClass is (native)
-        Object r = m.invoke(target); // @site(unresolved, invoke) @calls(refl.Plugin.run, refl.other.Hidden.open, refl.PkgOnly.internal, refl.Main$Inner.secret, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>()V)
+        Object r = m.invoke(target); // @site(unresolved, invoke) @calls(refl.Plugin.run, refl.other.Hidden.open, refl.PkgOnly.internal, refl.Main$Inner.secret, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>()V, refl.Plugin.make)
+        // The call passes no argument (javac makes an empty array): Method.invoke
+        // rejects a method with parameters before calling it, so Plugin.make(int),
+        // accessible from Main, is not in the fallback at any level.
         // Private and protected methods of refl.other's classes are level 1 only;
         // Main is no subclass of Hidden:
         // @calls[level=1](refl.other.Hidden.secret, refl.other.Hidden.guarded) @!calls[level=2](refl.other.Hidden.secret, refl.other.Hidden.guarded)

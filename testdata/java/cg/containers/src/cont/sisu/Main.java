@@ -28,11 +28,12 @@ public final class Main {
 // From Correct-Cast on, the site of QualifiedTypeBinder.newInstance is resolved by the
 // casts of its callers (installModule's to Module, registerMediator's to Mediator):
 // it reaches the constructors of the class path's modules, ExtraModule, which the index
-// lists, UnlistedModule, which no index lists but component scanning would find, and
-// ArgModule (the cast analysis does not narrow getDeclaredConstructor() to no-argument
-// constructors); not the component HelloGreeting nor Counter, which are no modules:
-// @edge[level>=5](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, cont.sisu.UnlistedModule.<init>, cont.sisu.ArgModule.<init>)
-// @!edge[level>=5](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.HelloGreeting.<init>, cont.sisu.Counter.<init>)
+// lists, and UnlistedModule, which no index lists but component scanning would find;
+// not ArgModule's constructor, which takes an argument where newInstance passes none
+// (Constructor.newInstance rejects it), nor the component HelloGreeting nor Counter,
+// which are no modules:
+// @edge[level>=5](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.ExtraModule.<init>, cont.sisu.UnlistedModule.<init>)
+// @!edge[level>=5](org.eclipse.sisu.space.QualifiedTypeBinder.newInstance, cont.sisu.HelloGreeting.<init>, cont.sisu.Counter.<init>, cont.sisu.ArgModule.<init>)
 // The index is not the complete source of the names (Sisu chooses index or component
 // scanning at run time, and its own launchers, which read the choice from
 // properties, are reachable), so it does not narrow the site; at Correct-JDK the edge
