@@ -30,11 +30,23 @@ const (
 )
 
 type fallbackKey struct {
-	kind setKind
-	ctx  int32 // class ID for context-dependent kinds, else 0
-	// args is 1 + the number of parameters of the set's methods and constructors,
-	// 0 for any (a reflective call whose arguments array has a known length).
-	args int16
+	kind  setKind
+	ctx   int32     // class ID for context-dependent kinds, else 0
+	shape callShape // what the set's methods and constructors must accept
+}
+
+// callShape is what a reflective call passes that its API checks before calling its
+// target: the number of arguments (Method.invoke and Constructor.newInstance reject a
+// target with another number of parameters) and a null receiver (Method.invoke
+// throws NullPointerException for an instance method).
+type callShape struct {
+	args   int16 // 1 + the number of arguments; 0 when not known
+	static bool  // the receiver is null: static methods only
+}
+
+// accepts reports whether a target m can be called with the shape.
+func (c callShape) accepts(m *hierarchy.Method) bool {
+	return (c.args == 0 || paramCount(m.Desc) == int(c.args)-1) && (!c.static || m.IsStatic())
 }
 
 // fallbackSet returns the members of a conservative set, computed once per analyzer.
@@ -79,10 +91,8 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 	} else {
 		ids = a.safeSet(k)
 	}
-	if k.args > 0 {
-		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool {
-			return paramCount(a.h.Methods()[id].Desc) != int(k.args)-1
-		})
+	if k.shape != (callShape{}) {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool { return !k.shape.accepts(a.h.Methods()[id]) })
 	}
 	a.mu.Lock()
 	a.fallbacks[k] = ids
@@ -156,13 +166,12 @@ func (a *Analyzer) safeSet(k fallbackKey) []int32 {
 // reached the site's object, so that the level's encapsulation does not hold for it
 // (resolve_access.go).
 func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason) {
-	s.fallbackBundlesArity(at, feature, noArg, open, r, 0)
+	s.fallbackBundlesShaped(at, feature, noArg, open, r, callShape{})
 }
 
-// fallbackBundlesArity is fallbackBundles for a site whose targets take args-1
-// parameters (0: any number): Method.invoke and Constructor.newInstance reject
-// others with IllegalArgumentException before calling anything.
-func (s *solver) fallbackBundlesArity(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason, args int16) {
+// fallbackBundlesShaped is fallbackBundles for a site whose targets must accept
+// shape.
+func (s *solver) fallbackBundlesShaped(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason, shape callShape) {
 	level := s.opts.Level.FallbackLevel()
 	r.Fallback = level
 	encap := level.RespectsEncapsulation() && !open
@@ -199,7 +208,7 @@ func (s *solver) fallbackBundlesArity(at site, feature callgraph.Feature, noArg,
 	for _, k := range kinds {
 		key := fallbackKey{kind: k}
 		if k != setAllClinits {
-			key.args = args
+			key.shape = shape
 		}
 		if k >= setSafeCtors {
 			if at.caller == nil {

@@ -40,10 +40,10 @@ type dynamicSite struct {
 	// open is an access override that may have reached the site's reflective object,
 	// or nil: Encap-Respect does not hold for that object (resolve_access.go).
 	open *override
-	// args is 1 + the number of arguments the site passes (Method.invoke's and
-	// Constructor.newInstance's array of constant length), 0 when not known: the
-	// API rejects a target with another number of parameters.
-	args int16
+	// shape is what the site passes that its API checks (Method.invoke's and
+	// Constructor.newInstance's arguments array of constant length, a null
+	// receiver): the API rejects a target that does not accept it.
+	shape callShape
 	// apply adds the edges of a precise result and returns the set of its targets;
 	// nil means applyResult. Sites that only create something (a method handle) and
 	// whose calls happen elsewhere record targets without edges.
@@ -84,13 +84,12 @@ func (v virtualCall) receiver() algo.Value {
 	return algo.Any(v.declared)
 }
 
-// keepArity drops from r the methods and constructors that do not take n
-// parameters, and the classes it creates that no remaining constructor creates: the
-// site passes n arguments, and Method.invoke and Constructor.newInstance reject any
-// other target before calling it.
-func (r *siteResult) keepArity(n int) {
-	r.methods = slices.DeleteFunc(r.methods, func(m *hierarchy.Method) bool { return paramCount(m.Desc) != n })
-	r.virtual = slices.DeleteFunc(r.virtual, func(v virtualCall) bool { return paramCount(v.method.Desc) != n })
+// keepShape drops from r the methods and constructors that do not accept the site's
+// shape (Method.invoke and Constructor.newInstance reject them before calling
+// anything), and the classes it creates that no remaining constructor creates.
+func (r *siteResult) keepShape(c callShape) {
+	r.methods = slices.DeleteFunc(r.methods, func(m *hierarchy.Method) bool { return !c.accepts(m) })
+	r.virtual = slices.DeleteFunc(r.virtual, func(v virtualCall) bool { return !c.accepts(v.method) })
 	if len(r.allocs) == 0 {
 		return
 	}
@@ -185,8 +184,8 @@ func (s *solver) resolveSite(d *dynamicSite) {
 		res = info
 	} else {
 		s.annotateContainer(d, &res)
-		if d.args > 0 {
-			res.keepArity(int(d.args) - 1)
+		if d.shape != (callShape{}) {
+			res.keepShape(d.shape)
 		}
 	}
 	apply := d.apply
@@ -405,7 +404,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "reflection"}}
 	fallback := func(f callgraph.Feature) func() int32 {
 		return func() int32 {
-			s.fallbackBundlesArity(at, f, d.noArg, d.open != nil, d.reason, d.args)
+			s.fallbackBundlesShaped(at, f, d.noArg, d.open != nil, d.reason, d.shape)
 			return -1
 		}
 	}
@@ -454,6 +453,10 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		d.feature = callgraph.FeatInvocation
 		d.open = s.overrideAt(at.caller, at.pc, 0, objMethod)
 		method := s.argsCount(d, 2, "method")
+		if s.nullReceiver(d) {
+			d.shape.static = true
+			method = "static " + method + " (the receiver is null)"
+		}
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():
 			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete " + method + " may be called (and any <clinit>)"
@@ -783,7 +786,7 @@ func (s *solver) argsCount(d *dynamicSite, k int, what string) string {
 	if !ok || n > 255 {
 		return what
 	}
-	d.args = int16(n) + 1
+	d.shape.args = int16(n) + 1
 	switch n {
 	case 0:
 		return what + " without parameters (the arguments array is empty)"
@@ -791,4 +794,27 @@ func (s *solver) argsCount(d *dynamicSite, k int, what string) string {
 		return what + " with one parameter (the arguments array has one element)"
 	}
 	return fmt.Sprintf("%s with %d parameters (the arguments array has %d elements)", what, n, n)
+}
+
+// nullReceiver reports whether the receiver of a Method.invoke site (operand 1) is
+// the null constant on every path.
+func (s *solver) nullReceiver(d *dynamicSite) bool {
+	lf := s.localFlow(d.at.caller)
+	if lf == nil {
+		return false
+	}
+	ops := lf.operands(d.at.pc)
+	if len(ops) < 2 || len(ops[1]) == 0 {
+		return false
+	}
+	code, err := lf.h.Info(lf.m).Code()
+	if err != nil || code == nil {
+		return false
+	}
+	for _, def := range ops[1] {
+		if def.Kind != facts.DefInstr || def.N < 0 || def.N >= len(code.Bytecode) || bytecode.Opcode(code.Bytecode[def.N]) != bytecode.AconstNull {
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,7 @@ public class Main {
         loading(name);
         Object p = instantiate(name);
         invoke(p, args.length > 1 ? args[1] : "run");
+        invokeStatic(name, args.length > 2 ? args[2] : "tick");
         fields(name);
         Object made = Plugin.make(args.length);
         made.toString(); // @calls[rta](refl.PkgOnly.toString) @!calls[rta,level=2](refl.other.NotMade.toString) @calls[cha](refl.other.NotMade.toString)
@@ -76,6 +77,14 @@ public class Main {
         // Main is no subclass of Hidden:
         // @calls[level=1](refl.other.Hidden.secret, refl.other.Hidden.guarded) @!calls[level=2](refl.other.Hidden.secret, refl.other.Hidden.guarded)
         return r;
+    }
+
+    static Object invokeStatic(String name, String method) throws Exception {
+        Method m = Class.forName(name).getMethod(method);
+        // The receiver is null: Method.invoke throws NullPointerException for an
+        // instance method, so only static methods (taking no argument) are in the
+        // fallback: Plugin.tick, not Plugin.run nor Plugin.make(int).
+        return m.invoke(null); // @site(unresolved, invoke) @calls(refl.Plugin.tick) @!calls(refl.Plugin.run, refl.Plugin.make)
     }
 
     static Object fields(String name) throws Exception {

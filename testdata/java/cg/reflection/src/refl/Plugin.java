@@ -21,6 +21,10 @@ public class Plugin {
     public void run() {
     }
 
+    public static void tick() {
+        COUNT++;
+    }
+
     static Object make(int n) {
         return n > 3 ? new Object() : "made";
     }
