@@ -37,16 +37,20 @@ type fallbackKey struct {
 
 // callShape is what a reflective call passes that its API checks before calling its
 // target: the number of arguments (Method.invoke and Constructor.newInstance reject a
-// target with another number of parameters) and a null receiver (Method.invoke
-// throws NullPointerException for an instance method).
+// target with another number of parameters), a null receiver (Method.invoke throws
+// NullPointerException for an instance method) and the creation of an object
+// (Constructor.newInstance and Class.newInstance throw InstantiationException for an
+// abstract class or an interface).
 type callShape struct {
-	args   int16 // 1 + the number of arguments; 0 when not known
-	static bool  // the receiver is null: static methods only
+	args     int16 // 1 + the number of arguments; 0 when not known
+	static   bool  // the receiver is null: static methods only
+	concrete bool  // constructors of concrete classes only
 }
 
 // accepts reports whether a target m can be called with the shape.
 func (c callShape) accepts(m *hierarchy.Method) bool {
-	return (c.args == 0 || paramCount(m.Desc) == int(c.args)-1) && (!c.static || m.IsStatic())
+	return (c.args == 0 || paramCount(m.Desc) == int(c.args)-1) && (!c.static || m.IsStatic()) &&
+		(!c.concrete || m.Name != "<init>" || concrete(m.Class))
 }
 
 // fallbackSet returns the members of a conservative set, computed once per analyzer.

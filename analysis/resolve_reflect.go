@@ -432,6 +432,7 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		d.fallback = fallback(callgraph.FeatLoading)
 	case rkNewNoArg, rkNew:
 		d.feature, d.noArg = callgraph.FeatInstantiation, api.kind == rkNewNoArg
+		d.shape.concrete = true
 		what := "constructor"
 		if d.noArg {
 			what = "no-argument constructor"

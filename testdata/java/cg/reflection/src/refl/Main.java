@@ -53,7 +53,9 @@ public class Main {
 
     static Object instantiate(String name) throws Exception {
         Class<?> c = Class.forName(name);
-        Object o = c.newInstance(); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>()V, refl.PkgOnly.<init>, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>(I)V)
+        Object o = c.newInstance(); // @site(unresolved, newInstance) @calls(refl.Plugin.<init>()V, refl.PkgOnly.<init>, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>(I)V, refl.Shape.<init>)
+        // Shape is abstract: newInstance throws InstantiationException before any of
+        // its constructors runs, so its public constructor is not in the fallback.
         // Hidden's no-argument constructor is private, in another package:
         // @calls[level=1](refl.other.Hidden.<init>()V) @!calls[level=2](refl.other.Hidden.<init>()V)
         Constructor<?> k = c.getDeclaredConstructor(int.class); // @!site

@@ -55,3 +55,10 @@ class Loader extends ClassLoader {
         return super.loadClass(name);
     }
 }
+
+// An abstract class with a public no-argument constructor: no reflective
+// instantiation can run it.
+abstract class Shape {
+    public Shape() {
+    }
+}
