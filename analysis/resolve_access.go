@@ -519,13 +519,13 @@ func (a *Analyzer) findEscape(x origin) bool {
 		if escaped {
 			return
 		}
-		switch op {
-		case bytecode.Checkcast, bytecode.Aaload, bytecode.Arraylength, bytecode.Ifnull, bytecode.Ifnonnull,
-			bytecode.Pop, bytecode.Pop2, bytecode.IfAcmpeq, bytecode.IfAcmpne, bytecode.Instanceof,
-			// A local or a copy on the stack holds the value under the definition
-			// that made it: its uses are seen where they are.
-			bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
-			bytecode.Dup, bytecode.DupX1, bytecode.DupX2, bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
+		// A local or a copy on the stack holds the value under the definition that
+		// made it (moves): its uses are seen where they are.
+		switch {
+		case moves(op):
+			return
+		case op == bytecode.Checkcast, op == bytecode.Aaload, op == bytecode.Arraylength, op == bytecode.Ifnull, op == bytecode.Ifnonnull,
+			op == bytecode.IfAcmpeq, op == bytecode.IfAcmpne, op == bytecode.Instanceof:
 			return
 		}
 		c := lf.callAt(pc)

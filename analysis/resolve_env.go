@@ -375,18 +375,6 @@ func (s *solver) objectWrites(m *hierarchy.Method, def int32, depth int) (keys [
 	return keys, false
 }
 
-// moves reports whether op only moves or drops values (the flow follows a value
-// through locals and the stack).
-func moves(op bytecode.Opcode) bool {
-	switch op {
-	case bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
-		bytecode.Pop, bytecode.Pop2, bytecode.Dup, bytecode.DupX1, bytecode.DupX2,
-		bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
-		return true
-	}
-	return false
-}
-
 // union returns the state of an update: the probe's findings and the updated
 // run's.
 func (e *envRun) union(prev *envState) *envState {

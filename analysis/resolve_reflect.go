@@ -715,6 +715,18 @@ func (lf *localFlow) arrayLength(defs []facts.Def) (n int32, ok bool) {
 	return n, n >= 0
 }
 
+// moves reports whether op only moves or drops values (the flow follows a value
+// through locals and the stack).
+func moves(op bytecode.Opcode) bool {
+	switch op {
+	case bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3,
+		bytecode.Pop, bytecode.Pop2, bytecode.Dup, bytecode.DupX1, bytecode.DupX2,
+		bytecode.Dup2, bytecode.Dup2X1, bytecode.Dup2X2, bytecode.Swap:
+		return true
+	}
+	return false
+}
+
 func (lf *localFlow) allIconst0(defs []facts.Def) bool {
 	code, err := lf.h.Info(lf.m).Code()
 	if err != nil || code == nil {

@@ -407,8 +407,7 @@ func enhancerEscapes(lf *localFlow, allocs map[int]bool, fl cglibFlavour) bool {
 				continue
 			}
 			switch {
-			case op == bytecode.Astore || op >= bytecode.Astore0 && op <= bytecode.Astore0+3,
-				op >= bytecode.Pop && op <= bytecode.Swap:
+			case moves(op):
 			case op.IsInvoke() && n == 0:
 				c := lf.callAt(pc)
 				escapes = c == nil || c.Ref.Class != fl.pkg+"Enhancer"
