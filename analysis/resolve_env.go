@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
@@ -49,7 +50,7 @@ type envState struct {
 // envRun is a run's view of the environment (nil below Correct-Env).
 type envRun struct {
 	envState
-	apis    map[int32]bool // System.setProperty, setProperties, getProperties
+	apis    map[int32]bool // System.setProperty, setProperties, getProperties, methods returning its object
 	watched map[int32]bool // sets of dynamic bundles: a member added later is checked
 	// The dynamic site being resolved and the keys its resolution took as unset.
 	cur     *dynamicSite
@@ -306,21 +307,27 @@ var propertiesReads = map[string]bool{"remove": true,
 
 // propertiesWrites says what the caller of System.getProperties() at at does with the
 // object: the keys it puts with literal keys, or every when it does anything but
-// read it and put such keys (keeps it, passes it on, iterates a mutable view). A
-// method that returns the object hands the question to its callers
-// (GetPropertyAction.privilegedGetProperties).
+// read it and put such keys (keeps it, passes it on, iterates a mutable view). The
+// object is followed where it goes without escaping: through casts, into the
+// parameters of static and private helpers, back to the callers of a method that
+// returns it (GetPropertyAction.privilegedGetProperties), and out of a lambda body
+// that returns it to the doPrivileged call its only capture is handed to (JNDI's
+// VersionHelper.getJndiProperties).
 func (s *solver) propertiesWrites(at site) (keys []string, every bool) {
-	return s.objectWrites(at.caller, at.pc, 0)
+	return s.objectWrites(at.caller, facts.Def{Kind: facts.DefInstr, N: int(at.pc)}, 0)
 }
 
-func (s *solver) objectWrites(m *hierarchy.Method, def int32, depth int) (keys []string, every bool) {
+func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (keys []string, every bool) {
 	lf := s.localFlow(m)
-	if lf == nil || depth > 3 {
+	if lf == nil || depth > 6 {
 		return nil, true
 	}
-	mine := func(defs []facts.Def) bool {
-		return slices.ContainsFunc(defs, func(d facts.Def) bool { return d.Kind == facts.DefInstr && int32(d.N) == def })
+	s.reads.ReadFacts(m)
+	type use struct {
+		m   *hierarchy.Method
+		def facts.Def
 	}
+	var next []use // where the object goes on: a cast's result, a helper's parameter
 	returned := false
 	lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
 		if every {
@@ -336,43 +343,136 @@ func (s *solver) objectWrites(m *hierarchy.Method, def int32, depth int) (keys [
 				}
 				continue
 			}
-			if !mine(defs) {
+			if !slices.Contains(defs, def) {
 				continue
 			}
+			// A virtual call on the object runs Properties' own method: the
+			// object is the JDK's Properties unless setProperties replaced it,
+			// which counts as writing every key.
+			virtual := c != nil && n == 0 && c.Op != bytecode.Invokestatic
 			switch {
-			case moves(op), op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Checkcast, op == bytecode.Instanceof:
+			case moves(op), op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Instanceof:
+			case op == bytecode.Checkcast:
+				next = append(next, use{m, facts.Def{Kind: facts.DefInstr, N: pc}})
 			case op == bytecode.Areturn:
 				returned = true
-			case c != nil && n == 0 && propertiesReads[c.Ref.Name]:
-			case c != nil && n == 0 && (c.Ref.Name == "setProperty" || c.Ref.Name == "put" || c.Ref.Name == "putIfAbsent"):
+			case virtual && propertiesReads[c.Ref.Name]:
+			case virtual && (c.Ref.Name == "setProperty" || c.Ref.Name == "put" || c.Ref.Name == "putIfAbsent"):
 				ks, ok := lf.constStrings(operand(1))
 				if !ok {
 					every = true
 					return
 				}
 				keys = append(keys, ks...)
+			case c != nil && c.Indy == nil:
+				if callee := s.resolveCall(c); callee != nil && boundCallee(callee) {
+					next = append(next, use{callee, facts.Def{Kind: facts.DefParam, N: n}})
+					continue
+				}
+				every = true
+				return
 			default:
 				every = true
 				return
 			}
 		}
 	})
-	if every || !returned {
-		return keys, every
-	}
-	callers, all := s.values().Callers(m)
-	if !all {
+	if every {
 		return nil, true
 	}
-	for _, cr := range callers {
-		c := &s.a.prog.Facts(cr.Caller).Calls[cr.Call]
-		ks, ev := s.objectWrites(cr.Caller, c.PC, depth+1)
+	for _, u := range next {
+		ks, ev := s.objectWrites(u.m, u.def, depth+1)
+		if ev {
+			return nil, true
+		}
+		keys = append(keys, ks...)
+	}
+	if !returned {
+		return keys, false
+	}
+	to := s.returnedTo(m)
+	if len(to) > 0 && to[0].Caller != nil && s.env != nil {
+		s.watchWriter(m)
+	}
+	for _, u := range to {
+		if u.Caller == nil {
+			return nil, true
+		}
+		ks, ev := s.objectWrites(u.Caller, facts.Def{Kind: facts.DefInstr, N: int(s.a.prog.Facts(u.Caller).Calls[u.Call].PC)}, depth+1)
 		if ev {
 			return nil, true
 		}
 		keys = append(keys, ks...)
 	}
 	return keys, false
+}
+
+// watchWriter adds m, whose result objectWrites followed to m's callers, to the
+// methods a dynamic call of writes every key: such a call's caller is not among
+// them and may do anything with the result.
+func (s *solver) watchWriter(m *hierarchy.Method) {
+	e := s.env
+	if e.apis[m.ID] || strings.HasPrefix(m.Name, "lambda$") {
+		return // a lambda body's result reaches only its doPrivileged calls
+	}
+	e.apis[m.ID] = true
+	for set := range e.watched {
+		if slices.Contains(s.sets[set], m.ID) {
+			s.writeProperty("", true)
+			return
+		}
+	}
+}
+
+// returnedTo returns the call instructions whose result is what m returns: m's
+// callers, or, for a lambda body whose captures are each handed straight to
+// AccessController.doPrivileged (which runs the action once and returns its
+// result), those doPrivileged calls. A zero CallRef in the result means m's value
+// goes where this does not follow.
+func (s *solver) returnedTo(m *hierarchy.Method) []values.CallRef {
+	v := s.values()
+	if callers, all := v.Callers(m); all {
+		return callers
+	}
+	caps, only := v.LambdaCaptures(m)
+	if !only {
+		return []values.CallRef{{}}
+	}
+	var out []values.CallRef
+	for _, cp := range caps {
+		lf := s.localFlow(cp.Caller)
+		if lf == nil {
+			return []values.CallRef{{}}
+		}
+		action := facts.Def{Kind: facts.DefInstr, N: int(lf.f.Calls[cp.Call].PC)}
+		escapes := false
+		lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
+			for n := 0; n < 256 && !escapes; n++ {
+				defs := operand(n)
+				if defs == nil {
+					if n > 3 {
+						break
+					}
+					continue
+				}
+				if !slices.Contains(defs, action) || moves(op) {
+					continue
+				}
+				c := lf.callAt(pc)
+				if c == nil || n != 0 || c.Op != bytecode.Invokestatic || c.Ref.Class != accessController || !strings.HasPrefix(c.Ref.Name, "doPrivileged") {
+					escapes = true
+					break
+				}
+				if i := slices.IndexFunc(lf.f.Calls, func(x facts.Call) bool { return x.PC == c.PC }); i >= 0 {
+					out = append(out, values.CallRef{Caller: cp.Caller, Call: int32(i)})
+				}
+			}
+		})
+		if escapes {
+			return []values.CallRef{{}}
+		}
+	}
+	return out
 }
 
 // union returns the state of an update: the probe's findings and the updated

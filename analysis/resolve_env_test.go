@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -84,5 +85,61 @@ func TestUnsetProperties(t *testing.T) {
 	}
 	if slices.Contains(read, "envprops.late") || slices.Contains(read, "user.name") {
 		t.Errorf("ReadUnset told of a written or machine property: %v", read)
+	}
+}
+
+// TestPropertiesWrites checks what each use of System.getProperties() in
+// testdata/java/propwrites writes: nothing for the methods named reads*, the keys
+// below for puts*, every key for every*. Each such method takes the properties once.
+func TestPropertiesWrites(t *testing.T) {
+	a := New(programsIndex(t, "propwrites"))
+	s := newSolver(context.Background(), a, Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA})
+	s.env = s.newEnvRun(nil)
+	puts := map[string][]string{
+		"putsLiteral":       {"pw.one"},
+		"putsThroughHelper": {"pw.two"},
+		"putsThroughCast":   {"pw.three"},
+	}
+	seen := 0
+	for _, m := range a.h.Class("pw/Main").Methods {
+		f := a.prog.Facts(m)
+		if f == nil {
+			continue
+		}
+		for _, c := range f.Calls {
+			if c.Ref.Class != "java/lang/System" || c.Ref.Name != "getProperties" {
+				continue
+			}
+			seen++
+			keys, every := s.propertiesWrites(site{caller: m, pc: c.PC, line: c.Line, call: -1})
+			var want []string
+			wantEvery := false
+			name := m.Name
+			if strings.HasPrefix(name, "lambda$") {
+				name = strings.Split(name, "$")[1] // lambda$readsThroughLambda$0
+			}
+			switch {
+			case strings.HasPrefix(name, "reads"):
+			case strings.HasPrefix(name, "puts"):
+				want = puts[name]
+			case strings.HasPrefix(name, "every"):
+				wantEvery = true
+			case name == "fetch":
+				// readsThroughReturn's: followed to its caller.
+			default:
+				t.Errorf("getProperties() in pw.Main.%s: not in the test's naming", m.Name)
+				continue
+			}
+			if every != wantEvery || !wantEvery && !slices.Equal(keys, want) {
+				t.Errorf("pw.Main.%s: writes %v (every key: %v), want %v (every key: %v)", m.Name, keys, every, want, wantEvery)
+			}
+			// A followed return makes its method a writer for dynamic calls.
+			if watched := s.env.apis[m.ID]; watched != (m.Name == "readsThroughPublicReturn" || m.Name == "fetch") {
+				t.Errorf("pw.Main.%s: watched as a writer for dynamic calls: %v", m.Name, watched)
+			}
+		}
+	}
+	if seen < 13 {
+		t.Errorf("%d uses of getProperties() in pw.Main, want at least 13", seen)
 	}
 }

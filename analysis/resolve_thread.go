@@ -42,11 +42,13 @@ var threadEndReason = callgraph.Reason{Kind: callgraph.KindThread, Resolver: "th
 // privilegedResolver: AccessController.doPrivileged runs the action's run().
 type privilegedResolver struct{}
 
+const accessController = "java/security/AccessController"
+
 var privilegedReason = callgraph.Reason{Kind: callgraph.KindPrivileged, Resolver: "privileged", Evidence: "AccessController.doPrivileged runs the action"}
 
 func (privilegedResolver) Name() string { return "privileged" }
 func (privilegedResolver) APIs() []string {
-	return []string{"java/security/AccessController.doPrivileged", "java/security/AccessController.doPrivilegedWithCombiner"}
+	return []string{accessController + ".doPrivileged", accessController + ".doPrivilegedWithCombiner"}
 }
 
 func (privilegedResolver) Resolve(s *solver, at site, _ *facts.Call, rm *hierarchy.Method) {

@@ -555,6 +555,54 @@ func (a *Analyzer) hiddenCallers(m *hierarchy.Method) bool {
 	return a.ix.hiddenCallers(m)
 }
 
+// LambdaCaptures returns the invokedynamic instructions that capture the private
+// method m as the body of a lambda (LambdaMetafactory sites whose implementation is
+// m), and whether they are the only ways m is called: no call instruction names it
+// and no other bootstrap argument does. Only m's class can name a private method
+// (JVMS 5.4.4), and javac names a lambda body once, at its capture.
+func (a *Analyzer) LambdaCaptures(m *hierarchy.Method) (caps []CallRef, only bool) {
+	if !m.IsPrivate() || len(a.callers(m)) > 0 {
+		return nil, false
+	}
+	if a.obs != nil {
+		a.obs.ReadCallers(m)
+	}
+	h := a.ix.prog.Hierarchy()
+	handles := 0
+	for _, rc := range a.ix.callsNamed(m.Name, m.Desc).handles {
+		if rc == m.Class.Name {
+			handles++
+			continue
+		}
+		// Another class's method with the same name and descriptor, unless the
+		// constant resolves to m all the same.
+		if c := h.Class(rc); c != nil {
+			if rm, err := h.ResolveMethod(c, m.Name, m.Desc, c.IsInterface()); err != nil || rm == m {
+				return nil, false
+			}
+		}
+	}
+	for _, cm := range m.Class.Methods {
+		f := a.ix.prog.Facts(cm)
+		if f == nil {
+			continue
+		}
+		for i := range f.Calls {
+			in := f.Calls[i].Indy
+			if in == nil {
+				continue
+			}
+			impl, ok := in.LambdaImpl()
+			if ok && impl.Ref.Class == m.Class.Name && impl.Ref.Name == m.Name && impl.Ref.Desc == m.Desc {
+				caps = append(caps, CallRef{cm, int32(i)})
+			}
+		}
+	}
+	// Each capture is one handle constant of its site; any other is a caller
+	// this does not follow.
+	return caps, len(caps) > 0 && len(caps) == handles
+}
+
 // Callers returns the call instructions that may invoke m, and whether they are all
 // of its callers (none through a method handle or the JVM).
 func (a *Analyzer) Callers(m *hierarchy.Method) ([]CallRef, bool) {
