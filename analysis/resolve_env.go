@@ -329,53 +329,34 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 	}
 	var next []use // where the object goes on: a cast's result, a helper's parameter
 	returned := false
-	lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
-		if every {
-			return
+	every = !lf.eachUse(def, func(pc int, op bytecode.Opcode, c *facts.Call, n int, operand func(int) []facts.Def) bool {
+		// A virtual call on the object runs Properties' own method: the object is
+		// the JDK's Properties unless setProperties replaced it, which counts as
+		// writing every key.
+		virtual := c != nil && n == 0 && c.Op != bytecode.Invokestatic
+		switch {
+		case op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Instanceof:
+		case op == bytecode.Checkcast:
+			next = append(next, use{m, facts.Def{Kind: facts.DefInstr, N: pc}})
+		case op == bytecode.Areturn:
+			returned = true
+		case virtual && propertiesReads[c.Ref.Name]:
+		case virtual && (c.Ref.Name == "setProperty" || c.Ref.Name == "put" || c.Ref.Name == "putIfAbsent"):
+			ks, ok := lf.constStrings(operand(1))
+			if !ok {
+				return false
+			}
+			keys = append(keys, ks...)
+		case c != nil && c.Indy == nil:
+			callee := s.resolveCall(c)
+			if callee == nil || !boundCallee(callee) {
+				return false
+			}
+			next = append(next, use{callee, facts.Def{Kind: facts.DefParam, N: n}})
+		default:
+			return false
 		}
-		c := lf.callAt(pc)
-		// Operands beyond a call's arguments are nil: 256 bounds every descriptor.
-		for n := 0; n < 256; n++ {
-			defs := operand(n)
-			if defs == nil {
-				if c == nil && n > 3 {
-					break
-				}
-				continue
-			}
-			if !slices.Contains(defs, def) {
-				continue
-			}
-			// A virtual call on the object runs Properties' own method: the
-			// object is the JDK's Properties unless setProperties replaced it,
-			// which counts as writing every key.
-			virtual := c != nil && n == 0 && c.Op != bytecode.Invokestatic
-			switch {
-			case moves(op), op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Instanceof:
-			case op == bytecode.Checkcast:
-				next = append(next, use{m, facts.Def{Kind: facts.DefInstr, N: pc}})
-			case op == bytecode.Areturn:
-				returned = true
-			case virtual && propertiesReads[c.Ref.Name]:
-			case virtual && (c.Ref.Name == "setProperty" || c.Ref.Name == "put" || c.Ref.Name == "putIfAbsent"):
-				ks, ok := lf.constStrings(operand(1))
-				if !ok {
-					every = true
-					return
-				}
-				keys = append(keys, ks...)
-			case c != nil && c.Indy == nil:
-				if callee := s.resolveCall(c); callee != nil && boundCallee(callee) {
-					next = append(next, use{callee, facts.Def{Kind: facts.DefParam, N: n}})
-					continue
-				}
-				every = true
-				return
-			default:
-				every = true
-				return
-			}
-		}
+		return true
 	})
 	if every {
 		return nil, true
@@ -390,14 +371,11 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 	if !returned {
 		return keys, false
 	}
-	to := s.returnedTo(m)
-	if len(to) > 0 && to[0].Caller != nil && s.env != nil {
-		s.watchWriter(m)
+	to, ok := s.returnedTo(m)
+	if !ok {
+		return nil, true
 	}
 	for _, u := range to {
-		if u.Caller == nil {
-			return nil, true
-		}
 		ks, ev := s.objectWrites(u.Caller, facts.Def{Kind: facts.DefInstr, N: int(s.a.prog.Facts(u.Caller).Calls[u.Call].PC)}, depth+1)
 		if ev {
 			return nil, true
@@ -407,13 +385,63 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 	return keys, false
 }
 
-// watchWriter adds m, whose result objectWrites followed to m's callers, to the
-// methods a dynamic call of writes every key: such a call's caller is not among
-// them and may do anything with the result.
+// eachUse calls use for each operand of an instruction of lf's method that def may
+// define, other than those that only move or drop it; it stops and returns false as
+// soon as use does.
+func (lf *localFlow) eachUse(def facts.Def, use func(pc int, op bytecode.Opcode, c *facts.Call, n int, operand func(int) []facts.Def) bool) bool {
+	ok := true
+	lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
+		if !ok || moves(op) {
+			return
+		}
+		c := lf.callAt(pc)
+		// Operands beyond a call's arguments are nil: 256 bounds every descriptor.
+		for n := 0; n < 256 && ok; n++ {
+			defs := operand(n)
+			if defs == nil {
+				if c == nil && n > 3 {
+					break
+				}
+				continue
+			}
+			if slices.Contains(defs, def) {
+				ok = use(pc, op, c, n, operand)
+			}
+		}
+	})
+	return ok
+}
+
+// returnedTo returns the call instructions whose result is what m returns, or false
+// when m's result may go where this does not follow. They are m's callers, or, for
+// the run method of a privileged action (a lambda body, or an anonymous class's
+// run) whose every instance is handed straight to AccessController.doPrivileged
+// (which runs the action and returns its result), those doPrivileged calls. A
+// method whose callers are followed becomes a writer for dynamic calls: their
+// callers are not among them and may do anything with the result.
+func (s *solver) returnedTo(m *hierarchy.Method) ([]values.CallRef, bool) {
+	v := s.values()
+	if callers, all := v.Callers(m); all {
+		if s.env != nil {
+			s.watchWriter(m)
+		}
+		return callers, true
+	}
+	if caps, only := v.LambdaCaptures(m); only {
+		return s.privilegedRuns(caps, false)
+	}
+	if news, ok := s.actionInstances(m); ok {
+		return s.privilegedRuns(news, true)
+	}
+	return nil, false
+}
+
+// watchWriter adds m, whose result objectWrites follows to m's callers, to the
+// methods a dynamic call of writes every key.
 func (s *solver) watchWriter(m *hierarchy.Method) {
 	e := s.env
-	if e.apis[m.ID] || strings.HasPrefix(m.Name, "lambda$") {
-		return // a lambda body's result reaches only its doPrivileged calls
+	if e.apis[m.ID] {
+		return
 	}
 	e.apis[m.ID] = true
 	for set := range e.watched {
@@ -424,55 +452,81 @@ func (s *solver) watchWriter(m *hierarchy.Method) {
 	}
 }
 
-// returnedTo returns the call instructions whose result is what m returns: m's
-// callers, or, for a lambda body whose captures are each handed straight to
-// AccessController.doPrivileged (which runs the action once and returns its
-// result), those doPrivileged calls. A zero CallRef in the result means m's value
-// goes where this does not follow.
-func (s *solver) returnedTo(m *hierarchy.Method) []values.CallRef {
-	v := s.values()
-	if callers, all := v.Callers(m); all {
-		return callers
+// privilegedRuns returns the doPrivileged calls that the actions made at the given
+// instructions go to, and false when one goes anywhere else. An instruction is a
+// lambda's capture, or (ctor) a constructor call whose receiver is the action.
+func (s *solver) privilegedRuns(makers []values.CallRef, ctor bool) ([]values.CallRef, bool) {
+	var out []values.CallRef
+	for _, mk := range makers {
+		lf := s.localFlow(mk.Caller)
+		if lf == nil {
+			return nil, false
+		}
+		s.reads.ReadFacts(mk.Caller)
+		at := lf.f.Calls[mk.Call].PC
+		actions := []facts.Def{{Kind: facts.DefInstr, N: int(at)}}
+		if ctor {
+			if actions = lf.operands(at)[0]; len(actions) != 1 {
+				return nil, false
+			}
+		}
+		ok := lf.eachUse(actions[0], func(pc int, _ bytecode.Opcode, c *facts.Call, n int, _ func(int) []facts.Def) bool {
+			switch {
+			case c == nil || n != 0:
+				return false
+			case ctor && int32(pc) == at: // the constructor call itself
+			case c.Op == bytecode.Invokestatic && c.Ref.Class == accessController && strings.HasPrefix(c.Ref.Name, "doPrivileged"):
+				i := slices.IndexFunc(lf.f.Calls, func(x facts.Call) bool { return x.PC == c.PC })
+				out = append(out, values.CallRef{Caller: mk.Caller, Call: int32(i)})
+			default:
+				return false
+			}
+			return true
+		})
+		if !ok {
+			return nil, false
+		}
 	}
-	caps, only := v.LambdaCaptures(m)
-	if !only {
-		return []values.CallRef{{}}
+	return out, true
+}
+
+// actionInstances returns the constructor calls that make every instance of m's
+// class, when m is the run method of a class that only they can make: a
+// non-public, non-serializable privileged action whose constructors are not public,
+// are called by no method handle, and keep no reference to the object (they store
+// into its fields and call Object's constructor). javac's anonymous classes are such.
+func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
+	c := m.Class
+	if m.Name != "run" || !strings.HasPrefix(m.Desc, "()") || c.IsPublic() || c.Super == nil || c.Super.Name != "java/lang/Object" {
+		return nil, false
+	}
+	action := false
+	for _, i := range c.Interfaces {
+		action = action || i.Name == "java/security/PrivilegedAction" || i.Name == "java/security/PrivilegedExceptionAction"
+	}
+	if ser := s.h.Class("java/io/Serializable"); !action || ser == nil || s.h.IsSubtype(c, ser) {
+		return nil, false
 	}
 	var out []values.CallRef
-	for _, cp := range caps {
-		lf := s.localFlow(cp.Caller)
-		if lf == nil {
-			return []values.CallRef{{}}
+	for _, k := range c.Methods {
+		if !k.IsConstructor() {
+			continue
 		}
-		action := facts.Def{Kind: facts.DefInstr, N: int(lf.f.Calls[cp.Call].PC)}
-		escapes := false
-		lf.fl.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
-			for n := 0; n < 256 && !escapes; n++ {
-				defs := operand(n)
-				if defs == nil {
-					if n > 3 {
-						break
-					}
-					continue
-				}
-				if !slices.Contains(defs, action) || moves(op) {
-					continue
-				}
-				c := lf.callAt(pc)
-				if c == nil || n != 0 || c.Op != bytecode.Invokestatic || c.Ref.Class != accessController || !strings.HasPrefix(c.Ref.Name, "doPrivileged") {
-					escapes = true
-					break
-				}
-				if i := slices.IndexFunc(lf.f.Calls, func(x facts.Call) bool { return x.PC == c.PC }); i >= 0 {
-					out = append(out, values.CallRef{Caller: cp.Caller, Call: int32(i)})
-				}
-			}
+		callers, all := s.values().Callers(k)
+		lf := s.localFlow(k)
+		if k.IsPublic() || !all || lf == nil {
+			return nil, false
+		}
+		s.reads.ReadFacts(k)
+		keeps := !lf.eachUse(facts.Def{Kind: facts.DefParam, N: 0}, func(_ int, op bytecode.Opcode, call *facts.Call, n int, _ func(int) []facts.Def) bool {
+			return n == 0 && (op == bytecode.Putfield || call != nil && call.Op == bytecode.Invokespecial && call.Ref.Class == "java/lang/Object" && call.Ref.Name == "<init>")
 		})
-		if escapes {
-			return []values.CallRef{{}}
+		if keeps {
+			return nil, false
 		}
+		out = append(out, callers...)
 	}
-	return out
+	return out, true
 }
 
 // union returns the state of an update: the probe's findings and the updated

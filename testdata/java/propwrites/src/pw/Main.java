@@ -11,7 +11,8 @@
  * their names: a static getProperty(Properties, String) is not Properties'), back
  * to the callers of a private method that returns it, and out of a lambda whose
  * only capture is handed to AccessController.doPrivileged (JNDI's
- * VersionHelper.getJndiProperties idiom).
+ * VersionHelper.getJndiProperties idiom), or out of an anonymous action class whose
+ * only instances are (GetPropertyAction.privilegedGetProperties).
  *
  * Run: java -cp <classes> pw.Main  prints OK.
  */
@@ -31,6 +32,7 @@ public class Main {
         readsThroughHelper();
         readsThroughReturn();
         readsThroughLambda();
+        readsThroughAnonymousAction();
         putsLiteral();
         putsThroughHelper();
         putsThroughCast();
@@ -39,6 +41,7 @@ public class Main {
         everyThroughHelperNamedGetProperty();
         everyThroughCast(args.length > 0 ? args[0] : "pw.k");
         everyLambdaKept();
+        everyAnonymousActionKept();
         readsThroughPublicReturn();
         System.out.println("OK");
     }
@@ -69,6 +72,17 @@ public class Main {
     static void readsThroughLambda() {
         Properties p = AccessController.doPrivileged((PrivilegedAction<Properties>) () -> System.getProperties());
         p.getProperty("java.naming.factory.initial");
+    }
+
+    // Main$1 (javac numbers anonymous classes in source order): its one instance
+    // goes straight to doPrivileged, whose result is read.
+    static void readsThroughAnonymousAction() {
+        Properties p = AccessController.doPrivileged(new PrivilegedAction<Properties>() {
+            public Properties run() {
+                return System.getProperties();
+            }
+        });
+        p.getProperty("user.home");
     }
 
     static void putsLiteral() {
@@ -114,6 +128,16 @@ public class Main {
     static void everyLambdaKept() {
         action = () -> System.getProperties();
         action.run();
+    }
+
+    // Main$2: its instance is kept in a field, where anyone may run it.
+    static void everyAnonymousActionKept() {
+        action = new PrivilegedAction<Properties>() {
+            public Properties run() {
+                return System.getProperties();
+            }
+        };
+        AccessController.doPrivileged(action);
     }
 
     // Public: followed to its callers (main drops the result), and watched: a
