@@ -40,11 +40,11 @@ func TestUnsetProperties(t *testing.T) {
 		unset    string
 	}
 	byLine := map[int32]want{
-		36: {false, nil, ""},
-		40: {true, nil, "envprops.plugin"},
-		46: {true, nil, "envprops.list"},
-		49: {true, []string{"envprops/Builtin"}, ""},
-		52: {false, nil, ""},
+		39: {false, nil, ""},
+		43: {true, nil, "envprops.plugin"},
+		49: {true, nil, "envprops.list"},
+		52: {true, []string{"envprops/Builtin"}, ""},
+		55: {false, nil, ""},
 	}
 	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
 		va := values.New(ix, values.NewIndex(ix), lv, env)
@@ -78,7 +78,19 @@ func TestUnsetProperties(t *testing.T) {
 			t.Errorf("%v: %d loading sites in main, want %d", lv, seen, len(byLine))
 		}
 	}
-	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other"} {
+	// fromProperty's key is one of two literals its callers pass, both unset.
+	helper := h.Class("envprops/Main").Method("fromProperty", "(Ljava/lang/String;)Ljava/lang/Object;")
+	va := values.New(ix, values.NewIndex(ix), callgraph.CorrectEnv, env)
+	for i, c := range ix.Facts(helper).Calls {
+		if values.LoadingAPI(&c) == "" {
+			continue
+		}
+		got := va.Loaded(helper, &ix.Facts(helper).Calls[i])
+		if !got.Complete || len(got.Set) > 0 || !slices.Contains(got.Unset, "envprops.factory") || !slices.Contains(got.Unset, "envprops.handler") {
+			t.Errorf("fromProperty's forName: complete %v %d classes, unset %v (%s): want complete, empty, both keys unset", got.Complete, len(got.Set), got.Unset, got.Evidence)
+		}
+	}
+	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other", "envprops.factory", "envprops.handler"} {
 		if !slices.Contains(read, k) {
 			t.Errorf("ReadUnset was not told of %s (told %v)", k, read)
 		}

@@ -41,10 +41,21 @@ func (a *Analyzer) envStr(mi *method, c *facts.Call, depth int) Str {
 	key := a.defsStr(mi, mi.operand(c.PC, 0), depth)
 	api := shortName(c.Ref.Class) + "." + c.Ref.Name
 	ks := key.Values()
-	if len(ks) != 1 {
+	if len(ks) == 0 {
 		return hole(a.point(mi, c.PC, api+" with a non-constant key"))
 	}
-	k := ks[0]
+	// A key from a few literals (a helper's parameter its callers give
+	// constants: ForkJoinPool.newInstanceFromSystemProperty) is each of them.
+	out := a.envKey(mi, c, api, ks[0], depth)
+	for _, k := range ks[1:] {
+		out = union(out, a.envKey(mi, c, api, k, depth))
+	}
+	out.dependsOn(key)
+	return out
+}
+
+// envKey evaluates envStr's call for one key k.
+func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) Str {
 	// The environment is a source only Correct-Env licenses, and only with its value.
 	pt := beyond(a.point(mi, c.PC, api+`("`+k+`")`))
 	if !a.level.UsesAnalysedEnvironment() {

@@ -1,6 +1,7 @@
 package values
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -294,6 +295,9 @@ func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
 		return Str{} // null: no string reaches the site along this definition
 	case ok && in.Op == bytecode.Aaload:
 		if v, ok := a.splitElemStr(mi, pc, depth); ok {
+			return v
+		}
+		if v, ok := a.freshElemStr(mi, pc, depth); ok {
 			return v
 		}
 	}
@@ -847,6 +851,80 @@ func (a *Analyzer) splitElemStr(mi *method, pc int32, depth int) (Str, bool) {
 		}
 	}
 	return out, true
+}
+
+// freshElemStr evaluates an element of an array that a static, private or final
+// callee makes afresh, fills with strings and returns (jlink's
+// SystemModulesMap.classNames(), an empty array in Debian's JDK 17): one of the
+// strings stored; an element never stored is null, no string. ok is false for
+// other arrays.
+func (a *Analyzer) freshElemStr(mi *method, pc int32, depth int) (Str, bool) {
+	var out Str
+	for _, d := range mi.operand(pc, 0) {
+		c, isCall := mi.calls[int32(d.N)]
+		if d.Kind != facts.DefInstr || !isCall {
+			return Str{}, false
+		}
+		t := a.boundTarget(mi, c)
+		// The caller only reads the array: nothing else stores into it.
+		if t == nil || !mi.eachArrayUse(d, func(op bytecode.Opcode, n int, _ func(int) []facts.Def) bool {
+			return n == 0 && (op == bytecode.Aaload || op == bytecode.Arraylength)
+		}) {
+			return Str{}, false
+		}
+		ok := true
+		if calleeReturns(a, mi, c, []*hierarchy.Method{t},
+			func(cmi *method, defs []facts.Def) Str {
+				v, filled := a.filledArrayStr(cmi, defs, depth+1)
+				ok = ok && filled
+				return v
+			},
+			func(v Str) { out = union(out, v) }) != nil || !ok {
+			return Str{}, false
+		}
+	}
+	return out, true
+}
+
+// filledArrayStr evaluates the strings stored into the array defs holds, when that
+// is one anewarray of mi used only to be stored into and returned.
+func (a *Analyzer) filledArrayStr(mi *method, defs []facts.Def, depth int) (Str, bool) {
+	if len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return Str{}, false
+	}
+	if in, ok := mi.opAt(defs[0].N); !ok || in.Op != bytecode.Anewarray || depth > maxDepth {
+		return Str{}, false
+	}
+	var out Str
+	ok := mi.eachArrayUse(defs[0], func(op bytecode.Opcode, n int, operand func(int) []facts.Def) bool {
+		switch {
+		case op == bytecode.Areturn:
+		case op == bytecode.Aastore && n == 0:
+			out = union(out, a.defsStr(mi, operand(2), depth))
+		default:
+			return false
+		}
+		return true
+	})
+	return out, ok
+}
+
+// eachArrayUse calls use for each use of the array def holds in mi, other than
+// being copied to a local or on the stack; false when use returns false.
+func (mi *method) eachArrayUse(def facts.Def, use func(op bytecode.Opcode, n int, operand func(int) []facts.Def) bool) bool {
+	ok := true
+	mi.flow.EachInstr(func(pc int, op bytecode.Opcode, operand func(int) []facts.Def) {
+		switch op {
+		case bytecode.Dup, bytecode.Astore, bytecode.Astore0, bytecode.Astore1, bytecode.Astore2, bytecode.Astore3:
+			return // moves the array; its uses are found at their own instructions
+		}
+		for n := 0; n < 256 && ok; n++ {
+			if slices.Contains(operand(n), def) {
+				ok = use(op, n, operand)
+			}
+		}
+	})
+	return ok
 }
 
 // splitJava splits s around sep as String.split(sep) does for a literal separator:

@@ -13,7 +13,10 @@
  *   names and load each);
  * - envprops.other would be unset, so getProperty's default would apply: Builtin;
  * - envprops.late is written by Setter.configure, and user.name is set by the JVM
- *   from the machine: unknown either way.
+ *   from the machine: unknown either way;
+ * - fromProperty's key is its parameter, which its callers give two literals
+ *   (ForkJoinPool.newInstanceFromSystemProperty's idiom): envprops.factory and
+ *   envprops.handler, both unset, so its Class.forName loads nothing.
  * TestUnsetProperties checks those readings on this program's sites.
  *
  * But reachable code of the JDK may set any property: at levels 5 and 6 the JDK
@@ -51,7 +54,14 @@ public class Main {
         if (user != null) {
             Class.forName(user); // @site(unresolved, loading)
         }
+        fromProperty("envprops.factory");
+        fromProperty("envprops.handler");
         Setter.configure();
+    }
+
+    private static Object fromProperty(String key) throws Exception {
+        String n = System.getProperty(key);
+        return n == null ? null : Class.forName(n); // @site(unresolved, loading)
     }
 }
 

@@ -38,6 +38,26 @@ public class Main {
         property();
         invoked(args[0]);
         viaLambda(n -> Class.forName(n)); // @site[level>=4](unresolved) @calls(res.Circle.<clinit>)
+        fromTable(args.length);
+        fromOverwrittenTable(args.length, args[0]);
+    }
+
+    // An element of an array a private helper makes afresh and fills with literals
+    // (jlink's SystemModulesMap.classNames()): one of them, AlphaPlugin or Square.
+    static void fromTable(int i) throws Exception {
+        Class.forName(tableNames()[i]); // @calls(res.plugins.AlphaPlugin.<clinit>, res.Square.<clinit>) @!calls[level>=4](res.Circle.<clinit>, res.plugins.BetaPlugin.<clinit>) @site[level>=4](resolved)
+    }
+
+    private static String[] tableNames() {
+        return new String[] {"res.plugins.AlphaPlugin", "res.Square"};
+    }
+
+    // The same table, but the caller stores a name of its own into it first: the
+    // element may be anything.
+    public static void fromOverwrittenTable(int i, String other) throws Exception {
+        String[] names = tableNames();
+        names[0] = other;
+        Class.forName(names[i]); // @site(unresolved) @calls(res.Circle.<clinit>)
     }
 
     interface Loader {
