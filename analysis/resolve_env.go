@@ -21,7 +21,10 @@ import (
 // configured), and the keys reachable code sets. Any other key is unset:
 // System.getProperty(k) is null and getProperty(k, d) is d (values.Environment), so a
 // JDK site that loads the class a property names (System.initPhase3's
-// java.security.manager, FileSystems' default provider) loads nothing.
+// java.security.manager, FileSystems' default provider) loads nothing. Security
+// properties (Security.getProperty) follow the same rules over the JDK's
+// java.security, with Security.setProperty as their writer; envState keeps their
+// keys with the prefix values.SecurityKey.
 //
 // Which keys reachable code sets is known only as the run goes. A key is written by
 // System.setProperty(k, v) with k known to the string analysis; setProperty with
@@ -37,20 +40,41 @@ import (
 
 // errEnvWritten stops a pass of a run whose answers took a key as unset that
 // reachable code writes (see envRun.orphans).
-var errEnvWritten = errors.New("analysis: reachable code writes a system property a pass took as unset")
+var errEnvWritten = errors.New("analysis: reachable code writes a system or security property a pass took as unset")
 
 // envState is what a run knows of the properties reachable code writes, kept in the
 // trace for an update.
 type envState struct {
-	written map[string]bool
-	any     bool            // reachable code may write every key
-	unset   map[string]bool // keys answers took as unset
+	written     map[string]bool // system keys, and security keys with values.SecurityKey
+	any         bool            // reachable code may write every system property
+	anySecurity bool            // ... every security property
+	unset       map[string]bool // keys answers took as unset
+}
+
+// keySpace returns the namespace of a key of envState: values.SecurityKey for a
+// security property, "" for a system property.
+func keySpace(k string) string {
+	if strings.HasPrefix(k, values.SecurityKey) {
+		return values.SecurityKey
+	}
+	return ""
+}
+
+// every reports whether reachable code may write every key of namespace ns.
+func (e *envState) every(ns string) bool {
+	if ns == values.SecurityKey {
+		return e.anySecurity
+	}
+	return e.any
 }
 
 // envRun is a run's view of the environment (nil below Correct-Env).
 type envRun struct {
 	envState
-	apis    map[int32]bool // System.setProperty, setProperties, getProperties, methods returning its object
+	// apis are the writers a dynamic call may reach with any argument, and the
+	// namespace they write: System.setProperty, setProperties, getProperties and
+	// methods returning its object; Security.setProperty.
+	apis    map[int32]string
 	watched map[int32]bool // sets of dynamic bundles: a member added later is checked
 	// The dynamic site being resolved and the keys its resolution took as unset.
 	cur     *dynamicSite
@@ -76,19 +100,26 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 	}
 	e := &envRun{
 		envState: envState{written: map[string]bool{}, unset: map[string]bool{}},
-		apis:     map[int32]bool{}, watched: map[int32]bool{},
+		apis:     map[int32]string{}, watched: map[int32]bool{},
 		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
 		gone: map[int]bool{}, dead: map[int]bool{}, orphans: map[string]bool{},
 	}
 	if seed != nil {
 		maps.Copy(e.written, seed.written)
-		e.any = seed.any
+		e.any, e.anySecurity = seed.any, seed.anySecurity
 	}
 	if sys := s.h.Class("java/lang/System"); sys != nil {
 		for _, m := range sys.Methods {
 			switch m.Name {
 			case "setProperty", "setProperties", "getProperties":
-				e.apis[m.ID] = true
+				e.apis[m.ID] = ""
+			}
+		}
+	}
+	if sec := s.h.Class("java/security/Security"); sec != nil {
+		for _, m := range sec.Methods {
+			if m.Name == "setProperty" {
+				e.apis[m.ID] = values.SecurityKey
 			}
 		}
 	}
@@ -111,8 +142,16 @@ func (s *solver) environment() values.Environment {
 	if e == nil {
 		return env
 	}
+	if p, ok := s.a.prog.(configured); ok {
+		if cfg := p.Config(); cfg != nil && cfg.ConfPath(config.JavaSecurity) != "" {
+			env.Security = func(k string) (string, bool) {
+				v, ok := cfg.ConfProperty(config.JavaSecurity, k)
+				return v.Value, ok
+			}
+		}
+	}
 	env.Machine = config.SetByJVM
-	env.Written = func(k string) bool { return e.any || e.written[k] }
+	env.Written = func(k string) bool { return e.every(keySpace(k)) || e.written[k] }
 	env.ReadUnset = func(k string) {
 		e.unset[k] = true
 		if e.cur == nil {
@@ -143,18 +182,23 @@ func (e *envRun) endSite(i int) []string {
 	return keys
 }
 
-// writeProperty records that reachable code may set key k, or every key.
+// writeProperty records that reachable code may set key k, or (every) every key of
+// k's namespace (k is then "" or values.SecurityKey).
 func (s *solver) writeProperty(k string, every bool) {
 	e := s.env
-	if e.any || !every && e.written[k] {
+	ns := keySpace(k)
+	if e.every(ns) || !every && e.written[k] {
 		return
 	}
-	if every {
-		e.any = true
-	} else {
+	switch {
+	case !every:
 		e.written[k] = true
+	case ns == values.SecurityKey:
+		e.anySecurity = true
+	default:
+		e.any = true
 	}
-	hit := func(key string) bool { return every || key == k }
+	hit := func(key string) bool { return every && keySpace(key) == ns || key == k }
 	for key := range e.unset {
 		if !hit(key) {
 			continue
@@ -170,7 +214,7 @@ func (s *solver) writeProperty(k string, every bool) {
 	}
 	for key := range e.prev {
 		if hit(key) {
-			s.unsupported = "a changed method writes system property " + key + ", which the graph took as unset"
+			s.unsupported = "a changed method writes property " + key + ", which the graph took as unset"
 		}
 	}
 }
@@ -242,46 +286,54 @@ func (s *solver) modelSets(at site) bool {
 // set is watched for members added later.
 func (s *solver) dynamicBundle(set int32) {
 	e := s.env
-	if e.any || e.watched[set] {
+	if e.any && e.anySecurity || e.watched[set] {
 		return
 	}
 	e.watched[set] = true
 	for _, id := range s.sets[set] {
-		if e.apis[id] {
-			s.writeProperty("", true)
-			return
+		if ns, ok := e.apis[id]; ok {
+			s.writeProperty(ns, true)
 		}
 	}
 }
 
 // grown checks a member added to a watched set.
 func (s *solver) grown(set, id int32) {
-	if e := s.env; !e.any && e.apis[id] && e.watched[set] {
-		s.writeProperty("", true)
+	e := s.env
+	if ns, ok := e.apis[id]; ok && e.watched[set] {
+		s.writeProperty(ns, true)
 	}
 }
 
 // envResolver reads the plain calls of System.setProperty, setProperties and
-// getProperties: what keys reachable code writes.
+// getProperties, and of Security.setProperty: what keys reachable code writes.
 type envResolver struct{}
 
 func (envResolver) Name() string { return "environment" }
 func (envResolver) APIs() []string {
-	return []string{"java/lang/System.setProperty", "java/lang/System.setProperties", "java/lang/System.getProperties"}
+	return []string{"java/lang/System.setProperty", "java/lang/System.setProperties", "java/lang/System.getProperties",
+		"java/security/Security.setProperty"}
 }
 
 func (envResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Method) {
-	if s.env == nil || s.env.any {
+	if s.env == nil {
+		return
+	}
+	ns := ""
+	if rm.Class.Name == "java/security/Security" {
+		ns = values.SecurityKey
+	}
+	if s.env.every(ns) {
 		return
 	}
 	switch rm.Name {
 	case "setProperty":
 		keys := s.values().StringOperand(at.caller, at.pc, 0).Values()
 		if keys == nil {
-			s.writeProperty("", true)
+			s.writeProperty(ns, true)
 		}
 		for _, k := range keys {
-			s.writeProperty(k, false)
+			s.writeProperty(ns+k, false)
 		}
 	case "setProperties":
 		s.writeProperty("", true)
@@ -440,10 +492,10 @@ func (s *solver) returnedTo(m *hierarchy.Method) ([]values.CallRef, bool) {
 // methods a dynamic call of writes every key.
 func (s *solver) watchWriter(m *hierarchy.Method) {
 	e := s.env
-	if e.apis[m.ID] {
+	if _, ok := e.apis[m.ID]; ok {
 		return
 	}
-	e.apis[m.ID] = true
+	e.apis[m.ID] = ""
 	for set := range e.watched {
 		if slices.Contains(s.sets[set], m.ID) {
 			s.writeProperty("", true)
@@ -532,11 +584,12 @@ func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
 // union returns the state of an update: the probe's findings and the updated
 // run's.
 func (e *envRun) union(prev *envState) *envState {
-	out := &envState{written: maps.Clone(e.written), any: e.any, unset: maps.Clone(e.unset)}
+	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset)}
 	if prev != nil {
 		maps.Copy(out.written, prev.written)
 		maps.Copy(out.unset, prev.unset)
 		out.any = out.any || prev.any
+		out.anySecurity = out.anySecurity || prev.anySecurity
 	}
 	return out
 }

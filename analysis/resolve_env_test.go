@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,8 +32,14 @@ func TestUnsetProperties(t *testing.T) {
 	var read []string
 	env := values.Environment{
 		Machine:   config.SetByJVM,
-		Written:   func(k string) bool { return k == "envprops.late" },
+		Written:   func(k string) bool { return k == "envprops.late" || k == values.SecurityKey+"envprops.secwritten" },
 		ReadUnset: func(k string) { read = append(read, k) },
+		Security: func(k string) (string, bool) {
+			if k == "envprops.provider" {
+				return "envprops.Builtin", true
+			}
+			return "", false
+		},
 	}
 	type want struct {
 		complete bool
@@ -40,11 +47,11 @@ func TestUnsetProperties(t *testing.T) {
 		unset    string
 	}
 	byLine := map[int32]want{
-		39: {false, nil, ""},
-		43: {true, nil, "envprops.plugin"},
-		49: {true, nil, "envprops.list"},
-		52: {true, []string{"envprops/Builtin"}, ""},
-		55: {false, nil, ""},
+		43: {false, nil, ""},
+		47: {true, nil, "envprops.plugin"},
+		53: {true, nil, "envprops.list"},
+		56: {true, []string{"envprops/Builtin"}, ""},
+		59: {false, nil, ""},
 	}
 	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
 		va := values.New(ix, values.NewIndex(ix), lv, env)
@@ -90,7 +97,40 @@ func TestUnsetProperties(t *testing.T) {
 			t.Errorf("fromProperty's forName: complete %v %d classes, unset %v (%s): want complete, empty, both keys unset", got.Complete, len(got.Set), got.Unset, got.Evidence)
 		}
 	}
-	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other", "envprops.factory", "envprops.handler"} {
+	// security(): envprops.secure is unset, envprops.provider has its java.security
+	// value, envprops.secwritten is written; with a -Djava.security.properties
+	// file configured, each is unknown.
+	sec := h.Class("envprops/Main").Method("security", "()V")
+	override := env
+	override.Values = map[string]string{"java.security.properties": "/etc/extra.security"}
+	for _, e := range []values.Environment{env, override} {
+		va := values.New(ix, values.NewIndex(ix), callgraph.CorrectEnv, e)
+		var got []string
+		for i := range ix.Facts(sec).Calls {
+			c := &ix.Facts(sec).Calls[i]
+			if values.LoadingAPI(c) == "" {
+				continue
+			}
+			r := va.Loaded(sec, c)
+			var names []string
+			for _, x := range r.Set {
+				names = append(names, x.Name)
+			}
+			got = append(got, fmt.Sprintf("%v%v", r.Complete, names))
+			if r.Complete && len(r.Set) == 0 && !strings.Contains(r.Evidence, `security property "envprops.secure" is unset in the analysed environment`) {
+				t.Errorf("security(): the unset site's evidence %q does not name envprops.secure", r.Evidence)
+			}
+		}
+		want := "[true[] true[envprops/Builtin] false[]]"
+		if e.Values != nil {
+			want = "[false[] false[] false[]]"
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("security() with %v: sites %v, want %v", e.Values, got, want)
+		}
+	}
+	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other", "envprops.factory", "envprops.handler",
+		values.SecurityKey + "envprops.secure", "java.security.properties"} {
 		if !slices.Contains(read, k) {
 			t.Errorf("ReadUnset was not told of %s (told %v)", k, read)
 		}
@@ -155,12 +195,49 @@ func TestPropertiesWrites(t *testing.T) {
 			}
 			// A return followed to its callers makes its method a writer for dynamic
 			// calls (an anonymous action's run is called by its bridge method).
-			if watched := s.env.apis[m.ID]; watched != (m.Name == "readsThroughPublicReturn" || m.Name == "fetch" || anonymous[m.Class.Name] != "") {
+			if _, watched := s.env.apis[m.ID]; watched != (m.Name == "readsThroughPublicReturn" || m.Name == "fetch" || anonymous[m.Class.Name] != "") {
 				t.Errorf("%s: watched as a writer for dynamic calls: %v", m, watched)
 			}
 		}
 	}
 	if seen < 15 {
 		t.Errorf("%d uses of getProperties() in pw.Main, want at least 15", seen)
+	}
+}
+
+// TestSecurityWrites checks the writers of security properties
+// (testdata/java/propwrites securityWrites): Security.setProperty with a literal key
+// writes that key, with another key every security property and no system
+// property; and that the run's environment takes java.security's values from the
+// JDK's configuration.
+func TestSecurityWrites(t *testing.T) {
+	a := New(programsIndex(t, "propwrites"))
+	s := newSolver(context.Background(), a, Options{Level: callgraph.CorrectEnv, Algorithm: callgraph.CHA})
+	s.env = s.newEnvRun(nil)
+	m := a.h.Class("pw/Main").Method("securityWrites", "(Ljava/lang/String;)V")
+	var after []string
+	for i, c := range a.prog.Facts(m).Calls {
+		if c.Ref.Class != "java/security/Security" || c.Ref.Name != "setProperty" {
+			continue
+		}
+		rm := s.resolveCall(&a.prog.Facts(m).Calls[i])
+		if rm == nil {
+			t.Fatal("Security.setProperty does not resolve: no JDK?")
+		}
+		envResolver{}.Resolve(s, site{caller: m, pc: c.PC, line: c.Line, call: int32(i)}, &a.prog.Facts(m).Calls[i], rm)
+		after = append(after, fmt.Sprintf("%v/%v/%v", s.env.written[values.SecurityKey+"pw.sec"], s.env.anySecurity, s.env.any))
+	}
+	if want := "[true/false/false true/true/false]"; fmt.Sprint(after) != want {
+		t.Errorf("after each Security.setProperty (pw.sec written/every security key/every system key): %v, want %v", after, want)
+	}
+	env := s.environment()
+	if env.Security == nil {
+		t.Fatal("the environment has no java.security")
+	}
+	if v, ok := env.Security("security.provider.1"); !ok || v != "SUN" {
+		t.Errorf("java.security's security.provider.1 = %q, %v; want SUN (every JDK 17 has it)", v, ok)
+	}
+	if !env.Written(values.SecurityKey+"anything") || env.Written("anything") {
+		t.Error("Written: every security key and no system key should be written")
 	}
 }

@@ -17,10 +17,16 @@ import (
 //   - written by reachable code (Written: System.setProperty, ...): unknown;
 //   - otherwise unset: System.getProperty(k) is null and getProperty(k, d) is d.
 //
+// A security property (Security.getProperty) is likewise configured (--env), the
+// JDK's java.security value, written by reachable code (Security.setProperty:
+// unknown), or else unset (null). The -Djava.security.properties file would add to
+// java.security: while that system property is configured or may be set, every
+// security property is unknown.
+//
 // Environment variables (System.getenv) are configured or unknown: a machine has
-// many, and which the program's run saw is not ours to assume. Security properties
-// keep the configured-or-unknown rule as well (their defaults are in java.security,
-// which Security.setProperty may change).
+// many, and which the program's run saw is not ours to assume.
+//
+// Written and ReadUnset name a security property with the prefix SecurityKey.
 type Environment struct {
 	// Values maps "key" to a system property's value and "env.NAME" to the
 	// environment variable NAME's.
@@ -33,7 +39,18 @@ type Environment struct {
 	// ReadUnset is told each system property a value took as unset: a run that
 	// later finds code writing it must answer again.
 	ReadUnset func(key string)
+	// Security returns a security property's value in the JDK's java.security;
+	// nil when the JDK's configuration is not known (every one is unknown then).
+	Security func(key string) (string, bool)
 }
+
+// SecurityKey prefixes a security property's key where Environment's Written and
+// ReadUnset name it, apart from the system property of the same name.
+const SecurityKey = "security:"
+
+// securityOverride is the system property naming a file of security properties
+// that java.security.Security loads over java.security.
+const securityOverride = "java.security.properties"
 
 // envStr evaluates System.getProperty(k[, default]), System.getenv(k) and
 // Security.getProperty(k): known only under Correct-Env (Environment).
@@ -71,6 +88,9 @@ func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) S
 		return s
 	}
 	withDefault := c.Ref.Desc == "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;"
+	if c.Ref.Class == "java/security/Security" && c.Ref.Name == "getProperty" {
+		return a.securityKey(k, pt)
+	}
 	if c.Ref.Class != "java/lang/System" || c.Ref.Name != "getProperty" {
 		if v, ok := a.env.Values[k]; ok {
 			s := lit(v)
@@ -105,17 +125,55 @@ func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) S
 	return out
 }
 
-// unsetEvidence says which system properties a site's value took as unset.
+// securityKey evaluates Security.getProperty(k) under Correct-Env, k not configured.
+func (a *Analyzer) securityKey(k string, pt Point) Str {
+	switch {
+	case a.env.Security == nil:
+		return hole(pt)
+	case a.env.Values[securityOverride] != "":
+		pt.Kind += ", which the configured " + securityOverride + " file may set"
+		return hole(pt)
+	case a.env.Written != nil && (a.env.Written(securityOverride) || a.env.Written(SecurityKey+k)):
+		// One text for both, whichever a run finds first.
+		pt.Kind += ", which reachable code may set"
+		return hole(pt)
+	}
+	// The answer holds while no -Djava.security.properties file adds to it.
+	a.readUnset([]string{securityOverride})
+	if v, ok := a.env.Security(k); ok {
+		s := lit(v)
+		s.Env, s.Unset = true, []string{securityOverride}
+		return s
+	}
+	a.readUnset([]string{SecurityKey + k})
+	return Str{Env: true, Unset: []string{securityOverride, SecurityKey + k}}
+}
+
+// unsetEvidence says which system and security properties a site's value took as
+// unset.
 func unsetEvidence(keys []string) string {
-	q := make([]string, len(keys))
-	for i, k := range keys {
-		q[i] = strconv.Quote(k)
+	var sys, sec []string
+	for _, k := range keys {
+		if p, ok := strings.CutPrefix(k, SecurityKey); ok {
+			sec = append(sec, strconv.Quote(p))
+		} else {
+			sys = append(sys, strconv.Quote(k))
+		}
 	}
-	verb := " is"
-	if len(keys) > 1 {
-		verb = " are"
+	are := func(q []string) string {
+		if len(q) > 1 {
+			return " are"
+		}
+		return " is"
 	}
-	return "system property " + strings.Join(q, ", ") + verb + " unset in the analysed environment (not configured, not a JDK default, not set by reachable code)"
+	var out []string
+	if len(sys) > 0 {
+		out = append(out, "system property "+strings.Join(sys, ", ")+are(sys)+" unset in the analysed environment (not configured, not a JDK default, not set by reachable code)")
+	}
+	if len(sec) > 0 {
+		out = append(out, "security property "+strings.Join(sec, ", ")+are(sec)+" unset in the analysed environment (not configured, not in the JDK's java.security, not set by reachable code)")
+	}
+	return strings.Join(out, "; ")
 }
 
 // readUnset tells the environment's ReadUnset of keys a value took as unset, also

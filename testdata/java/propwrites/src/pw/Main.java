@@ -43,6 +43,7 @@ public class Main {
         everyLambdaKept();
         everyAnonymousActionKept();
         readsThroughPublicReturn();
+        securityWrites(args.length > 0 ? args[0] : "pw.k");
         System.out.println("OK");
     }
 
@@ -145,5 +146,12 @@ public class Main {
     // the result, writes every key.
     public static Properties readsThroughPublicReturn() {
         return System.getProperties();
+    }
+
+    // Security properties, a namespace of their own: a literal key, then one the
+    // analysis does not know (every security property, no system property).
+    static void securityWrites(String k) {
+        java.security.Security.setProperty("pw.sec", "v");
+        java.security.Security.setProperty(k, "v");
     }
 }

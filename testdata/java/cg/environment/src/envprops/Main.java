@@ -16,7 +16,9 @@
  *   from the machine: unknown either way;
  * - fromProperty's key is its parameter, which its callers give two literals
  *   (ForkJoinPool.newInstanceFromSystemProperty's idiom): envprops.factory and
- *   envprops.handler, both unset, so its Class.forName loads nothing.
+ *   envprops.handler, both unset, so its Class.forName loads nothing;
+ * - security properties likewise: configured, in the JDK's java.security, written
+ *   by Security.setProperty (unknown), or unset (see security()).
  * TestUnsetProperties checks those readings on this program's sites.
  *
  * But reachable code of the JDK may set any property: at levels 5 and 6 the JDK
@@ -30,6 +32,8 @@
  * not, they would stay resolved to nothing.
  */
 package envprops;
+
+import java.security.Security;
 
 // @levels(5,6)
 public class Main {
@@ -56,7 +60,27 @@ public class Main {
         }
         fromProperty("envprops.factory");
         fromProperty("envprops.handler");
+        security();
         Setter.configure();
+    }
+
+    // Security properties: envprops.secure is in no java.security and nothing
+    // sets it (unset: loads nothing); envprops.provider is in java.security
+    // (TestUnsetProperties gives it envprops.Builtin there); Setter writes
+    // envprops.secwritten (unknown).
+    private static void security() throws Exception {
+        String s = Security.getProperty("envprops.secure");
+        if (s != null) {
+            Class.forName(s); // @site(unresolved, loading)
+        }
+        String p = Security.getProperty("envprops.provider");
+        if (p != null) {
+            Class.forName(p); // @site(unresolved, loading)
+        }
+        String w = Security.getProperty("envprops.secwritten");
+        if (w != null) {
+            Class.forName(w); // @site(unresolved, loading)
+        }
     }
 
     private static Object fromProperty(String key) throws Exception {
@@ -70,6 +94,7 @@ public class Main {
 class Setter {
     static void configure() {
         System.setProperty("envprops.late", "envprops.Plugin");
+        Security.setProperty("envprops.secwritten", "envprops.Plugin");
     }
 }
 
