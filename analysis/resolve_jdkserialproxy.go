@@ -36,7 +36,9 @@ import (
 //     RecordSupport's <clinit>). The targets are the canonical constructors of the
 //     class path's serializable records and those Bits methods; partially resolved
 //     below Correct-JDK for the same reason. The unreflectConstructor lookup itself
-//     refers to those constructors.
+//     refers to those constructors (partially below Correct-JDK too: a resolved
+//     lookup adds its targets to the handles every unresolved invocation may call,
+//     resolve_mh.go, which must hold them at every level for the levels to nest).
 //   - Proxy.newProxyInstance(Class, Constructor, InvocationHandler) calls
 //     cons.newInstance(h) with the constructor getProxyConstructor found
 //     (proxyClass.getConstructor(InvocationHandler.class)) on a class ProxyGenerator
@@ -93,7 +95,7 @@ func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		}
 		return s.recordCtrResult(jdk, true)
 	case "java/io/ObjectStreamClass.lambda$canonicalRecordCtr$2":
-		if !jdk || api != lookupClass+".unreflectConstructor" {
+		if api != lookupClass+".unreflectConstructor" {
 			return siteResult{}
 		}
 		return s.recordCtrResult(jdk, false)
