@@ -237,10 +237,12 @@ func (ss *serialSets) creatable(s *solver) *serialCreatable {
 // may initialise: its superclass Proxy, its superinterfaces that declare default
 // methods (JVMS 5.5), and what its <clinit> (ProxyGenerator.generateStaticInitializer)
 // loads with Class.forName(String), which initialises: the proxy interface of each
-// proxy method and the classes of its parameters. Any interface may be proxied, so
-// these are every interface and every class that is a parameter of a public instance
-// method of an interface (arrays are loaded, not initialised) — those whose
-// initialisation runs code.
+// proxy method (Object for hashCode, equals and toString) and the classes of its
+// parameters. Any interface may be proxied (ObjectInputStream.resolveProxyClass, in
+// every graph that deserializes, takes their names from the stream), so these are
+// every interface and every class that is a parameter of a public instance method of
+// an interface (arrays are loaded, not initialised): those whose initialisation runs
+// code.
 func (a *Analyzer) proxyInits() []*hierarchy.Class {
 	a.proxyInitOnce.Do(func() {
 		seen := map[*hierarchy.Class]bool{}
@@ -253,6 +255,7 @@ func (a *Analyzer) proxyInits() []*hierarchy.Class {
 			}
 		}
 		add(a.h.Class(proxyClass))
+		add(a.h.Object()) // the class of hashCode, equals and toString, and equals's parameter
 		for _, c := range a.h.Classes() {
 			if c.Phantom || !c.IsInterface() {
 				continue
