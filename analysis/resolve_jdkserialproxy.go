@@ -53,7 +53,8 @@ import (
 //     which refers to that method or a default method overriding it in a
 //     subinterface, adapted by asType, catchException with InvocationException.wrap
 //     (findStatic) and asSpreader. Any interface may be proxied, so the targets are
-//     the class path's public default methods, and wrap.
+//     the class path's public default methods (and Object's public methods:
+//     defaultTargets), and wrap.
 //   - BootstrapConstructorAccessorImpl.newInstance calls Unsafe.allocateInstance on
 //     its constructor's class. ReflectionFactory.newConstructorAccessor, its only
 //     creator, makes one for a constructor of a subclass of ConstructorAccessorImpl
@@ -115,10 +116,10 @@ func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		}
 		return res
 	case m.Class.Name == proxyClass && m.Name == "defaultMethodHandle" && api == lookupClass+".findSpecial":
-		return siteResult{status: callgraph.Resolved, methods: slices.Clone(s.a.publicDefaults()),
+		return siteResult{status: callgraph.Resolved, methods: s.defaultTargets(),
 			evidence: "findSpecial of the default method InvocationHandler.invokeDefault was given, in a proxy interface: a public default method of an interface (JDK model)"}
 	case m.Class.Name == proxyClass && m.Name == "invokeDefault" && api == handleClass+".invokeExact":
-		res := siteResult{status: callgraph.Resolved, methods: slices.Clone(s.a.publicDefaults()),
+		res := siteResult{status: callgraph.Resolved, methods: s.defaultTargets(),
 			evidence: "the handle defaultMethodHandle makes: the default method InvocationHandler.invokeDefault was given (a public default method of an interface), its exceptions wrapped by InvocationException.wrap (JDK model)"}
 		if ie := s.h.Class(proxyClass + "$InvocationException"); ie != nil {
 			if wrap := ie.Method("wrap", "(Ljava/lang/Throwable;)Ljava/lang/Object;"); wrap != nil {
@@ -142,6 +143,23 @@ func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		return res
 	}
 	return siteResult{}
+}
+
+// defaultTargets returns what findSpecial(proxyInterface, name, type, proxyClass) of
+// a public default method may refer to: such a method, or a public method of Object
+// when the default method is declared in a superinterface with the name and
+// descriptor of one (JVMS 5.4.3.4 looks in Object before the superinterfaces; javac
+// never compiles such an interface, other class files may).
+func (s *solver) defaultTargets() []*hierarchy.Method {
+	out := slices.Clone(s.a.publicDefaults())
+	if obj := s.h.Object(); obj != nil {
+		for _, m := range obj.Methods {
+			if m.IsPublic() && !m.IsStatic() && m.Name != "<init>" {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // serialConsResult is the result of ObjectStreamClass.newInstance's
