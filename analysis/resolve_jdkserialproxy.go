@@ -64,6 +64,13 @@ import (
 //     So the site creates, without a constructor, an object of a concrete subclass of
 //     ConstructorAccessorImpl and initialises its class (the spun ones have no
 //     <clinit>).
+//   - ReflectionFactory's *ForSerialization methods (for serialization libraries)
+//     make handles to a serializable class's hooks with setAccessible(true) and
+//     unreflect: its private readObject, readObjectNoData and writeObject taking the
+//     stream, or the readResolve and writeReplace it declares or inherits. A
+//     resolved lookup adds its targets to the handles unresolved invocations may
+//     call (resolve_mh.go); they are private, so below Correct-JDK the lookups are
+//     partially resolved to them.
 //
 // All of it holds at Correct-JDK only (the JDK behaves as its code says), but the
 // partial results below it, which say what the readObject sites say at every level.
@@ -75,6 +82,7 @@ const (
 	proxyClass        = "java/lang/reflect/Proxy"
 	proxyPrivateDesc  = "(Ljava/lang/Class;Ljava/lang/reflect/Constructor;Ljava/lang/reflect/InvocationHandler;)Ljava/lang/Object;"
 	ctorAccessorClass = "jdk/internal/reflect/ConstructorAccessorImpl"
+	reflectionFactory = "jdk/internal/reflect/ReflectionFactory"
 )
 
 func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
@@ -100,6 +108,11 @@ func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 			return siteResult{}
 		}
 		return s.recordCtrResult(jdk, false)
+	case reflectionFactory + ".findReadWriteObjectForSerialization", reflectionFactory + ".getReplaceResolveForSerialization":
+		if api != lookupClass+".unreflect" {
+			return siteResult{}
+		}
+		return s.serialHookResult(jdk, m.Name == "findReadWriteObjectForSerialization")
 	}
 	if !jdk {
 		return siteResult{}
@@ -203,6 +216,54 @@ func (s *solver) recordCtrResult(jdk, bits bool) siteResult {
 			res.inits = append(res.inits, b)
 		}
 	}
+	if jdk {
+		res.status = callgraph.Resolved
+	}
+	return res
+}
+
+// serialHookResult is the result of the lookups with which ReflectionFactory's
+// readObjectForSerialization, readObjectNoDataForSerialization and
+// writeObjectForSerialization (private) or readResolveForSerialization and
+// writeReplaceForSerialization (inherited) make a handle to a serializable class's
+// hook, after setAccessible(true): resolved at Correct-JDK, partial below it.
+func (s *solver) serialHookResult(jdk, private bool) siteResult {
+	ss := s.serial()
+	if ss == nil {
+		return siteResult{}
+	}
+	res := siteResult{status: callgraph.Partial}
+	if private {
+		res.evidence = "unreflect of a serializable class's private readObject, readObjectNoData or writeObject method taking the stream (ReflectionFactory.findReadWriteObjectForSerialization) (JDK model)"
+	} else {
+		res.evidence = "unreflect of the readResolve or writeReplace method a serializable class declares or inherits (ReflectionFactory.getReplaceResolveForSerialization) (JDK model)"
+	}
+	seen := map[*hierarchy.Method]bool{}
+	add := func(m *hierarchy.Method) {
+		if m != nil && !seen[m] && !m.IsStatic() && !m.IsAbstract() {
+			seen[m] = true
+			res.methods = append(res.methods, m)
+		}
+	}
+	// Any subtype of Serializable: the methods take a Class and check only
+	// Serializable.class.isAssignableFrom(cl).
+	s.h.AllSubtypes(ss.ser, func(c *hierarchy.Class) bool {
+		if private {
+			add(privateHook(c, "readObject", oisDesc))
+			add(privateHook(c, "readObjectNoData", oisDesc))
+			add(privateHook(c, "writeObject", oosDesc))
+			return true
+		}
+		for _, name := range []string{"readResolve", "writeReplace"} {
+			for k := c; k != nil; k = k.Super {
+				if m := k.Method(name, "()Ljava/lang/Object;"); m != nil {
+					add(m)
+					break
+				}
+			}
+		}
+		return true
+	})
 	if jdk {
 		res.status = callgraph.Resolved
 	}

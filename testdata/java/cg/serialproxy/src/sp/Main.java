@@ -22,6 +22,10 @@
  * - The handler calls InvocationHandler.invokeDefault, whose Proxy.invokeDefault
  *   invokes a handle to the default method Greeter.hello; level 5 falls back to any
  *   public method (exposed).
+ * - ReflectionFactory.readObjectForSerialization (sun.reflect's, for serialization
+ *   libraries) unreflects Pet's private readObject after setAccessible(true): the
+ *   lookup adds it to the handles an unresolved invocation (callHook's) may call, at
+ *   level 5 too (partially: no fallback holds a private method of another class).
  * - BootstrapConstructorAccessorImpl.newInstance (reachable in the JDK's reflection)
  *   allocates an object of its constructor's class, a subclass of
  *   ConstructorAccessorImpl, initialising it (NativeConstructorAccessorImpl's
@@ -33,9 +37,11 @@ package sp;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -43,7 +49,7 @@ import java.util.List;
 
 // @levels(5,6) @algos(rta,tfa)
 public class Main {
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
         Pet rex = (Pet) roundTrip(new Pet("Rex"));
         // @because(java.io.ObjectStreamClass.newInstance, sp.Animal.<init>, serialization constructor)
         // @edge[level=6](java.io.ObjectStreamClass.newInstance, sp.Pet.<clinit>)
@@ -66,6 +72,17 @@ public class Main {
         // @edge[level=6](jdk.internal.reflect.BootstrapConstructorAccessorImpl.newInstance, jdk.internal.reflect.NativeConstructorAccessorImpl.<clinit>)
         // @!edge[level=6](jdk.internal.reflect.BootstrapConstructorAccessorImpl.newInstance, sp.Gadget.<clinit>)
         // @edge[level=5](jdk.internal.reflect.BootstrapConstructorAccessorImpl.newInstance, sp.Gadget.<clinit>)
+        MethodHandle hook = sun.reflect.ReflectionFactory.getReflectionFactory().readObjectForSerialization(Pet.class);
+        if (args.length > 0) {
+            callHook(hook, rex);
+        }
+    }
+
+    // The handle is a parameter: the invocation falls back to the conservative set,
+    // with the targets of every reachable lookup (Pet's private readObject among
+    // them, through ReflectionFactory's unreflect).
+    static void callHook(MethodHandle hook, Object o) throws Throwable {
+        hook.invoke(o, (ObjectInputStream) null); // @calls(sp.Pet.readObject) @!calls(sp.Pet.writeObject)
     }
 
     static Object roundTrip(Object o) throws Exception {
@@ -94,6 +111,14 @@ class Pet extends Animal implements Serializable {
 
     Pet(String name) {
         this.name = name;
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+    }
+
+    // Not a hook: it does not take the stream.
+    private void writeObject() {
     }
 }
 
