@@ -72,9 +72,17 @@ import (
 //     call (resolve_mh.go); they are private, so below Correct-JDK the lookups are
 //     partially resolved to them.
 //
-// All of it holds at Correct-JDK only (the JDK behaves as its code says), but the
-// partial results below it, which say what the readObject sites say at every level.
+// All of it holds at Correct-JDK (the JDK behaves as its code says). Below it the
+// sites whose targets are not public (serialization's constructors and hooks) keep
+// their fallback but are partially resolved to them, as the readObject sites are at
+// every level, so that the levels nest.
 type serialProxyResolver struct{}
+
+// serialProxyClasses are the classes whose sites serialProxyResolver answers.
+var serialProxyClasses = map[string]bool{
+	"java/io/ObjectStreamClass": true, "java/io/ObjectInputStream": true, proxyClass: true,
+	"jdk/internal/reflect/BootstrapConstructorAccessorImpl": true, reflectionFactory: true,
+}
 
 func (serialProxyResolver) appliesAt(callgraph.Level) bool { return true }
 
@@ -87,7 +95,7 @@ const (
 
 func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	m := d.at.caller
-	if m == nil || d.api == nil || m.Class.Origin != hierarchy.JDK {
+	if m == nil || d.api == nil || m.Class.Origin != hierarchy.JDK || !serialProxyClasses[m.Class.Name] {
 		return siteResult{}
 	}
 	jdk := s.opts.Level.ModelsJDK()
@@ -120,7 +128,7 @@ func (serialProxyResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	switch {
 	case m.Class.Name == proxyClass && m.Name == "newProxyInstance" && m.Desc == proxyPrivateDesc &&
 		api == "java/lang/reflect/Constructor.newInstance":
-		res := siteResult{status: callgraph.Resolved, inits: s.a.proxyInits(),
+		res := siteResult{status: callgraph.Resolved, inits: slices.Clone(s.a.proxyInits()),
 			evidence: "the constructor of a proxy class ProxyGenerator spins (not in the graph): it calls Proxy.<init>(InvocationHandler) only; instantiating it initialises it, and its <clinit> initialises its interfaces and its methods' parameter classes with Class.forName (JDK model)"}
 		if p := s.h.Class(proxyClass); p != nil {
 			if init := p.Method("<init>", "(Ljava/lang/reflect/InvocationHandler;)V"); init != nil {
