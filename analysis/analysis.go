@@ -119,6 +119,12 @@ type Analyzer struct {
 	deserializers   []*hierarchy.Method
 	deserializeOnce sync.Once
 	bootstraps      bootstrapSet
+	// proxyInitClasses are the classes a proxy class's initialisation may
+	// initialise, defaults the public default methods (resolve_jdkserialproxy.go).
+	proxyInitClasses []*hierarchy.Class
+	proxyInitOnce    sync.Once
+	defaults         []*hierarchy.Method
+	defaultsOnce     sync.Once
 }
 
 // New returns an analyzer for prog.

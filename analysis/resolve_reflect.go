@@ -64,6 +64,11 @@ type siteResult struct {
 	// because gives some of methods an evidence of their own for their edges (the
 	// index line that names a container's class), by method ID.
 	because map[int32]string
+	// ownAccessor: the reflective object is one the JDK made with an accessor of
+	// its own (a serialization constructor allocates its class and runs a
+	// superclass's constructor, which may be abstract), so the API's checks of
+	// the site's shape (keepShape) do not describe its targets.
+	ownAccessor bool
 }
 
 // virtualCall is a dispatch of method on receivers of type declared (the value recv
@@ -127,9 +132,10 @@ type siteResolver interface {
 // the class path ships (every level: ServiceLoader's own sites) and the containers'
 // index files (Correct-JDK) come after the value analyses, whose results they must
 // not widen; so do the JDK's own lambda classes' instantiation, bootstrap method
-// calls and the Method.invoke sites its code determines (Correct-JDK).
+// calls, the Method.invoke sites its code determines, and the sites with which
+// serialization and proxies create objects and call default methods (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}, serialProxyResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,
@@ -184,7 +190,7 @@ func (s *solver) resolveSite(d *dynamicSite) {
 		res = info
 	} else {
 		s.annotateContainer(d, &res)
-		if d.shape != (callShape{}) {
+		if d.shape != (callShape{}) && !res.ownAccessor {
 			res.keepShape(d.shape)
 		}
 	}

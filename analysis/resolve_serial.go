@@ -112,8 +112,9 @@ type serialSets struct {
 	ser, ext, validation, enum, record *hierarchy.Class
 	readObject                         *hierarchy.Method // ObjectInputStream.readObject(), nil without it
 
-	read  []serialBundle // built at the first deserialization site
-	write []serialBundle // built at the first serialization site, then grown by the oracle
+	made  *serialCreatable // what deserialization may create: see creatable
+	read  []serialBundle   // built at the first deserialization site
+	write []serialBundle   // built at the first serialization site, then grown by the oracle
 }
 
 type serialBundle struct{ set, reason int32 }
@@ -208,21 +209,16 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 				add(ctors, m)
 			}
 		case ss.isExternal(s.h, c):
-			if m := c.Method("<init>", "()V"); m != nil && m.IsPublic() {
-				add(ctors, m)
-			}
+			add(ctors, ss.serialCtor(s.h, c))
 			if re := ss.ext.Method("readExternal", "(Ljava/io/ObjectInput;)V"); re != nil {
 				add(externals, s.h.Select(c, re))
 			}
 		default:
-			k := c
-			for ; k != nil && s.h.IsSubtype(k, ss.ser); k = k.Super {
+			for k := c; k != nil && s.h.IsSubtype(k, ss.ser); k = k.Super {
 				add(hooks, privateHook(k, "readObject", oisDesc))
 				add(hooks, privateHook(k, "readObjectNoData", "()V"))
 			}
-			if k != nil {
-				add(ctors, k.Method("<init>", "()V"))
-			}
+			add(ctors, ss.serialCtor(s.h, c))
 		}
 		add(resolves, inheritableHook(s.h, c, "readResolve"))
 		if ss.validation != nil && s.h.IsSubtype(c, ss.validation) {
@@ -268,6 +264,33 @@ func (ss *serialSets) fieldsWritten(s *solver, c *hierarchy.Class) {
 			}
 		}
 	}
+}
+
+// serialCtor returns the constructor with which deserialization creates an object
+// of c, a concrete serializable class other than a record or an enum (the cons of
+// its ObjectStreamClass), or nil: an Externalizable class's public no-argument
+// constructor; otherwise the no-argument constructor of its first non-serializable
+// superclass, which ReflectionFactory.newConstructorForSerialization refuses when it
+// is private, or package-private in another package than c's.
+func (ss *serialSets) serialCtor(h *hierarchy.Hierarchy, c *hierarchy.Class) *hierarchy.Method {
+	if ss.isExternal(h, c) {
+		if m := c.Method("<init>", "()V"); m != nil && m.IsPublic() {
+			return m
+		}
+		return nil
+	}
+	k := c
+	for k != nil && h.IsSubtype(k, ss.ser) {
+		k = k.Super
+	}
+	if k == nil {
+		return nil
+	}
+	m := k.Method("<init>", "()V")
+	if m == nil || m.IsPrivate() || (!m.IsPublic() && !m.IsProtected() && !hierarchy.SamePackage(k, c)) {
+		return nil
+	}
+	return m
 }
 
 func (ss *serialSets) isExternal(h *hierarchy.Hierarchy, c *hierarchy.Class) bool {
