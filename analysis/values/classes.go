@@ -307,7 +307,7 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 // field (private or final) holds only what its nest stores in it.
 func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Classes {
 	fd := a.resolveField(fa)
-	if fd == nil || !a.level.TrustsPrivateState() || !followable(fd) {
+	if fd == nil || !a.level.TrustsPrivateState() || !a.followable(fd) {
 		return Classes{Points: []Point{beyond(a.point(mi, fa.PC, "Class object in field "+fa.Ref.Class+"."+fa.Ref.Name))}}
 	}
 	ws := a.fieldWrites(fd)

@@ -22,9 +22,28 @@ type fieldWrite struct {
 //     reflective write needs setAccessible(true) to suppress Java's access checks,
 //     which Encap-Respect (level 2, and so every level above) excludes.
 //
+// At Correct-JDK a package-private field of a JDK class is followable too: the JDK
+// behaves as its code says, and only its package's code stores into it (a package
+// of a named module has no classes of other loaders: the class path's loader
+// delegates a class of such a package to the module's), except for the instance
+// fields of a serializable class that are not transient, which deserialization
+// fills from the stream.
+//
 // Callers check the level: the analyses follow fields from Correct-String on.
-func followable(fd *hierarchy.Field) bool {
-	return fd.Access&(classfile.AccPrivate|classfile.AccFinal) != 0
+func (a *Analyzer) followable(fd *hierarchy.Field) bool {
+	return fd.Access&(classfile.AccPrivate|classfile.AccFinal) != 0 || a.jdkPackageField(fd)
+}
+
+func (a *Analyzer) jdkPackageField(fd *hierarchy.Field) bool {
+	const notPackage = classfile.AccPublic | classfile.AccProtected | classfile.AccPrivate
+	if !a.level.ModelsJDK() || fd.Class.Origin != hierarchy.JDK || fd.Access&notPackage != 0 {
+		return false
+	}
+	if fd.Access&(classfile.AccStatic|classfile.AccTransient) != 0 {
+		return true
+	}
+	ser := a.h.Class("java/io/Serializable")
+	return ser != nil && !a.h.IsSubtype(fd.Class, ser)
 }
 
 // resolveField resolves the field a getfield/getstatic names; nil when the class or
@@ -41,15 +60,20 @@ func (a *Analyzer) resolveField(fa *facts.FieldAccess) *hierarchy.Field {
 	return fd
 }
 
-// fieldWrites returns every store into fd found in the methods of its class's nest
-// (the only code that can store into a followable field).
+// fieldWrites returns every store into fd found in the methods of its class's nest,
+// or its package's for a package-private JDK field (the only code that can store
+// into a followable field).
 func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 	if c, ok := a.writes[fd.ID]; ok {
 		a.reuse(c.q)
 		return c.v
 	}
+	writers := a.h.NestClasses(fd.Class)
+	if fd.Access&(classfile.AccPrivate|classfile.AccFinal) == 0 {
+		writers = a.h.PackageClasses(fd.Class.Package())
+	}
 	var out []fieldWrite
-	for _, w := range a.h.NestClasses(fd.Class) {
+	for _, w := range writers {
 		for _, m := range w.Methods {
 			wmi := a.methodInfo(m)
 			if wmi == nil {

@@ -93,7 +93,7 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	}
 	if fa, ok := mi.fields[pc]; ok && !fa.Write {
 		fd := a.resolveField(fa)
-		if fd == nil || !a.level.TrustsPrivateState() || !followable(fd) {
+		if fd == nil || !a.level.TrustsPrivateState() || !a.followable(fd) {
 			return outside("Method object in field " + fa.Ref.Class + "." + fa.Ref.Name)
 		}
 		ws := a.fieldWrites(fd)

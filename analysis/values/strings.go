@@ -353,7 +353,7 @@ func (a *Analyzer) fieldStr(mi *method, fa *facts.FieldAccess, depth int) Str {
 	if fd == nil {
 		return hole(a.point(mi, fa.PC, "unresolved field"))
 	}
-	if !followable(fd) {
+	if !a.followable(fd) {
 		return hole(beyond(a.point(mi, fa.PC, "field "+fd.Class.Name+"."+fd.Name+" written from outside")))
 	}
 	var out Str

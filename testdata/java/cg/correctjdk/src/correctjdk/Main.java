@@ -50,6 +50,12 @@
  *   Below level 6 the Method is otherwise unknown there and any public method taking
  *   one argument may be called too (Main.exposedOne; the call passes one); at level
  *   6 only those.
+ * - MappedMXBeanType$CompositeDataMXBeanType.toOpenTypeData (reachable through the
+ *   JDK's management code) calls toMethod.invoke(null, data) when its package-private
+ *   field toMethod is set. Below level 6 that Method is unknown and any public static
+ *   method taking one argument may be called (Main.exposedOne); at level 6 the field
+ *   is followed, as a package-private field of the JDK's that only its package's code
+ *   stores into: the only store is its initialiser's null, so the call calls nothing.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -93,6 +99,8 @@ public class Main {
         // @because[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, java.lang.invoke.MethodHandleImpl$BindCaller.checkCallerClass, injected invoker)
         // @!edge[level=6](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
         // @edge[level=5](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
+        // @!edge[level=6](sun.management.MappedMXBeanType$CompositeDataMXBeanType.toOpenTypeData, correctjdk.Main.exposedOne)
+        // @edge[level=5](sun.management.MappedMXBeanType$CompositeDataMXBeanType.toOpenTypeData, correctjdk.Main.exposedOne)
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42 || tag.value().isEmpty()) {
