@@ -673,12 +673,23 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 	}
 	switch rm.Name {
 	case "findVirtual", "findStatic":
-		if !classArg(1) || !nameArg(2) {
+		if !classArg(1) {
 			return res, "", false
+		}
+		// A name that is not known still names a method of the class argument: the
+		// lookup resolves it in that class and its supertypes, as invokestatic or
+		// invokevirtual would (JVMS 5.4.3.3), so the handle refers to one of the
+		// methods of that hierarchy the type matches, whatever the level assumes.
+		anyName := !nameArg(2)
+		if anyName {
+			shown = append(shown, "any name")
 		}
 		typeArg(3)
 		static := rm.Name == "findStatic"
 		for _, c := range classes {
+			if anyName {
+				names = s.handleNames(c, static)
+			}
 			for _, n := range names {
 				for _, mt := range types {
 					for _, m := range s.handleCandidates(c, n, mt, static) {
@@ -691,6 +702,13 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 					}
 				}
 			}
+		}
+		if anyName {
+			kind := "an instance"
+			if static {
+				kind = "a static"
+			}
+			return res, ev("the name is not known: " + kind + " method of the class or its supertypes that the type matches, as the lookup resolves it (JVMS 5.4.3.3)"), true
 		}
 		return res, ev(""), true
 	case "findSpecial":
@@ -866,6 +884,28 @@ func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatc
 		if m, err := s.h.ResolveMethod(c, name, d, c.IsInterface()); err == nil && ok(m) {
 			out = append(out, m)
 		}
+	}
+	return out
+}
+
+// handleNames returns the names of the static (or instance) methods that c and its
+// supertypes declare (Object's too for an interface): what a find* of c whose name
+// is not known may resolve. handleCandidates then resolves each as the lookup would.
+func (s *solver) handleNames(c *hierarchy.Class, static bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	scan := func(k *hierarchy.Class) bool {
+		for _, m := range k.Methods {
+			if m.IsStatic() == static && m.Name != "<init>" && m.Name != "<clinit>" && !seen[m.Name] {
+				seen[m.Name] = true
+				out = append(out, m.Name)
+			}
+		}
+		return true
+	}
+	s.h.Supertypes(c, scan)
+	if c.IsInterface() && s.h.Object() != nil {
+		scan(s.h.Object())
 	}
 	return out
 }

@@ -129,7 +129,7 @@ type siteResolver interface {
 // not widen; so do the JDK's own lambda classes' instantiation, bootstrap method
 // calls and the Method.invoke sites its code determines (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}, jdkLookupResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,

@@ -1,0 +1,133 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// jdkLookupResolver resolves, at Correct-JDK, java.lang.invoke's own lookups and
+// class initialisations whose arguments its code computes at run time, from what
+// that code can compute (JDK 17's java.base):
+//
+//   - MethodHandleImpl$BindCaller.makeInjectedInvoker and checkInjectedInvoker look
+//     up invoke_V in the injected invoker, a hidden class BindCaller defines from its
+//     INJECTED_INVOKER_TEMPLATE bytes (not on the class path, no <clinit>). Its code
+//     is vamh.invokeExact(args): it calls the handle it is given, which a reachable
+//     lookup made, so the handle adds no target of its own to the handles of the run.
+//   - ClassSpecializer$Factory.findFactory looks up "make" in a species class. The
+//     class path's only ClassSpecializer is BoundMethodHandle$Specializer (the class
+//     is package-private in java.base, so no other can exist; the rule checks it),
+//     whose species are subclasses of BoundMethodHandle: one loaded from the boot
+//     class path (loadSpecies: BootLoader.loadClassOrNull of
+//     BoundMethodHandle$Species_*, the ones jlink pre-generates), whose make is on
+//     the class path, or one generateConcreteSpeciesCode spins, whose make is
+//     `new Species(mt, lf, args)` and whose constructor calls
+//     BoundMethodHandle(MethodType, LambdaForm) (the baseConstructorType) and stores
+//     fields.
+//   - DirectMethodHandle.shouldBeInitialized calls Unsafe.ensureClassInitialized only
+//     for a class VerifyAccess.isSamePackage finds in java.lang.invoke or
+//     sun.invoke.util with the boot loader, other than ValueConversions,
+//     MethodHandleImpl and Invokers (it returns before): a class of java.base in
+//     those packages (no other loader may define java.*, and a package of java.base
+//     is in no other module).
+//
+// Below Correct-JDK the sites keep the method-handle and loading fallbacks.
+type jdkLookupResolver struct{}
+
+func (jdkLookupResolver) appliesAt(l callgraph.Level) bool { return l.ModelsJDK() }
+
+const (
+	classSpecializer = "java/lang/invoke/ClassSpecializer"
+	bmhSpecializer   = "java/lang/invoke/BoundMethodHandle$Specializer"
+	boundHandle      = "java/lang/invoke/BoundMethodHandle"
+)
+
+func (jdkLookupResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
+	m := d.at.caller
+	if m == nil || d.api == nil || m.Class.Origin != hierarchy.JDK {
+		return siteResult{}
+	}
+	switch {
+	case d.api.Class.Name == lookupClass && d.api.Name == "findStatic":
+		switch {
+		case m.Class.Name == bindCaller && (m.Name == "makeInjectedInvoker" || m.Name == "checkInjectedInvoker"):
+			return siteResult{status: callgraph.Resolved,
+				evidence: "the handle is invoke_V of the injected invoker, a hidden class BindCaller defines from INJECTED_INVOKER_TEMPLATE: " +
+					"its code invokes the handle it is given, which a reachable lookup made (JDK model)"}
+		case m.Class.Name == classSpecializer+"$Factory" && m.Name == "findFactory":
+			return s.speciesFactories()
+		}
+	case d.api.Name == "ensureClassInitialized" && m.Class.Name == "java/lang/invoke/DirectMethodHandle" && m.Name == "shouldBeInitialized":
+		var inits []*hierarchy.Class
+		for _, c := range s.h.Classes() {
+			if c.Origin == hierarchy.JDK && !c.Phantom && mhSystemClass(c.Name) {
+				inits = append(inits, c)
+			}
+		}
+		return siteResult{status: callgraph.Resolved, inits: inits,
+			evidence: "DirectMethodHandle.shouldBeInitialized initialises only a class of java.base in java.lang.invoke or sun.invoke.util " +
+				"(VerifyAccess.isSamePackage with MethodHandle or ValueConversions), other than ValueConversions, MethodHandleImpl and Invokers (JDK model)"}
+	}
+	return siteResult{}
+}
+
+// mhSystemClass reports whether the class named name is one whose initialisation
+// DirectMethodHandle.shouldBeInitialized helps along: in package java.lang.invoke or
+// sun.invoke.util, and not one of the three it leaves alone.
+func mhSystemClass(name string) bool {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return false
+	}
+	switch name[:i] {
+	case "java/lang/invoke", "sun/invoke/util":
+	default:
+		return false
+	}
+	switch name {
+	case "sun/invoke/util/ValueConversions", "java/lang/invoke/MethodHandleImpl", "java/lang/invoke/Invokers":
+		return false
+	}
+	return true
+}
+
+// speciesFactories answers ClassSpecializer$Factory.findFactory: the make methods of
+// the class path's species of BoundMethodHandle and what a spun species' make runs,
+// or nothing (the site falls back) when the class path has a ClassSpecializer other
+// than BoundMethodHandle's.
+func (s *solver) speciesFactories() siteResult {
+	cs, bmh := s.h.Class(classSpecializer), s.h.Class(boundHandle)
+	if cs == nil || bmh == nil {
+		return siteResult{}
+	}
+	only := true
+	s.h.AllSubtypes(cs, func(k *hierarchy.Class) bool {
+		if k != cs && k.Name != bmhSpecializer {
+			only = false
+		}
+		return only
+	})
+	base := bmh.Method("<init>", "(Ljava/lang/invoke/MethodType;Ljava/lang/invoke/LambdaForm;)V")
+	if !only || base == nil {
+		return siteResult{}
+	}
+	res := siteResult{status: callgraph.Resolved, methods: []*hierarchy.Method{base}}
+	s.h.AllSubtypes(bmh, func(k *hierarchy.Class) bool {
+		if k.Origin != hierarchy.JDK {
+			return true
+		}
+		for _, m := range k.Methods {
+			if m.Name == "make" && m.IsStatic() {
+				res.methods = append(res.methods, m)
+				res.inits = append(res.inits, k)
+			}
+		}
+		return true
+	})
+	res.evidence = "the species class is a subclass of BoundMethodHandle, the top class of the only ClassSpecializer (BoundMethodHandle$Specializer): " +
+		"one the JDK pre-generates, whose make is on the class path, or one the factory spins, whose make constructs it through " +
+		"BoundMethodHandle(MethodType, LambdaForm) (JDK model)"
+	return res
+}
