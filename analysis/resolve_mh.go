@@ -16,7 +16,8 @@ import (
 //   - lookups (MethodHandles.Lookup.find*, bind, unreflect*) create a handle. They call
 //     nothing themselves; the site records what the handle refers to, resolved when
 //     the class, name and type arguments are class and string literals in the same
-//     method.
+//     method (findStatic and findVirtual also when only the class is known: the
+//     name is resolved in that class's hierarchy).
 //   - invocations (MethodHandle.invoke, invokeExact, invokeWithArguments) call the
 //     handle's target. When every definition of the receiver is a resolved lookup in
 //     the same method (possibly through bindTo, asType and similar adapters, or a
