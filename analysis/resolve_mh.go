@@ -681,9 +681,22 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 		// lookup resolves it in that class and its supertypes, as invokestatic or
 		// invokevirtual would (JVMS 5.4.3.3), so the handle refers to one of the
 		// methods of that hierarchy the type matches, whatever the level assumes.
-		anyName := !nameArg(2)
-		if anyName {
+		// At Encap-Respect, of the application's lookups, those the method's class
+		// may access, as for an unresolved lookup (handleLookup); one whose Lookup an
+		// access override may have reached stays unresolved (its handle may refer to
+		// a member of a subclass too: handleSet.addMembers).
+		anyName := false
+		if !nameArg(2) {
+			if s.lookupOverride(site{caller: lf.m, pc: c.PC}, rm) != nil {
+				return res, "", false
+			}
+			anyName = true
 			shown = append(shown, "any name")
+		}
+		accessible := func(*hierarchy.Method, *hierarchy.Class) bool { return true }
+		filtered := anyName && s.opts.Level.RespectsEncapsulation() && lf.m.Class.Origin != hierarchy.JDK
+		if filtered {
+			accessible = func(m *hierarchy.Method, ref *hierarchy.Class) bool { return s.h.Accessible(lf.m.Class, m, ref) }
 		}
 		typeArg(3)
 		static := rm.Name == "findStatic"
@@ -694,6 +707,9 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 			for _, n := range names {
 				for _, mt := range types {
 					for _, m := range s.handleCandidates(c, n, mt, static) {
+						if !accessible(m, c) {
+							continue
+						}
 						if static {
 							res.methods = append(res.methods, m)
 							res.inits = append(res.inits, m.Class)
@@ -709,7 +725,12 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 			if static {
 				kind = "a static"
 			}
-			return res, ev("the name is not known: " + kind + " method of the class or its supertypes that the type matches, as the lookup resolves it (JVMS 5.4.3.3)"), true
+			access := ""
+			if filtered {
+				access = " and this class may access (Encap-Respect)"
+			}
+			return res, ev("the name is not known: " + kind + " method of the class or its supertypes that the type matches" + access +
+				", as the lookup resolves it (JVMS 5.4.3.3)"), true
 		}
 		return res, ev(""), true
 	case "findSpecial":
