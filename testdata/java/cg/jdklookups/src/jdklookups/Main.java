@@ -22,6 +22,12 @@
  *   Unsafe.ensureClassInitialized, only classes of java.lang.invoke and
  *   sun.invoke.util: at level 6 not Gadget's <clinit>, which level 5's "every
  *   <clinit>" reaches.
+ * - Creating a VarHandle for a static field initialises the class
+ *   (VarHandles.makeFieldHandle): findStaticVarHandle's call site is a loading
+ *   site at every level, here of Counter. Lookup.ensureInitialized's call site is
+ *   one too (of Ready). Inside the JDK the two Unsafe.ensureClassInitialized
+ *   sites initialise what their callers pass: at level 6 they add nothing of
+ *   their own (not Gadget's <clinit>); at level 5 every <clinit>.
  */
 package jdklookups;
 
@@ -40,6 +46,15 @@ public class Main {
         Runnable r = () -> count++;
         r.run();
         System.out.println("count " + count);
+        java.lang.invoke.VarHandle vh = MethodHandles.lookup().findStaticVarHandle(Counter.class, "hits", int.class); // @calls(jdklookups.Counter.<clinit>) @site(resolved, loading)
+        vh.getAndAdd(1);
+        MethodHandles.lookup().ensureInitialized(Ready.class); // @calls(jdklookups.Ready.<clinit>) @site(resolved, loading)
+        // @evidence[level=6](java.lang.invoke.VarHandles.makeFieldHandle, findStaticVarHandle)
+        // @!edge[level=6](java.lang.invoke.VarHandles.makeFieldHandle, jdklookups.Gadget.<clinit>)
+        // @edge[level=5](java.lang.invoke.VarHandles.makeFieldHandle, jdklookups.Gadget.<clinit>)
+        // @evidence[level=6](java.lang.invoke.MethodHandles$Lookup.ensureInitialized, each call of it is a loading site)
+        // @!edge[level=6](java.lang.invoke.MethodHandles$Lookup.ensureInitialized, jdklookups.Gadget.<clinit>)
+        // @edge[level=5](java.lang.invoke.MethodHandles$Lookup.ensureInitialized, jdklookups.Gadget.<clinit>)
         // @evidence(java.lang.StringConcatHelper.lookupStatic, the name is not known)
         // @evidence(java.lang.invoke.MethodHandleImpl$ArrayAccessor.getAccessor, the name is not known)
         // @evidence(sun.invoke.util.ValueConversions.convertPrimitive, the name is not known)
@@ -70,4 +85,15 @@ class Gadget {
     public static void touch() {
         seed++;
     }
+}
+
+// A static field accessed through a VarHandle: creating the handle initialises
+// Counter.
+class Counter {
+    static int hits = Integer.getInteger("hits", 0);
+}
+
+// A class initialised by Lookup.ensureInitialized.
+class Ready {
+    static final long STAMP = System.nanoTime();
 }
