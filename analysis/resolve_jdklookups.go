@@ -46,6 +46,18 @@ import (
 //     known Method with an unknown Class argument) is not seen as such, as for
 //     the other APIs whose natives the JDK model resolves at their call sites.
 //
+//   - DirectMethodHandle.allocateInstance is the `new` of a constructor's direct
+//     method handle: its LambdaForm (makePreparedLambdaForm with doesAlloc)
+//     allocates instanceClass, the constructor's class, and calls the constructor
+//     through linkToSpecial. Every site that invokes a handle has, with the
+//     constructor, its class created and initialised: a resolved lookup or constant
+//     names it (findConstructor, REF_newInvokeSpecial), an unresolved invocation
+//     falls back to constructors that create their classes, and a lambda's
+//     constructor reference creates its class at the invokedynamic. What is left
+//     is the JVM's invocation of a bootstrap method that is a constructor
+//     (BootstrapMethodInvoker, whose model calls it): those classes are created
+//     here.
+//
 // Below Correct-JDK the sites keep the method-handle and loading fallbacks.
 type jdkLookupResolver struct{}
 
@@ -79,6 +91,18 @@ func (jdkLookupResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		return siteResult{status: callgraph.Resolved,
 			evidence: "for a static field the class is the one given to Lookup.findStaticVarHandle or the declaring class of the Field given to " +
 				"unreflectVarHandle (Lookup.getFieldVarHandleCommon): each call of those is a loading site that initialises it (JDK model)"}
+	case d.api.Name == "allocateInstance" && m.Class.Name == "java/lang/invoke/DirectMethodHandle" && m.Name == "allocateInstance":
+		res := siteResult{status: callgraph.Resolved,
+			evidence: "the object of a constructor's direct method handle, whose LambdaForm allocates it and then calls the constructor: " +
+				"the sites that invoke such a handle create and initialise its class with the constructor, and the JVM's bootstrap " +
+				"invocations the classes of the bootstrap constructors (JDK model)"}
+		for _, bm := range s.a.bootstrapMethods().methods {
+			if bm.Name == "<init>" {
+				res.allocs = append(res.allocs, bm.Class)
+				res.inits = append(res.inits, bm.Class)
+			}
+		}
+		return res
 	case d.api.Name == "ensureClassInitialized" && m.Class.Name == "java/lang/invoke/DirectMethodHandle" && m.Name == "shouldBeInitialized":
 		var inits []*hierarchy.Class
 		for _, c := range s.h.Classes() {

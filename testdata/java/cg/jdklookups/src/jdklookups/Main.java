@@ -28,6 +28,13 @@
  *   one too (of Ready). Inside the JDK the two Unsafe.ensureClassInitialized
  *   sites initialise what their callers pass: at level 6 they add nothing of
  *   their own (not Gadget's <clinit>); at level 5 every <clinit>.
+ * - A constructor's handle: its LambdaForm allocates the object with
+ *   DirectMethodHandle.allocateInstance (Unsafe.allocateInstance of a class the
+ *   handle holds) and calls the constructor. The invocation site has the
+ *   constructor and creates its class (Made, whose constructor is package-private:
+ *   no fallback creates it), so the call on the result reaches Made.hello under
+ *   RTA. At level 6 allocateInstance itself creates and initialises nothing of the
+ *   program (not Gadget's <clinit>); at level 5 it runs every <clinit>.
  */
 package jdklookups;
 
@@ -49,6 +56,12 @@ public class Main {
         java.lang.invoke.VarHandle vh = MethodHandles.lookup().findStaticVarHandle(Counter.class, "hits", int.class); // @calls(jdklookups.Counter.<clinit>) @site(resolved, loading)
         vh.getAndAdd(1);
         MethodHandles.lookup().ensureInitialized(Ready.class); // @calls(jdklookups.Ready.<clinit>) @site(resolved, loading)
+        MethodHandle make = MethodHandles.lookup().findConstructor(Made.class, MethodType.methodType(void.class));
+        Greeter g = (Greeter) make.invoke(); // @calls(jdklookups.Made.<init>)
+        g.hello(); // @calls(jdklookups.Made.hello)
+        // @!edge[level=6](java.lang.invoke.DirectMethodHandle.allocateInstance, jdklookups.Gadget.<clinit>)
+        // @edge[level=5](java.lang.invoke.DirectMethodHandle.allocateInstance, jdklookups.Gadget.<clinit>)
+        // @evidence[level=6](java.lang.invoke.DirectMethodHandle.allocateInstance, a constructor's direct method handle)
         // @evidence[level=6](java.lang.invoke.VarHandles.makeFieldHandle, findStaticVarHandle)
         // @!edge[level=6](java.lang.invoke.VarHandles.makeFieldHandle, jdklookups.Gadget.<clinit>)
         // @edge[level=5](java.lang.invoke.VarHandles.makeFieldHandle, jdklookups.Gadget.<clinit>)
@@ -96,4 +109,19 @@ class Counter {
 // A class initialised by Lookup.ensureInitialized.
 class Ready {
     static final long STAMP = System.nanoTime();
+}
+
+interface Greeter {
+    void hello();
+}
+
+// Created only through its constructor's handle.
+class Made implements Greeter {
+    Made() {
+    }
+
+    @Override
+    public void hello() {
+        Main.count++;
+    }
 }
