@@ -888,19 +888,12 @@ func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatc
 	}
 	descs := map[string]bool{}
 	var order []string
-	scan := func(k *hierarchy.Class) bool {
-		for _, m := range k.Methods {
-			if m.Name == name && m.IsStatic() == static && !descs[m.Desc] && mt.matches(m.Desc) {
-				descs[m.Desc] = true
-				order = append(order, m.Desc)
-			}
+	s.eachLookupMethod(c, func(m *hierarchy.Method) {
+		if m.Name == name && m.IsStatic() == static && !descs[m.Desc] && mt.matches(m.Desc) {
+			descs[m.Desc] = true
+			order = append(order, m.Desc)
 		}
-		return true
-	}
-	s.h.Supertypes(c, scan)
-	if c.IsInterface() && s.h.Object() != nil {
-		scan(s.h.Object())
-	}
+	})
 	var out []*hierarchy.Method
 	for _, d := range order {
 		if m, err := s.h.ResolveMethod(c, name, d, c.IsInterface()); err == nil && ok(m) {
@@ -916,12 +909,21 @@ func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatc
 func (s *solver) handleNames(c *hierarchy.Class, static bool) []string {
 	seen := map[string]bool{}
 	var out []string
+	s.eachLookupMethod(c, func(m *hierarchy.Method) {
+		if m.IsStatic() == static && m.Name != "<init>" && m.Name != "<clinit>" && !seen[m.Name] {
+			seen[m.Name] = true
+			out = append(out, m.Name)
+		}
+	})
+	return out
+}
+
+// eachLookupMethod calls fn for each method declared in c and its supertypes, and
+// in Object for an interface: where a lookup on c resolves a method.
+func (s *solver) eachLookupMethod(c *hierarchy.Class, fn func(*hierarchy.Method)) {
 	scan := func(k *hierarchy.Class) bool {
 		for _, m := range k.Methods {
-			if m.IsStatic() == static && m.Name != "<init>" && m.Name != "<clinit>" && !seen[m.Name] {
-				seen[m.Name] = true
-				out = append(out, m.Name)
-			}
+			fn(m)
 		}
 		return true
 	}
@@ -929,7 +931,6 @@ func (s *solver) handleNames(c *hierarchy.Class, static bool) []string {
 	if c.IsInterface() && s.h.Object() != nil {
 		scan(s.h.Object())
 	}
-	return out
 }
 
 // methodMatcher is what is known of a MethodType: the return type and the leading
