@@ -182,7 +182,8 @@ func (s *solver) speciesFactories() siteResult {
 // Field's declaring class. Each call is a loading site at every level, resolved when
 // the class is a class literal or, from Correct-String on, what the value analyses
 // find; unreflectVarHandle's Field is not traced. The site is apart from the lookup
-// site of the same call (resolve_mh.go), which records what the handle accesses.
+// site of the same call (resolve_mh.go), which records what the handle accesses,
+// and has its own name ("VarHandle creation (...)"): a call's sites differ by API.
 type varHandleInitResolver struct{}
 
 func (varHandleInitResolver) Name() string { return "varhandle" }
@@ -196,7 +197,7 @@ func (varHandleInitResolver) Resolve(s *solver, at site, c *facts.Call, rm *hier
 		return
 	}
 	d := &dynamicSite{at: at, call: c, api: rm, feature: callgraph.FeatLoading, inits: true,
-		name:   "MethodHandles.Lookup." + rm.Name,
+		name:   "VarHandle creation (MethodHandles.Lookup." + rm.Name + ")",
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "varhandle"}}
 	if rm.Name == "findStaticVarHandle" {
 		d.own = []siteResolver{classArgResolver{arg: 1}, valueClassInit{arg: 1}}
