@@ -16,7 +16,8 @@ import (
 //   - lookups (MethodHandles.Lookup.find*, bind, unreflect*) create a handle. They call
 //     nothing themselves; the site records what the handle refers to, resolved when
 //     the class, name and type arguments are class and string literals in the same
-//     method.
+//     method (findStatic and findVirtual also when only the class is known: the
+//     name is resolved in that class's hierarchy).
 //   - invocations (MethodHandle.invoke, invokeExact, invokeWithArguments) call the
 //     handle's target. When every definition of the receiver is a resolved lookup in
 //     the same method (possibly through bindTo, asType and similar adapters, or a
@@ -673,15 +674,42 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 	}
 	switch rm.Name {
 	case "findVirtual", "findStatic":
-		if !classArg(1) || !nameArg(2) {
+		if !classArg(1) {
 			return res, "", false
+		}
+		// A name that is not known still names a method of the class argument: the
+		// lookup resolves it in that class and its supertypes, as invokestatic or
+		// invokevirtual would (JVMS 5.4.3.3), so the handle refers to one of the
+		// methods of that hierarchy the type matches, whatever the level assumes.
+		// At Encap-Respect, of the application's lookups, those the method's class
+		// may access, as for an unresolved lookup (handleLookup); one whose Lookup an
+		// access override may have reached stays unresolved (its handle may refer to
+		// a member of a subclass too: handleSet.addMembers).
+		anyName := false
+		if !nameArg(2) {
+			if s.lookupOverride(site{caller: lf.m, pc: c.PC}, rm) != nil {
+				return res, "", false
+			}
+			anyName = true
+			shown = append(shown, "any name")
+		}
+		accessible := func(*hierarchy.Method, *hierarchy.Class) bool { return true }
+		filtered := anyName && s.opts.Level.RespectsEncapsulation() && lf.m.Class.Origin != hierarchy.JDK
+		if filtered {
+			accessible = func(m *hierarchy.Method, ref *hierarchy.Class) bool { return s.h.Accessible(lf.m.Class, m, ref) }
 		}
 		typeArg(3)
 		static := rm.Name == "findStatic"
 		for _, c := range classes {
+			if anyName {
+				names = s.handleNames(c, static)
+			}
 			for _, n := range names {
 				for _, mt := range types {
 					for _, m := range s.handleCandidates(c, n, mt, static) {
+						if !accessible(m, c) {
+							continue
+						}
 						if static {
 							res.methods = append(res.methods, m)
 							res.inits = append(res.inits, m.Class)
@@ -691,6 +719,18 @@ func (s *solver) lookupTargets(lf *localFlow, c *facts.Call, rm *hierarchy.Metho
 					}
 				}
 			}
+		}
+		if anyName {
+			kind := "an instance"
+			if static {
+				kind = "a static"
+			}
+			access := ""
+			if filtered {
+				access = " and this class may access (Encap-Respect)"
+			}
+			return res, ev("the name is not known: " + kind + " method of the class or its supertypes that the type matches" + access +
+				", as the lookup resolves it (JVMS 5.4.3.3)"), true
 		}
 		return res, ev(""), true
 	case "findSpecial":
@@ -848,19 +888,12 @@ func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatc
 	}
 	descs := map[string]bool{}
 	var order []string
-	scan := func(k *hierarchy.Class) bool {
-		for _, m := range k.Methods {
-			if m.Name == name && m.IsStatic() == static && !descs[m.Desc] && mt.matches(m.Desc) {
-				descs[m.Desc] = true
-				order = append(order, m.Desc)
-			}
+	s.eachLookupMethod(c, func(m *hierarchy.Method) {
+		if m.Name == name && m.IsStatic() == static && !descs[m.Desc] && mt.matches(m.Desc) {
+			descs[m.Desc] = true
+			order = append(order, m.Desc)
 		}
-		return true
-	}
-	s.h.Supertypes(c, scan)
-	if c.IsInterface() && s.h.Object() != nil {
-		scan(s.h.Object())
-	}
+	})
 	var out []*hierarchy.Method
 	for _, d := range order {
 		if m, err := s.h.ResolveMethod(c, name, d, c.IsInterface()); err == nil && ok(m) {
@@ -868,6 +901,36 @@ func (s *solver) handleCandidates(c *hierarchy.Class, name string, mt methodMatc
 		}
 	}
 	return out
+}
+
+// handleNames returns the names of the static (or instance) methods that c and its
+// supertypes declare (Object's too for an interface): what a find* of c whose name
+// is not known may resolve. handleCandidates then resolves each as the lookup would.
+func (s *solver) handleNames(c *hierarchy.Class, static bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	s.eachLookupMethod(c, func(m *hierarchy.Method) {
+		if m.IsStatic() == static && m.Name != "<init>" && m.Name != "<clinit>" && !seen[m.Name] {
+			seen[m.Name] = true
+			out = append(out, m.Name)
+		}
+	})
+	return out
+}
+
+// eachLookupMethod calls fn for each method declared in c and its supertypes, and
+// in Object for an interface: where a lookup on c resolves a method.
+func (s *solver) eachLookupMethod(c *hierarchy.Class, fn func(*hierarchy.Method)) {
+	scan := func(k *hierarchy.Class) bool {
+		for _, m := range k.Methods {
+			fn(m)
+		}
+		return true
+	}
+	s.h.Supertypes(c, scan)
+	if c.IsInterface() && s.h.Object() != nil {
+		scan(s.h.Object())
+	}
 }
 
 // methodMatcher is what is known of a MethodType: the return type and the leading

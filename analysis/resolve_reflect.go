@@ -135,7 +135,7 @@ type siteResolver interface {
 // calls, the Method.invoke sites its code determines, and the sites with which
 // serialization and proxies create objects and call default methods (Correct-JDK).
 func siteResolvers() []siteResolver {
-	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}, serialProxyResolver{}}
+	return []siteResolver{specResolver{}, valuesResolver{}, configResolver{}, containerResolver{}, lambdaClassResolver{}, bootstrapResolver{}, jdkInvokeResolver{}, serialProxyResolver{}, jdkLookupResolver{}}
 }
 
 // apiState is the per-run state of the API resolvers (reflection, method handles,

@@ -48,6 +48,7 @@ func allResolvers() []CallResolver {
 		unsafeResolver{},
 		serialResolver{},
 		envResolver{},
+		varHandleInitResolver{},
 	}
 }
 

@@ -80,13 +80,14 @@ public class Lookups {
     // result is none of the reflective calls above, and the Lookups that overrides
     // made in this program never leave their methods (kept in locals, given to
     // Lookup's own methods), so none of them may be the Lookup plain gets from
-    // elsewhere (testdata/java/escapes has one that leaves). The site adds what
-    // Lookups may access, and no lookup site of the program adds Shut's members:
-    // the invocation reaches neither Shut.shut (private) nor Shut.hidden
+    // elsewhere (testdata/java/escapes has one that leaves). The site, whose class
+    // is known and name is not, refers to the methods of Shut that Lookups may
+    // access, and no lookup site of the program adds Shut's other members: the
+    // invocation reaches neither Shut.shut (private) nor Shut.hidden
     // (package-private). The lookup fails at run time.
     static void plain(Shut s, String name) throws Throwable {
         try {
-            MethodHandle mh = Other.lookup().findVirtual(Shut.class, name, MethodType.methodType(void.class)); // @site(unresolved, methodHandle)
+            MethodHandle mh = Other.lookup().findVirtual(Shut.class, name, MethodType.methodType(void.class)); // @site(resolved, methodHandle)
             mh.invoke(s); // @!calls(acc.hidden.Shut.shut, acc.hidden.Shut.hidden)
             throw new IllegalStateException("findVirtual found a private method of Shut");
         } catch (IllegalAccessException expected) {

@@ -58,7 +58,7 @@ public class Main {
 
         new LoudGreeter().viaSuper(l);
         find(l, Greeter.class, args[0], t);
-        mh.q.Secret.lookedUp();
+        mh.q.Secret.lookedUp(mh.q.Secret.class);
 
         // A handle to a private method, invoked in another package's class.
         Invoker.call(l.findStatic(Main.class, "hiddenTarget", MethodType.methodType(void.class)));

@@ -13,10 +13,11 @@ public class Secret {
     private static void priv() {
     }
 
-    // An unresolved lookup in Secret: at Encap-Respect the members Secret may access
-    // (priv included) join the targets of unresolved invocations.
-    public static void lookedUp() throws Exception {
-        MethodHandles.lookup().findStatic(Secret.class, nameOf(), MethodType.methodType(void.class)); // @site(unresolved, methodHandle)
+    // An unresolved lookup in Secret (its class is a public parameter, its name
+    // unknown): at Encap-Respect the members Secret may access (priv included) join
+    // the targets of unresolved invocations.
+    public static void lookedUp(Class<?> k) throws Exception {
+        MethodHandles.lookup().findStatic(k, nameOf(), MethodType.methodType(void.class)); // @site(unresolved, methodHandle)
     }
 
     static String nameOf() {
