@@ -45,6 +45,12 @@ type callShape struct {
 	args     int16 // 1 + the number of arguments; 0 when not known
 	static   bool  // the receiver is null: static methods only
 	concrete bool  // constructors of concrete classes only
+	// recv, when not 0, is 1 + the ID of the receiver's declared class, for a
+	// Method.invoke whose Method is an instance method (a proxied interface's): it
+	// reaches instance methods of that class's concrete subtypes only (Method.invoke
+	// throws IllegalArgumentException for a receiver that is not an instance of the
+	// method's class). fallbackSet applies it; accepts does not.
+	recv int32
 }
 
 // accepts reports whether a target m can be called with the shape.
@@ -96,12 +102,45 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 		ids = a.safeSet(k)
 	}
 	if k.shape != (callShape{}) {
-		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool { return !k.shape.accepts(a.h.Methods()[id]) })
+		on := a.instanceMethodsOn(k.shape.recv)
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool {
+			return !k.shape.accepts(a.h.Methods()[id]) || on != nil && !on[id]
+		})
 	}
 	a.mu.Lock()
 	a.fallbacks[k] = ids
 	a.mu.Unlock()
 	return ids
+}
+
+// instanceMethodsOn returns the instance methods a receiver of the class recv-1
+// (callShape.recv) may run: those its concrete subtypes declare or inherit. nil when
+// recv is 0.
+func (a *Analyzer) instanceMethodsOn(recv int32) map[int32]bool {
+	if recv == 0 {
+		return nil
+	}
+	t := a.h.Classes()[recv-1]
+	on := map[int32]bool{}
+	seen := map[*hierarchy.Class]bool{}
+	a.h.AllSubtypes(t, func(r *hierarchy.Class) bool {
+		if r.Phantom || r.IsInterface() || r.IsAbstract() {
+			return true
+		}
+		a.h.Supertypes(r, func(c *hierarchy.Class) bool {
+			if !seen[c] {
+				seen[c] = true
+				for _, m := range c.Methods {
+					if !m.IsStatic() {
+						on[m.ID] = true
+					}
+				}
+			}
+			return true
+		})
+		return true
+	})
+	return on
 }
 
 // paramCount returns the number of parameters of a method descriptor.

@@ -123,3 +123,90 @@ func (p proxyHandlerResolver) resolveSite(s *solver, d *dynamicSite) siteResult 
 	res.evidence = d.name + ": calls on the proxy run InvocationHandler.invoke of its handler: " + strings.Join(shown, " | ")
 	return res
 }
+
+// annotationValueCaller is the JDK's one call of InvocationHandler.invoke (JDK 17):
+// it passes the member "value" of an annotation type (AnnotationType.members), an
+// instance method of an interface.
+const annotationValueCaller = "sun/reflect/annotation/AnnotationSupport"
+
+// proxiedReceiver applies to a Method.invoke site in an InvocationHandler's invoke
+// whose Method is invoke's own Method parameter: the proxy class passes the method
+// of a proxied interface called on the proxy (or Object's equals, hashCode,
+// toString), an instance method. At Correct-JDK, where the JDK's only call of
+// InvocationHandler.invoke passes an annotation member, that holds when no other
+// instruction calls the handler: the site then reaches instance methods of the
+// receiver's declared class and its subtypes only, and never a static method.
+// proxiedReceiver returns that class (Object when the receiver's type is not
+// known), or nil when the rule does not apply.
+func (s *solver) proxiedReceiver(d *dynamicSite) *hierarchy.Class {
+	m := d.at.caller
+	if !s.opts.Level.ModelsJDK() || m == nil || m.Name != "invoke" || m.Desc != handlerInvoke || m.IsStatic() {
+		return nil
+	}
+	ih := s.h.Class(handlerClass)
+	lf := s.localFlow(m)
+	if ih == nil || lf == nil || !s.h.IsSubtype(m.Class, ih) {
+		return nil
+	}
+	ops := lf.operands(d.at.pc)
+	if len(ops) < 2 || len(ops[0]) != 1 || ops[0][0] != (facts.Def{Kind: facts.DefParam, N: 2}) {
+		return nil
+	}
+	callers, all := s.values().Callers(m)
+	if !all {
+		return nil
+	}
+	for _, cr := range callers {
+		if cr.Caller.Class.Name != annotationValueCaller || cr.Caller.Class.Origin != hierarchy.JDK {
+			return nil
+		}
+	}
+	t := s.h.Class("java/lang/Object")
+	if c := s.h.Class(lf.declaredType(ops[1])); c != nil && !c.Phantom {
+		t = c
+	}
+	return t
+}
+
+// declaredType returns the class every definition in defs has by its declaration
+// (a field's or a parameter's type, a cast's, a call's return type, the class of
+// an allocation), or "" when they differ or one is not known.
+func (lf *localFlow) declaredType(defs []facts.Def) string {
+	out := ""
+	for _, d := range defs {
+		t := ""
+		switch {
+		case d.Kind == facts.DefParam && d.N == 0 && !lf.m.IsStatic():
+			t = lf.m.Class.Name
+		case d.Kind == facts.DefParam:
+			n := d.N
+			if !lf.m.IsStatic() {
+				n--
+			}
+			t = paramClass(lf.m.Desc, n)
+		case d.Kind != facts.DefInstr:
+		case lf.fieldAt(d.N) != nil && !lf.fieldAt(d.N).Write:
+			t = descClass(lf.fieldAt(d.N).Ref.Desc)
+		case lf.checkAt(d.N) != nil && !lf.checkAt(d.N).Instanceof:
+			t = lf.checkAt(d.N).Type
+		case lf.allocAt(d.N) != nil && lf.allocAt(d.N).Dims == 0:
+			t = lf.allocAt(d.N).Type
+		case lf.callAt(d.N) != nil && lf.callAt(d.N).Indy == nil:
+			desc := lf.callAt(d.N).Ref.Desc
+			t = descClass(desc[strings.IndexByte(desc, ')')+1:])
+		}
+		if t == "" || out != "" && t != out {
+			return ""
+		}
+		out = t
+	}
+	return out
+}
+
+// descClass returns the class a field descriptor names, or "" for another type.
+func descClass(desc string) string {
+	if len(desc) > 2 && desc[0] == 'L' {
+		return desc[1 : len(desc)-1]
+	}
+	return ""
+}

@@ -463,6 +463,9 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		if s.nullReceiver(d) {
 			d.shape.static = true
 			method = "static " + method + " (the receiver is null)"
+		} else if t := s.proxiedReceiver(d); t != nil {
+			d.shape.recv = t.ID + 1
+			method = "instance " + method + " of a " + strings.ReplaceAll(t.Name, "/", ".") + " (a proxy's handler is given an interface's method)"
 		}
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():

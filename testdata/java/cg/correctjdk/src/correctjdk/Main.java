@@ -56,6 +56,14 @@
  *   method taking one argument may be called (Main.exposedOne); at level 6 the field
  *   is followed, as a package-private field of the JDK's that only its package's code
  *   stores into: the only store is its initialiser's null, so the call calls nothing.
+ * - Forwarder, a proxy's handler, calls m.invoke(target, args) with the Method the
+ *   proxy gives it: the method of a proxied interface called on the proxy (or one of
+ *   Object's), always an instance method. The JDK's only call of
+ *   InvocationHandler.invoke (AnnotationSupport.getValueArray) passes an annotation
+ *   member, an instance method too. So at level 6 the call reaches instance methods
+ *   of the receiver's declared type, Greeter: GreeterImpl.greet, and neither a static
+ *   method (Main.exposedOne) nor an instance method of an unrelated class
+ *   (Unrelated.poke). At level 5 the Method is unknown: any public method.
  * - The program has no native method of its own, so at level 6 <native> keeps no
  *   level-2 fallback: it has no edge to a public method only native code could call
  *   (exposed). The method stays reachable at level 6 all the same, through the
@@ -101,6 +109,9 @@ public class Main {
         // @edge[level=5](java.lang.invoke.MethodHandleImpl$BindCaller.checkInjectedInvoker, correctjdk.Main.exposed)
         // @!edge[level=6](sun.management.MappedMXBeanType$CompositeDataMXBeanType.toOpenTypeData, correctjdk.Main.exposedOne)
         // @edge[level=5](sun.management.MappedMXBeanType$CompositeDataMXBeanType.toOpenTypeData, correctjdk.Main.exposedOne)
+        Greeter g = (Greeter) java.lang.reflect.Proxy.newProxyInstance(Main.class.getClassLoader(),
+                new Class<?>[] {Greeter.class}, new Forwarder());
+        g.greet("x");
         long t = System.nanoTime(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         int h = new Object().hashCode(); // @site[level=5](unresolved, native) @site[level=6](resolved, native)
         if (t + h == 42 || tag.value().isEmpty()) {
@@ -152,5 +163,34 @@ class TagImpl implements Tag {
     @Override
     public Class<? extends java.lang.annotation.Annotation> annotationType() {
         return Tag.class;
+    }
+}
+
+interface Greeter {
+    String greet(String who);
+}
+
+class GreeterImpl implements Greeter {
+    @Override
+    public String greet(String who) { // @reachable
+        return "hi " + who;
+    }
+}
+
+// @edge(correctjdk.Forwarder.invoke, correctjdk.GreeterImpl.greet)
+// @!edge[level=6](correctjdk.Forwarder.invoke, correctjdk.Main.exposedOne, correctjdk.Unrelated.poke)
+// @edge[level=5](correctjdk.Forwarder.invoke, correctjdk.Main.exposedOne, correctjdk.Unrelated.poke)
+class Forwarder implements java.lang.reflect.InvocationHandler {
+    private final Greeter target = new GreeterImpl();
+
+    @Override
+    public Object invoke(Object proxy, java.lang.reflect.Method m, Object[] args) throws Throwable {
+        return m.invoke(target, args);
+    }
+}
+
+// A public instance method of a class no Greeter is.
+class Unrelated {
+    public void poke(Object o) {
     }
 }
