@@ -377,21 +377,23 @@ async function main() {
   // The lenses above the method resolve lazily; a lens that arrives re-lays out
   // the editor and closes a hover shown meanwhile (CI once waited a minute on a
   // closed one): ask again rather than wait.
+  // The hover may also close between being seen and being read: read it in the
+  // same attempt (CI once timed out reading a hover that had just closed).
   const unreachableHover = page.locator('.monaco-hover:visible', { hasText: 'is unreachable at Correct-JDK' });
   for (let attempt = 1; ; attempt++) {
     await palette('Show or Focus Hover');
     try {
       await unreachableHover.first().waitFor({ timeout: 15000 });
+      metrics.unreachableHover = text(await unreachableHover.first().innerText({ timeout: 5000 }));
       break;
     } catch (err) {
       if (attempt === 4) {
         throw err;
       }
-      log(`hover on legacyHeader not shown (attempt ${attempt}); asking again`);
+      log(`hover on legacyHeader not shown or closed before it was read (attempt ${attempt}); asking again`);
       await page.keyboard.press('Escape');
     }
   }
-  metrics.unreachableHover = text(await unreachableHover.first().innerText());
   log(`greyed out: ${JSON.stringify(metrics.greyedOut)}; hover: ${JSON.stringify(metrics.unreachableHover.slice(0, 300))}`);
   await shot('unreachable-greyed-out');
   await page.keyboard.press('Escape');
