@@ -1,6 +1,8 @@
 package values
 
 import (
+	"slices"
+
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -70,7 +72,12 @@ func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 	}
 	writers := a.h.NestClasses(fd.Class)
 	if fd.Access&(classfile.AccPrivate|classfile.AccFinal) == 0 {
-		writers = a.h.PackageClasses(fd.Class.Package())
+		// A package's classes, those whose constant pool names the field only:
+		// reading the code of every class of java/util for one field costs more
+		// than the rest of the question.
+		writers = slices.DeleteFunc(slices.Clone(a.h.PackageClasses(fd.Class.Package())), func(c *hierarchy.Class) bool {
+			return !a.namesField(c, fd)
+		})
 	}
 	var out []fieldWrite
 	for _, w := range writers {
@@ -97,6 +104,25 @@ func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 	}
 	a.writes[fd.ID] = cached[[]fieldWrite]{out, a.origin()}
 	return out
+}
+
+// namesField reports whether c's constant pool has a Fieldref with fd's name and
+// descriptor (any access to fd from c's code goes through one).
+func (a *Analyzer) namesField(c *hierarchy.Class, fd *hierarchy.Field) bool {
+	f := a.h.File(c)
+	if f == nil {
+		return false
+	}
+	p := f.Pool
+	for i := 1; i < p.Len(); i++ {
+		if p.Tag(uint16(i)) != classfile.TagFieldref {
+			continue
+		}
+		if r := p.Ref(uint16(i)); r.Name == fd.Name && r.Desc == fd.Desc {
+			return true
+		}
+	}
+	return false
 }
 
 // enterField marks a followable field as being evaluated. A field whose stores
