@@ -1,15 +1,10 @@
 package ide
 
 import (
-	"os"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestMain removes the class directory minijdk.Dir writes once per test binary.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	minijdk.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { minijdk.Main(m) }

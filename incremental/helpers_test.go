@@ -116,11 +116,7 @@ func javacBatch(t testing.TB, versions []map[string]string, cp string) []string 
 	return outs
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	minijdk.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { minijdk.Main(m) }
 
 // Settings say what a test analyses: the test's stand-in for the server's settings.
 type Settings struct {

@@ -75,3 +75,11 @@ func Cleanup() {
 		os.RemoveAll(dir)
 	}
 }
+
+// Main runs a package's tests and then Cleanup: the TestMain of a package whose
+// tests call Dir.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
