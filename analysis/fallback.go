@@ -1,10 +1,11 @@
 package analysis
 
 import (
-	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"slices"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -40,7 +41,8 @@ type fallbackKey struct {
 // target with another number of parameters), a null receiver (Method.invoke throws
 // NullPointerException for an instance method) and the creation of an object
 // (Constructor.newInstance and Class.newInstance throw InstantiationException for an
-// abstract class or an interface).
+// abstract class or an interface), and the classes of the first arguments (both
+// reject a target whose parameter cannot take the argument).
 type callShape struct {
 	args     int16 // 1 + the number of arguments; 0 when not known
 	static   bool  // the receiver is null: static methods only
@@ -51,12 +53,59 @@ type callShape struct {
 	// throws IllegalArgumentException for a receiver that is not an instance of the
 	// method's class). fallbackSet applies it; accepts does not.
 	recv int32
+	// argClass[i], when not 0, is 1 + the ID of a class (neither an interface nor
+	// Object) that argument i is an instance of, when it is not null.
+	argClass [shapedArgs]int32
 }
 
+// shapedArgs is how many leading arguments a callShape records the classes of.
+const shapedArgs = 4
+
 // accepts reports whether a target m can be called with the shape.
-func (c callShape) accepts(m *hierarchy.Method) bool {
-	return (c.args == 0 || paramCount(m.Desc) == int(c.args)-1) && (!c.static || m.IsStatic()) &&
-		(!c.concrete || m.Name != "<init>" || concrete(m.Class))
+func (c callShape) accepts(h *hierarchy.Hierarchy, m *hierarchy.Method) bool {
+	if (c.args != 0 && paramCount(m.Desc) != int(c.args)-1) || (c.static && !m.IsStatic()) ||
+		(c.concrete && m.Name == "<init>" && !concrete(m.Class)) {
+		return false
+	}
+	for i, id := range c.argClass {
+		if id != 0 && !takes(h, jdkmodel.ParamDesc(m.Desc, i), h.Classes()[id-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// takes reports whether a parameter of type desc may be given an instance of arg
+// (or of a subclass of it) by Method.invoke or Constructor.newInstance, which
+// unwrap a primitive parameter's argument from its box. It answers true whenever
+// the hierarchy cannot tell.
+func takes(h *hierarchy.Hierarchy, desc string, arg *hierarchy.Class) bool {
+	switch {
+	case desc == "":
+		return true
+	case desc[0] == '[':
+		return false // an array's supertypes are Object and interfaces, which arg is not
+	case desc[0] != 'L':
+		return unboxes(arg.Name)
+	}
+	p := h.Class(desc[1 : len(desc)-1])
+	if p == nil || p.Phantom || p.Incomplete() || arg.Phantom || arg.Incomplete() {
+		return true
+	}
+	if p.IsInterface() {
+		return !arg.IsFinal() || h.IsSubtype(arg, p)
+	}
+	return h.IsSubclass(arg, p) || h.IsSubclass(p, arg)
+}
+
+// unboxes reports whether an instance of the class may be unwrapped to a primitive.
+func unboxes(class string) bool {
+	switch class {
+	case "java/lang/Boolean", "java/lang/Character", "java/lang/Byte", "java/lang/Short",
+		"java/lang/Integer", "java/lang/Long", "java/lang/Float", "java/lang/Double", "java/lang/Number":
+		return true
+	}
+	return false
 }
 
 // fallbackSet returns the members of a conservative set, computed once per analyzer.
@@ -104,7 +153,7 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 	if k.shape != (callShape{}) {
 		on := a.instanceMethodsOn(k.shape.recv)
 		ids = slices.DeleteFunc(slices.Clone(ids), func(id int32) bool {
-			return !k.shape.accepts(a.h.Methods()[id]) || on != nil && !on[id]
+			return !k.shape.accepts(a.h, a.h.Methods()[id]) || on != nil && !on[id]
 		})
 	}
 	a.mu.Lock()

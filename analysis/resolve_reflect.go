@@ -92,9 +92,9 @@ func (v virtualCall) receiver() algo.Value {
 // keepShape drops from r the methods and constructors that do not accept the site's
 // shape (Method.invoke and Constructor.newInstance reject them before calling
 // anything), and the classes it creates that no remaining constructor creates.
-func (r *siteResult) keepShape(c callShape) {
-	r.methods = slices.DeleteFunc(r.methods, func(m *hierarchy.Method) bool { return !c.accepts(m) })
-	r.virtual = slices.DeleteFunc(r.virtual, func(v virtualCall) bool { return !c.accepts(v.method) })
+func (r *siteResult) keepShape(h *hierarchy.Hierarchy, c callShape) {
+	r.methods = slices.DeleteFunc(r.methods, func(m *hierarchy.Method) bool { return !c.accepts(h, m) })
+	r.virtual = slices.DeleteFunc(r.virtual, func(v virtualCall) bool { return !c.accepts(h, v.method) })
 	if len(r.allocs) == 0 {
 		return
 	}
@@ -191,7 +191,7 @@ func (s *solver) resolveSite(d *dynamicSite) {
 	} else {
 		s.annotateContainer(d, &res)
 		if d.shape != (callShape{}) && !res.ownAccessor {
-			res.keepShape(d.shape)
+			res.keepShape(s.h, d.shape)
 		}
 	}
 	apply := d.apply
@@ -700,17 +700,10 @@ func (lf *localFlow) arrayLength(defs []facts.Def) (n int32, ok bool) {
 			k = 0
 		case bytecode.Anewarray:
 			ops := lf.operands(int32(d.N))
-			if len(ops) != 1 || len(ops[0]) != 1 || ops[0][0].Kind != facts.DefInstr {
+			if len(ops) != 1 {
 				return 0, false
 			}
-			in, err := bytecode.Decode(code.Bytecode, ops[0][0].N)
-			if err != nil {
-				return 0, false
-			}
-			switch in.Op {
-			case bytecode.Iconst0, bytecode.Iconst1, bytecode.Iconst2, bytecode.Iconst3, bytecode.Iconst4, bytecode.Iconst5, bytecode.Bipush, bytecode.Sipush:
-				k = in.Value
-			default:
+			if k, ok = lf.intConst(ops[0]); !ok {
 				return 0, false
 			}
 		default:
@@ -722,6 +715,75 @@ func (lf *localFlow) arrayLength(defs []facts.Def) (n int32, ok bool) {
 		n = k
 	}
 	return n, n >= 0
+}
+
+// isOp reports whether def is an instruction with the opcode op.
+func (lf *localFlow) isOp(def facts.Def, op bytecode.Opcode) bool {
+	code, err := lf.h.Info(lf.m).Code()
+	return err == nil && code != nil && def.Kind == facts.DefInstr && def.N >= 0 && def.N < len(code.Bytecode) &&
+		bytecode.Opcode(code.Bytecode[def.N]) == op
+}
+
+// intConst returns the int constant (iconst, bipush or sipush) that the only
+// definition in defs pushes.
+func (lf *localFlow) intConst(defs []facts.Def) (int32, bool) {
+	code, err := lf.h.Info(lf.m).Code()
+	if err != nil || code == nil || len(defs) != 1 || defs[0].Kind != facts.DefInstr {
+		return 0, false
+	}
+	in, err := bytecode.Decode(code.Bytecode, defs[0].N)
+	if err != nil {
+		return 0, false
+	}
+	switch in.Op {
+	case bytecode.Iconst0, bytecode.Iconst1, bytecode.Iconst2, bytecode.Iconst3, bytecode.Iconst4, bytecode.Iconst5, bytecode.Bipush, bytecode.Sipush:
+		return in.Value, true
+	}
+	return 0, false
+}
+
+// argClasses returns, for the first elements of the arguments array that operand k
+// of the call at pc passes, the class each is an instance of when it is not null
+// (nil when not known). It knows them when every definition of the array is an
+// anewarray used only to be stored into at constant indices and to be passed there,
+// and every store at an index has a value of one declared class. Interfaces and
+// Object say nothing about a parameter, and are left out.
+func (lf *localFlow) argClasses(pc int32, k int) (out [shapedArgs]*hierarchy.Class) {
+	ops := lf.operands(pc)
+	if len(ops) <= k || len(ops[k]) == 0 {
+		return out
+	}
+	var stored [shapedArgs][]string
+	for _, def := range ops[k] {
+		if !lf.isOp(def, bytecode.Anewarray) {
+			return out
+		}
+		ok := lf.eachUse(def, func(at int, op bytecode.Opcode, _ *facts.Call, n int, operand func(int) []facts.Def) bool {
+			switch {
+			case at == int(pc) && n == k:
+				return true
+			case op != bytecode.Aastore || n != 0:
+				return false
+			}
+			i, ok := lf.intConst(operand(1))
+			if ok && i >= 0 && i < shapedArgs {
+				stored[i] = append(stored[i], lf.declaredType(operand(2)))
+			}
+			return ok
+		})
+		if !ok {
+			return out
+		}
+	}
+	for i, names := range stored {
+		if len(names) == 0 || slices.Contains(names, "") || slices.ContainsFunc(names, func(n string) bool { return n != names[0] }) {
+			continue
+		}
+		if c := lf.h.Class(names[0]); c != nil && !c.Phantom && !c.IsInterface() && c.Super != nil {
+			out[i] = c
+		}
+	}
+	return out
 }
 
 // moves reports whether op only moves or drops values (the flow follows a value
@@ -813,9 +875,21 @@ func (s *solver) argsCount(d *dynamicSite, k int, what string) string {
 	case 0:
 		return what + " without parameters (the arguments array is empty)"
 	case 1:
-		return what + " with one parameter (the arguments array has one element)"
+		what += " with one parameter (the arguments array has one element)"
+	default:
+		what = fmt.Sprintf("%s with %d parameters (the arguments array has %d elements)", what, n, n)
 	}
-	return fmt.Sprintf("%s with %d parameters (the arguments array has %d elements)", what, n, n)
+	var took []string
+	for i, c := range lf.argClasses(d.at.pc, k) {
+		if c != nil && i < int(n) {
+			d.shape.argClass[i] = c.ID + 1
+			took = append(took, fmt.Sprintf("argument %d a %s", i+1, strings.ReplaceAll(c.Name, "/", ".")))
+		}
+	}
+	if len(took) > 0 {
+		what += " that takes the arguments' classes (" + strings.Join(took, ", ") + ")"
+	}
+	return what
 }
 
 // nullReceiver reports whether the receiver of a Method.invoke site (operand 1) is

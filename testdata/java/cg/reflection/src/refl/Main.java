@@ -30,6 +30,7 @@ public class Main {
         invoke(p, args.length > 1 ? args[1] : "run");
         invokeStatic(name, args.length > 2 ? args[2] : "tick");
         fields(name);
+        invokeTyped(name, args.length > 3 ? args[3] : "takes", new Plugin(), "s");
         Object made = Plugin.make(args.length);
         made.toString(); // @calls[rta](refl.PkgOnly.toString) @!calls[rta,level=2](refl.other.NotMade.toString) @calls[cha](refl.other.NotMade.toString)
     }
@@ -87,6 +88,15 @@ public class Main {
         // instance method, so only static methods (taking no argument) are in the
         // fallback: Plugin.tick, not Plugin.run nor Plugin.make(int).
         return m.invoke(null); // @site(unresolved, invoke) @calls(refl.Plugin.tick) @!calls(refl.Plugin.run, refl.Plugin.make)
+    }
+
+    static Object invokeTyped(String name, String method, Plugin p, String s) throws Exception {
+        Method m = Class.forName(name).getMethod(method, Plugin.class, String.class);
+        // The arguments array holds a Plugin and a String (the declared classes of p
+        // and s): Method.invoke rejects a method whose parameters cannot take them
+        // before calling it, so the fallback holds static two-parameter methods whose
+        // parameters take these classes only (Plugin.java says why for each).
+        return m.invoke(null, p, s); // @site(unresolved, invoke) @calls(refl.Plugin.takes, refl.Plugin.takesSub) @!calls(refl.Plugin.refuses, refl.Plugin.refusesPrim, refl.Plugin.refusesFinal)
     }
 
     static Object fields(String name) throws Exception {

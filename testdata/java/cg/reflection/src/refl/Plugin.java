@@ -25,6 +25,24 @@ public class Plugin {
         COUNT++;
     }
 
+    // Targets for Main.invokeTyped, which passes a Plugin and a String. Method.invoke
+    // converts each argument to its parameter's type or throws
+    // IllegalArgumentException before calling anything:
+    public static void takes(Plugin p, CharSequence s) { // a String is a CharSequence
+    }
+
+    public static void takesSub(Special p, Object s) { // the Plugin may be a Special
+    }
+
+    public static void refuses(Shape p, String s) { // a Plugin is never a Shape
+    }
+
+    public static void refusesPrim(int p, String s) { // a Plugin does not unbox to an int
+    }
+
+    public static void refusesFinal(Plugin p, Runnable s) { // String is final and no Runnable
+    }
+
     static Object make(int n) {
         return n > 3 ? new Object() : "made";
     }
@@ -43,6 +61,10 @@ class PkgOnly {
     public String toString() {
         return "pkg";
     }
+}
+
+// A subclass of Plugin, never created.
+class Special extends Plugin {
 }
 
 // A class loader that overrides loadClass.
