@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // Environment is what Correct-Env (levels 5 and 6) takes the run's system
@@ -47,6 +48,10 @@ type Environment struct {
 // SecurityKey prefixes a security property's key where Environment's Written and
 // ReadUnset name it, apart from the system property of the same name.
 const SecurityKey = "security:"
+
+// launchKey prefixes, in Str.Unset, a system property read while the JVM starts
+// (launchRead): unset then, whatever reachable code writes later.
+const launchKey = "launch:"
 
 // securityOverride is the system property naming a file of security properties
 // that java.security.Security loads over java.security.
@@ -109,6 +114,15 @@ func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) S
 	case a.env.Machine != nil && a.env.Machine(k):
 		pt.Kind += ", which the JVM sets from the machine"
 		return hole(pt)
+	case a.level.ModelsJDK() && a.launchRead(mi.m, k):
+		out := Str{Env: true, Unset: []string{launchKey + k}}
+		if withDefault {
+			d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
+			out.dependsOn(d)
+			d.dependsOn(out)
+			return d
+		}
+		return out
 	}
 	if a.env.Written != nil && a.env.Written(k) {
 		pt.Kind += ", which reachable code may set"
@@ -123,6 +137,29 @@ func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) S
 		return d
 	}
 	return out
+}
+
+// launchRead reports whether m's read of system property k runs while the JVM
+// starts, before any code but the JDK's own startup has run, so that at Correct-JDK
+// it sees the launch environment whatever reachable code sets later. System.initPhase3
+// reads java.security.manager first thing; ClassLoader.initSystemClassLoader, which
+// runs only at init level 3, called by initPhase3, reads java.system.class.loader
+// next, after a security manager of the program's (java.security.manager naming a
+// class) may have run.
+func (a *Analyzer) launchRead(m *hierarchy.Method, k string) bool {
+	if m.Class.Origin != hierarchy.JDK {
+		return false
+	}
+	switch m.Class.Name + "." + m.Name + " " + k {
+	case "java/lang/System.initPhase3 java.security.manager":
+		return true
+	case "java/lang/ClassLoader.initSystemClassLoader java.system.class.loader":
+		switch sm, ok := a.env.Values["java.security.manager"]; {
+		case !ok, sm == "", sm == "default", sm == "allow", sm == "disallow":
+			return true
+		}
+	}
+	return false
 }
 
 // securityKey evaluates Security.getProperty(k) under Correct-Env, k not configured.
@@ -152,9 +189,11 @@ func (a *Analyzer) securityKey(k string, pt Point) Str {
 // unsetEvidence says which system and security properties a site's value took as
 // unset.
 func unsetEvidence(keys []string) string {
-	var sys, sec []string
+	var sys, sec, launch []string
 	for _, k := range keys {
-		if p, ok := strings.CutPrefix(k, SecurityKey); ok {
+		if p, ok := strings.CutPrefix(k, launchKey); ok {
+			launch = append(launch, strconv.Quote(p))
+		} else if p, ok := strings.CutPrefix(k, SecurityKey); ok {
 			sec = append(sec, strconv.Quote(p))
 		} else {
 			sys = append(sys, strconv.Quote(k))
@@ -169,6 +208,9 @@ func unsetEvidence(keys []string) string {
 	var out []string
 	if len(sys) > 0 {
 		out = append(out, "system property "+strings.Join(sys, ", ")+are(sys)+" unset in the analysed environment (not configured, not a JDK default, not set by reachable code)")
+	}
+	if len(launch) > 0 {
+		out = append(out, "system property "+strings.Join(launch, ", ")+are(launch)+" unset in the analysed environment when the JVM starts, and read then, before any code of the program runs (not configured, not a JDK default)")
 	}
 	if len(sec) > 0 {
 		out = append(out, "security property "+strings.Join(sec, ", ")+are(sec)+" unset in the analysed environment (not configured, not in the JDK's java.security, not set by reachable code)")
