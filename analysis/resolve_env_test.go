@@ -9,7 +9,11 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
+	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/config"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestUnsetProperties checks Correct-Env's reading of the system properties on the
@@ -239,5 +243,77 @@ func TestSecurityWrites(t *testing.T) {
 	}
 	if !env.Written(values.SecurityKey+"anything") || env.Written("anything") {
 		t.Error("Written: every security key and no system key should be written")
+	}
+}
+
+// TestLaunchReads checks the JDK's two reads of system properties that run while
+// the JVM starts, before any code of the program: System.initPhase3 reads
+// java.security.manager and loads the class it names; ClassLoader's
+// initSystemClassLoader then reads java.system.class.loader likewise. Every key is
+// taken as written by reachable code, as the whole JDK makes it today.
+//   - Correct-Env: written, so unknown.
+//   - Correct-JDK: the launch environment. Unset, both sites load nothing, and the
+//     evidence says when the read runs. A configured value is that value.
+//   - Correct-JDK with java.security.manager naming a class: the program's security
+//     manager runs before initSystemClassLoader and may set
+//     java.system.class.loader, so that read is unknown again. "allow" names none.
+func TestLaunchReads(t *testing.T) {
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	initPhase3 := h.Class("java/lang/System").Method("initPhase3", "()V")
+	initLoader := h.Class("java/lang/ClassLoader").Method("initSystemClassLoader", "()Ljava/lang/ClassLoader;")
+	if initPhase3 == nil || initLoader == nil {
+		t.Fatal("the mini JDK has no System.initPhase3 or ClassLoader.initSystemClassLoader")
+	}
+	const (
+		unknown = "unknown"
+		none    = "none"
+	)
+	for _, tc := range []struct {
+		level          callgraph.Level
+		env            map[string]string
+		phase3, loader string // the loaded class, none or unknown
+	}{
+		{callgraph.CorrectEnv, nil, unknown, unknown},
+		{callgraph.CorrectJDK, nil, none, none},
+		{callgraph.CorrectJDK, map[string]string{"java.security.manager": "java.lang.Thread"}, "java/lang/Thread", unknown},
+		{callgraph.CorrectJDK, map[string]string{"java.security.manager": "allow", "java.system.class.loader": "java.lang.Thread"}, none, "java/lang/Thread"},
+	} {
+		env := values.Environment{Values: tc.env, Written: func(string) bool { return true }}
+		va := values.New(ix, values.NewIndex(ix), tc.level, env)
+		for _, m := range []*hierarchy.Method{initPhase3, initLoader} {
+			want := tc.phase3
+			if m == initLoader {
+				want = tc.loader
+			}
+			f := ix.Facts(m)
+			sites := 0
+			for i := range f.Calls {
+				c := &f.Calls[i]
+				if values.LoadingAPI(c) == "" {
+					continue
+				}
+				sites++
+				got := va.Loaded(m, c)
+				var names []string
+				for _, x := range got.Set {
+					names = append(names, x.Name)
+				}
+				switch {
+				case want == unknown && got.Complete,
+					want == none && (!got.Complete || len(names) > 0),
+					want == none && tc.env == nil && !strings.Contains(got.Evidence, "unset in the analysed environment when the JVM starts"),
+					want != unknown && want != none && (!got.Complete || !slices.Equal(names, []string{want})):
+					t.Errorf("%v %v %s line %d: complete %v %v (%s), want %s", tc.level, tc.env, m.Name, c.Line, got.Complete, names, got.Evidence, want)
+				}
+			}
+			if sites != 1 {
+				t.Errorf("%s: %d loading sites, want 1", m.Name, sites)
+			}
+		}
 	}
 }
