@@ -20,8 +20,9 @@ const (
 )
 
 // Fixes returns the quick fixes of the site a diagnostic's data names (nil when the
-// snapshot has no such site): "Add specification" entries with the targets a
-// TamiFlex log observed at the site (preferred) and with the analysis's candidates.
+// snapshot has no such site): values of the analysed environment for the
+// properties that decide the site, and "Add specification" entries with the targets
+// a TamiFlex log observed at the site (preferred) and with the analysis's candidates.
 func (s *Session) Fixes(snap *Snapshot, data json.RawMessage) []Fix {
 	var sd siteData
 	if snap.Graph == nil || json.Unmarshal(data, &sd) != nil {
@@ -31,7 +32,7 @@ func (s *Session) Fixes(snap *Snapshot, data json.RawMessage) []Fix {
 	if site == nil {
 		return nil
 	}
-	return s.specActions(snap, m, site)
+	return append(propertyFixes(snap, site), s.specActions(snap, m, site)...)
 }
 
 // specActions returns the "Add specification" quick fixes of a site.

@@ -21,6 +21,10 @@ type siteData struct {
 
 // diagnosable reports whether a site gets a diagnostic, and its severity.
 func diagnosable(st *Settings, site *callgraph.Site) (Severity, bool) {
+	if unsetOnly(site) && st.Severity != 0 {
+		// Resolved, for the analysed environment only: said, not warned.
+		return SeverityInformation, true
+	}
 	if site.Status != callgraph.Unresolved && site.Status != callgraph.Partial {
 		return 0, false
 	}
@@ -148,6 +152,9 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 		n := nativeFanout(g)
 		return fmt.Sprintf("reachable native method %s: native code may call back into Java (NativeMethod fallback of level %d, %s: %d targets)",
 			javaName(site.API), site.Fallback, site.Fallback.Title(), n)
+	}
+	if unsetOnly(site) {
+		return unsetMessage(snap, site)
 	}
 	knownSets, fallbackSets := siteSets(g, site)
 	known, fallback := countTargets(g, knownSets), countTargets(g, fallbackSets)

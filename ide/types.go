@@ -141,12 +141,24 @@ type Related struct {
 	Message  string
 }
 
-// Fix is a quick fix: an entry for the specification file.
+// Fix is a quick fix: an entry for the specification file (Edit), or a value of the
+// analysed environment (Property).
 type Fix struct {
 	Title     string
 	Preferred bool
 	Edit      SpecEdit
+	Property  *PropertyFix
 }
+
+// PropertyFix sets a key of the analysed environment (Settings' env: a system
+// property, or "env.NAME" for the environment variable NAME) to Value and analyses
+// again: SetPropertyCommand's arguments.
+type PropertyFix struct {
+	Key, Value string
+}
+
+// SetPropertyCommand is the workspace/executeCommand that a PropertyFix runs.
+const SetPropertyCommand = "jcg.setProperty"
 
 // SpecEdit inserts text into the specification file at Path, creating the file when
 // it does not exist (Create). Version is the editor's version of the file when it is

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -32,7 +33,12 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		ours = true
 		for _, f := range s.ide.Fixes(snap, []byte(d.Data)) {
 			kind := protocol.CodeActionKindQuickFix
-			a := &protocol.CodeAction{Title: f.Title, Kind: &kind, Edit: specEdit(&f.Edit, caps), Diagnostics: []protocol.Diagnostic{*d}}
+			a := &protocol.CodeAction{Title: f.Title, Kind: &kind, Diagnostics: []protocol.Diagnostic{*d}}
+			if f.Property != nil {
+				a.Command = protocol.Command{Title: f.Title, Command: cmdSetProperty, Arguments: []protocol.LSPAny{jsonString(f.Property.Key), jsonString(f.Property.Value)}}
+			} else {
+				a.Edit = specEdit(&f.Edit, caps)
+			}
 			if f.Preferred {
 				yes := true
 				a.IsPreferred = &yes
@@ -76,4 +82,10 @@ func specEdit(e *ide.SpecEdit, caps clientCaps) *protocol.WorkspaceEdit {
 	}
 	changes = append(changes, &protocol.TextDocumentEdit{TextDocument: id, Edits: []protocol.TextDocumentEditElement{&edit}})
 	return &protocol.WorkspaceEdit{DocumentChanges: changes}
+}
+
+// jsonString is s as a JSON value.
+func jsonString(s string) protocol.LSPAny {
+	raw, _ := json.Marshal(s) // a string always marshals
+	return raw
 }

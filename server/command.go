@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,16 +31,19 @@ const (
 	cmdReanalyze         = "jcg.reanalyze"         // re-read the class path and analyse again
 	cmdOpenSpecFile      = "jcg.openSpecFile"      // open (creating it if needed) the specification file
 	cmdShowSpecification = "jcg.showSpecification" // the specification entries read (text)
+	cmdSetProperty       = ide.SetPropertyCommand  // [key, value]: analyse with env[key] = value
 )
 
 func commandNames() []string {
-	return []string{cmdSetLevel, cmdStatistics, cmdExport, cmdShowClassPath, cmdReanalyze, cmdOpenSpecFile, cmdShowSpecification}
+	return []string{cmdSetLevel, cmdStatistics, cmdExport, cmdShowClassPath, cmdReanalyze, cmdOpenSpecFile, cmdShowSpecification, cmdSetProperty}
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
 	case cmdSetLevel:
 		return s.setLevel(ctx, p.Arguments)
+	case cmdSetProperty:
+		return s.setProperty(ctx, p.Arguments)
 	case cmdReanalyze:
 		snap, err := s.Rebuild(ctx, incremental.ReasonCommand).Wait(ctx)
 		if err != nil {
@@ -121,6 +125,38 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 		return nil, err
 	}
 	return snap.Options.Level.Title() + ": " + summary(snap), nil
+}
+
+// setProperty sets one key of the analysed environment over the settings' env, for
+// the rest of the session (as setLevel's level), and analyses again.
+func (s *Server) setProperty(ctx context.Context, args []protocol.LSPAny) (any, error) {
+	var key, value string
+	if len(args) != 2 || json.Unmarshal(args[0], &key) != nil || json.Unmarshal(args[1], &value) != nil || key == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s wants two strings: a system property's key (or "env.NAME" for an environment variable) and its value`, cmdSetProperty)
+	}
+	changed, problems := s.overrideFrom("env", func(st Settings) ([]byte, error) {
+		env := maps.Clone(st.Env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[key] = value
+		return json.Marshal(env)
+	})
+	if len(problems) > 0 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s", strings.Join(problems, "; "))
+	}
+	if !changed {
+		snap, release := s.current()
+		defer release()
+		if snap != nil {
+			return summary(snap), nil
+		}
+	}
+	snap, err := s.Rebuild(ctx, incremental.ReasonConfig).Wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Sprintf("%s=%s: %s", key, value, summary(snap)), nil
 }
 
 type exportArgs struct {

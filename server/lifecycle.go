@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/incremental"
@@ -251,13 +252,23 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 // override sets a command's override of one setting (layer 2) and reports whether the
 // effective settings changed.
 func (s *Server) override(key string, raw []byte) (bool, []string) {
+	return s.overrideFrom(key, func(Settings) ([]byte, error) { return raw, nil })
+}
+
+// overrideFrom is override with the value computed from the effective settings
+// under the same lock, so that concurrent overrides of one key lose nothing.
+func (s *Server) overrideFrom(key string, value func(Settings) ([]byte, error)) (bool, []string) {
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	before, _ := s.settings()
+	raw, err := value(before)
+	if err != nil {
+		return false, []string{fmt.Sprintf("%s: %v", key, err)}
+	}
 	scratch := DefaultSettings()
 	if problems := scratch.apply(settingsLayer{key: raw}); len(problems) > 0 {
 		return false, problems
 	}
-	s.configMu.Lock()
-	defer s.configMu.Unlock()
-	before, _ := s.settings()
 	s.mu.Lock()
 	if s.layers[2] == nil {
 		s.layers[2] = settingsLayer{}
