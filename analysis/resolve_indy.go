@@ -28,10 +28,15 @@ func (s *solver) invokedynamic(at site, c *facts.Call) {
 	if in == nil {
 		return
 	}
-	if bc := s.h.Class(in.Bootstrap.Class); bc != nil {
+	bc := s.h.Class(in.Bootstrap.Class)
+	if bc != nil {
 		if bm, err := s.h.ResolveMethod(bc, in.Bootstrap.Name, in.Bootstrap.Desc, in.Bootstrap.Interface); err == nil && bm != nil {
 			s.edge(at, bm, bootstrapReason)
 		}
+	}
+	if bc != nil && !bc.Phantom && bc.Origin != hierarchy.JDK {
+		s.callSiteTarget(at, c, in)
+		return
 	}
 	switch in.Bootstrap.Class + "." + in.Bootstrap.Name {
 	case "java/lang/invoke/LambdaMetafactory.metafactory", "java/lang/invoke/LambdaMetafactory.altMetafactory":
@@ -63,6 +68,38 @@ func (s *solver) invokedynamic(at site, c *facts.Call) {
 		}
 	}
 	// The JDK's bootstraps call nothing of the program.
+}
+
+// callSiteTarget handles an invokedynamic whose bootstrap method is the program's:
+// the instruction invokes the target of the call site that the bootstrap returned,
+// a method handle the bootstrap made from its handle arguments or its own lookups,
+// which the site does not know. The handle constants among the arguments, which the
+// JVM resolves with the instruction's class's access, are handles the program holds.
+func (s *solver) callSiteTarget(at site, c *facts.Call, in *facts.Indy) {
+	if s.opts.Level.RespectsEncapsulation() {
+		add := s.handles().add(s)
+		for _, a := range in.Args {
+			if a.Kind != facts.ConstMethodHandle {
+				continue
+			}
+			if k := s.h.Class(a.Ref.Class); k != nil {
+				if m, err := s.h.ResolveMethod(k, a.Ref.Name, a.Ref.Desc, a.Ref.Interface); err == nil && m != nil {
+					add(m.ID)
+				}
+			}
+		}
+	}
+	bsm := strings.ReplaceAll(in.Bootstrap.Class, "/", ".") + "." + in.Bootstrap.Name
+	d := &dynamicSite{at: at, call: c, feature: callgraph.FeatMethodHandle, name: "invokedynamic " + in.Name + " (bootstrap " + bsm + ")",
+		reason: callgraph.Reason{Kind: callgraph.KindMethodHandle, Resolver: "methodhandle"}}
+	what := "any public method or constructor, one accessible from this class, or a target of a handle the program holds (its lookups' and its bootstrap methods' handle arguments)"
+	if !s.fallbackLevel().RespectsEncapsulation() {
+		what = "any concrete method or constructor"
+	}
+	d.reason.Evidence = "invokedynamic: the target of the call site that " + bsm + " returned is not known here: " + what + " may be called (and any <clinit>)"
+	d.unresolved = d.reason.Evidence
+	d.fallback = s.handleFallback(d)
+	s.resolveSite(d)
 }
 
 // lambdaSite registers the lambda created by a LambdaMetafactory call site.

@@ -114,16 +114,23 @@ func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name
 		d.reason.Evidence = d.name + ": the handle is not known here: any public method or constructor, one accessible from this class, or a target of a reachable lookup may be called (and any <clinit>)"
 	}
 	d.unresolved = d.reason.Evidence
-	d.fallback = func() int32 {
-		s.fallbackBundles(at, callgraph.FeatMethodHandle, false, false, d.reason)
+	d.fallback = s.handleFallback(d)
+	s.resolveSite(d)
+}
+
+// handleFallback returns the fallback of a site that invokes a method handle not
+// known there: the level's conservative set, and from Encap-Respect on the members
+// that handles created anywhere refer to.
+func (s *solver) handleFallback(d *dynamicSite) func() int32 {
+	return func() int32 {
+		s.fallbackBundles(d.at, callgraph.FeatMethodHandle, false, false, d.reason)
 		if s.opts.Level.RespectsEncapsulation() {
 			r := handleSetReason
-			r.Fallback = lv
-			s.bundle(at, s.handles().set, s.reason(r), true)
+			r.Fallback = s.fallbackLevel()
+			s.bundle(d.at, s.handles().set, s.reason(r), true)
 		}
 		return -1
 	}
-	s.resolveSite(d)
 }
 
 // handleLookup records a lookup site: it calls nothing, and what it resolves to is

@@ -3,7 +3,9 @@
 // superclass chain 20,000 classes deep, thousands of subclasses of one class. The
 // classes are well-formed for the parser and the analysis (constant pool, members,
 // Code attributes); they carry no StackMapTable, so they use class-file version 50
-// (Java 6), which the verifier accepts without one.
+// (Java 6), which the verifier accepts without one, or 51 (Java 7) for a class with
+// invokedynamic, whose methods must then not branch (version 51 requires frames
+// where they do).
 package classgen
 
 import (
@@ -49,8 +51,32 @@ type Code struct {
 
 type insn struct {
 	op                byte
-	kind              byte // 0: no operand, 'c': class, 'm': method, 'i': interface method
+	kind              byte // 0: no operand, 'c': class, 'm': method, 'i': interface method, 'd': invokedynamic
 	class, name, desc string
+	bsm               []Handle // invokedynamic: the bootstrap method, then its static arguments
+}
+
+// Handle is a method handle constant (CONSTANT_MethodHandle): Kind is the reference
+// kind (RefInvokeStatic, ...) of a method of Class.
+type Handle struct {
+	Kind              byte
+	Class, Name, Desc string
+	Interface         bool // the method is an interface's
+}
+
+// Reference kinds of method handle constants.
+const (
+	RefInvokeVirtual    = 5
+	RefInvokeStatic     = 6
+	RefInvokeSpecial    = 7
+	RefNewInvokeSpecial = 8
+)
+
+// InvokeDynamic appends invokedynamic of a call site named name with type desc,
+// linked by the bootstrap method bsm given the static arguments args.
+func (c *Code) InvokeDynamic(name, desc string, bsm Handle, args ...Handle) *Code {
+	c.insns = append(c.insns, insn{op: invokeDynamic, kind: 'd', name: name, desc: desc, bsm: append([]Handle{bsm}, args...)})
+	return c
 }
 
 // Op appends an instruction without operands (aload_0, dup, pop, return, ...).
@@ -78,16 +104,19 @@ func (c *Code) InvokeInterface(class, name, desc string) *Code {
 const (
 	Aload0          = 0x2a
 	Aload1          = 0x2b
+	Aload3          = 0x2d
 	Astore1         = 0x4c
 	Pop             = 0x57
 	Dup             = 0x59
 	Ireturn         = 0xac
 	Areturn         = 0xb0
 	Return          = 0xb1
+	Athrow          = 0xbf
 	InvokeVirtual   = 0xb6
 	InvokeSpecial   = 0xb7
 	InvokeStatic    = 0xb8
 	InvokeInterface = 0xb9
+	invokeDynamic   = 0xba
 	opNew           = 0xbb
 )
 
@@ -116,6 +145,7 @@ func (c *Class) Bytes() ([]byte, error) {
 	}
 	body = u2(body, 0) // no fields
 	body = u2(body, uint16(len(c.Methods)))
+	var bootstraps [][]byte // BootstrapMethods entries
 	for _, m := range c.Methods {
 		body = u2(body, m.Access)
 		body = u2(body, p.utf8(m.Name))
@@ -135,6 +165,14 @@ func (c *Class) Bytes() ([]byte, error) {
 				if in.kind == 'i' {
 					code = append(code, byte(1+argSlots(in.desc)), 0)
 				}
+			case 'd':
+				entry := u2(u2(nil, p.handle(in.bsm[0])), uint16(len(in.bsm)-1))
+				for _, a := range in.bsm[1:] {
+					entry = u2(entry, p.handle(a))
+				}
+				code = u2(code, p.indy(len(bootstraps), in.name, in.desc))
+				code = append(code, 0, 0)
+				bootstraps = append(bootstraps, entry)
 			}
 		}
 		body = u2(body, 1)
@@ -149,12 +187,25 @@ func (c *Class) Bytes() ([]byte, error) {
 		body = binary.BigEndian.AppendUint32(body, uint32(len(attr)))
 		body = append(body, attr...)
 	}
-	body = u2(body, 0) // no class attributes
+	version := uint16(50)
+	if len(bootstraps) == 0 {
+		body = u2(body, 0) // no class attributes
+	} else {
+		version = 51
+		attr := u2(nil, uint16(len(bootstraps)))
+		for _, e := range bootstraps {
+			attr = append(attr, e...)
+		}
+		body = u2(body, 1)
+		body = u2(body, p.utf8("BootstrapMethods"))
+		body = binary.BigEndian.AppendUint32(body, uint32(len(attr)))
+		body = append(body, attr...)
+	}
 	if p.n == 0xffff {
 		return nil, fmt.Errorf("class %s: constant pool overflow", c.Name)
 	}
 	out := binary.BigEndian.AppendUint32(nil, 0xCAFEBABE)
-	out = u2(u2(out, 0), 50)
+	out = u2(u2(out, 0), version)
 	out = u2(out, p.next())
 	out = append(out, p.buf...)
 	return append(out, body...), nil
@@ -226,10 +277,29 @@ func (p *pool) class(name string) uint16 {
 }
 
 func (p *pool) member(kind byte, class, name, desc string) uint16 {
-	nt := p.add("nt:"+name+":"+desc, u2(u2([]byte{12}, p.utf8(name)), p.utf8(desc)))
+	nt := p.nameAndType(name, desc)
 	tag := byte(10)
 	if kind == 'i' {
 		tag = 11
 	}
 	return p.add(string(kind)+":"+class+"."+name+desc, u2(u2([]byte{tag}, p.class(class)), nt))
+}
+
+func (p *pool) nameAndType(name, desc string) uint16 {
+	return p.add("nt:"+name+":"+desc, u2(u2([]byte{12}, p.utf8(name)), p.utf8(desc)))
+}
+
+func (p *pool) handle(h Handle) uint16 {
+	kind := byte('m')
+	if h.Interface {
+		kind = 'i'
+	}
+	ref := p.member(kind, h.Class, h.Name, h.Desc)
+	return p.add(fmt.Sprintf("h:%d:%d", h.Kind, ref), u2([]byte{15, h.Kind}, ref))
+}
+
+// indy adds a CONSTANT_InvokeDynamic of the bsm'th bootstrap method.
+func (p *pool) indy(bsm int, name, desc string) uint16 {
+	nt := p.nameAndType(name, desc)
+	return p.add(fmt.Sprintf("d:%d:%d", bsm, nt), u2(u2([]byte{18}, uint16(bsm)), nt))
 }
