@@ -11,6 +11,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/classgen"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
@@ -45,21 +46,7 @@ func programBootstrap(t *testing.T) string {
 	other := classgen.Class{Access: classgen.Public | classgen.Super, Name: "indy/Other", Methods: []classgen.Method{
 		{Access: classgen.Private | classgen.Static, Name: "never", Desc: "()V", Code: (&classgen.Code{}).Op(classgen.Return)},
 	}}
-	dir := t.TempDir()
-	for _, c := range []classgen.Class{main, other} {
-		b, err := c.Bytes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, filepath.FromSlash(c.Name)+".class")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writeClasses(t, main, other)
 }
 
 // TestProgramBootstrap checks that an invokedynamic with the program's bootstrap
@@ -102,4 +89,109 @@ func TestProgramBootstrap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// programConstants writes a program that loads a method handle constant and a
+// dynamic constant, as other compilers and bytecode generators do (javac emits
+// neither). condy.Main.main loads the dynamic constant "cfg", whose bootstrap method
+// Main.make runs then (the JVM resolves the constant at the ldc), and pops it; it
+// loads the handle constant of Main.secret, private, and passes it to Other.call,
+// which invokes it: secret throws, so a run's stack trace shows main -> Other.call
+// -> secret. Main.unused, private, is called by nothing.
+func programConstants(t *testing.T) string {
+	const lookup = "Ljava/lang/invoke/MethodHandles$Lookup;"
+	mk := classgen.Handle{Kind: classgen.RefInvokeStatic, Class: "condy/Main", Name: "make",
+		Desc: "(" + lookup + "Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;"}
+	secret := classgen.Handle{Kind: classgen.RefInvokeStatic, Class: "condy/Main", Name: "secret", Desc: "()V"}
+	main := classgen.Class{Access: classgen.Public | classgen.Super, Name: "condy/Main", Methods: []classgen.Method{
+		{Access: classgen.Public | classgen.Static, Name: "main", Desc: "([Ljava/lang/String;)V",
+			Code: (&classgen.Code{MaxStack: 1, MaxLocals: 1}).LdcDynamic("cfg", "Ljava/lang/Object;", mk).Op(classgen.Pop).
+				LdcHandle(secret).Invoke(classgen.InvokeStatic, "condy/Other", "call", "(Ljava/lang/invoke/MethodHandle;)V").Op(classgen.Return)},
+		{Access: classgen.Public | classgen.Static, Name: "make", Desc: mk.Desc,
+			Code: (&classgen.Code{MaxStack: 1, MaxLocals: 3}).Op(classgen.Aload1).Op(classgen.Areturn)},
+		{Access: classgen.Private | classgen.Static, Name: "secret", Desc: "()V",
+			Code: (&classgen.Code{MaxStack: 2, MaxLocals: 0}).New("java/lang/Error").Op(classgen.Dup).
+				Invoke(classgen.InvokeSpecial, "java/lang/Error", "<init>", "()V").Op(classgen.Athrow)},
+		{Access: classgen.Private | classgen.Static, Name: "unused", Desc: "()V", Code: (&classgen.Code{}).Op(classgen.Return)},
+	}}
+	other := classgen.Class{Access: classgen.Public | classgen.Super, Name: "condy/Other", Methods: []classgen.Method{
+		{Access: classgen.Public | classgen.Static, Name: "call", Desc: "(Ljava/lang/invoke/MethodHandle;)V",
+			Code: (&classgen.Code{MaxStack: 1, MaxLocals: 1}).Op(classgen.Aload0).
+				Invoke(classgen.InvokeVirtual, "java/lang/invoke/MethodHandle", "invokeExact", "()V").Op(classgen.Return)},
+	}}
+	return writeClasses(t, main, other)
+}
+
+// TestProgramConstants checks programConstants's program: the JVM runs it (its stack
+// trace has Other.call -> secret), and at every level and algorithm the graph has
+// main -> make (the dynamic constant's bootstrap) and, from Encap-Respect on,
+// Other.call -> secret: the handle Other.call invokes is not known there, and secret,
+// private to Main, is neither public nor accessible from Other, so only the handle
+// constant's joining the handles the program holds puts it in the invocation's
+// fallback. At Behaved-CLs that fallback is every method, unused included; from
+// Encap-Respect on, unused is unreachable.
+func TestProgramConstants(t *testing.T) {
+	dir := programConstants(t)
+	java := filepath.Join(javatest.JDKHome(t), "bin", "java")
+	out, err := exec.Command(java, "-cp", dir, "condy.Main").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "at condy.Main.secret") || !strings.Contains(string(out), "at condy.Other.call") {
+		t.Fatalf("running condy.Main: %v\n%s", err, out)
+	}
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	mainC := h.Class("condy/Main")
+	var main, bsm, secret, unused *hierarchy.Method
+	for _, m := range mainC.Methods {
+		switch m.Name {
+		case "main":
+			main = m
+		case "make":
+			bsm = m
+		case "secret":
+			secret = m
+		case "unused":
+			unused = m
+		}
+	}
+	call := h.Class("condy/Other").Method("call", "(Ljava/lang/invoke/MethodHandle;)V")
+	a := New(ix)
+	for _, alg := range []callgraph.Algorithm{callgraph.CHA, callgraph.RTA, callgraph.TFA} {
+		for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectJDK} {
+			g, err := a.Run(context.Background(), Options{Level: l, Algorithm: alg, Mains: []string{"condy.Main"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range [][2]*hierarchy.Method{{main, bsm}, {main, call}, {call, secret}} {
+				if !g.HasEdge(e[0].ID, e[1].ID) {
+					t.Errorf("%v %v: no edge %s -> %s", alg, l, e[0], e[1])
+				}
+			}
+			if g.Reachable.Has(unused.ID) != (l == callgraph.BehavedCLs) {
+				t.Errorf("%v %v: %s reachable %v", alg, l, unused, g.Reachable.Has(unused.ID))
+			}
+		}
+	}
+}
+
+// writeClasses writes class files into a new class directory.
+func writeClasses(t *testing.T, classes ...classgen.Class) string {
+	dir := t.TempDir()
+	for _, c := range classes {
+		b, err := c.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, filepath.FromSlash(c.Name)+".class")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

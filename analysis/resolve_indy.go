@@ -76,18 +76,8 @@ func (s *solver) invokedynamic(at site, c *facts.Call) {
 // which the site does not know. The handle constants among the arguments, which the
 // JVM resolves with the instruction's class's access, are handles the program holds.
 func (s *solver) callSiteTarget(at site, c *facts.Call, in *facts.Indy) {
-	if s.opts.Level.RespectsEncapsulation() {
-		add := s.handles().add(s)
-		for _, a := range in.Args {
-			if a.Kind != facts.ConstMethodHandle {
-				continue
-			}
-			if k := s.h.Class(a.Ref.Class); k != nil {
-				if m, err := s.h.ResolveMethod(k, a.Ref.Name, a.Ref.Desc, a.Ref.Interface); err == nil && m != nil {
-					add(m.ID)
-				}
-			}
-		}
+	for _, a := range in.Args {
+		s.handleConst(at, a, 0)
 	}
 	bsm := strings.ReplaceAll(in.Bootstrap.Class, "/", ".") + "." + in.Bootstrap.Name
 	d := &dynamicSite{at: at, call: c, feature: callgraph.FeatMethodHandle, name: "invokedynamic " + in.Name + " (bootstrap " + bsm + ")",
@@ -100,6 +90,46 @@ func (s *solver) callSiteTarget(at site, c *facts.Call, in *facts.Indy) {
 	d.unresolved = d.reason.Evidence
 	d.fallback = s.handleFallback(d)
 	s.resolveSite(d)
+}
+
+// maxConstDepth bounds the nesting of dynamic constants among bootstrap arguments
+// that handleConst follows (the class file's own nesting is finite: the extractor
+// rejects cycles).
+const maxConstDepth = 16
+
+// handleConst handles a MethodHandle or Dynamic constant that an instruction loads
+// or that the JVM resolves as a bootstrap argument: a handle is one the program
+// holds (a member of the handle set from Encap-Respect on, which unknown handles'
+// invocations reach); a dynamic constant's bootstrap method runs where the constant
+// is first resolved, after its own arguments are.
+func (s *solver) handleConst(at site, c facts.Constant, depth int) {
+	switch {
+	case c.Kind == facts.ConstMethodHandle && s.opts.Level.RespectsEncapsulation():
+		k := s.h.Class(c.Ref.Class)
+		if k == nil {
+			return
+		}
+		m, err := s.h.ResolveMethod(k, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+		if err != nil || m == nil || m.Name == "<clinit>" {
+			return // a field's handle calls nothing
+		}
+		var res siteResult
+		if c.RefKind == classfile.RefInvokeVirtual || c.RefKind == classfile.RefInvokeInterface {
+			res.virtual = []virtualCall{{declared: k, method: m}} // what the handle dispatches to
+		} else {
+			res.methods = []*hierarchy.Method{m}
+		}
+		s.collectTargets(at, res, s.handles().add(s))
+	case c.Kind == facts.ConstDynamic && c.Dynamic != nil && depth < maxConstDepth:
+		for _, a := range c.Dynamic.Args {
+			s.handleConst(at, a, depth+1)
+		}
+		if bc := s.h.Class(c.Dynamic.Bootstrap.Class); bc != nil {
+			if bm, err := s.h.ResolveMethod(bc, c.Dynamic.Bootstrap.Name, c.Dynamic.Bootstrap.Desc, c.Dynamic.Bootstrap.Interface); err == nil && bm != nil {
+				s.edge(at, bm, bootstrapReason)
+			}
+		}
+	}
 }
 
 // lambdaSite registers the lambda created by a LambdaMetafactory call site.

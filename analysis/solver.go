@@ -582,6 +582,10 @@ func (s *solver) visit(m *hierarchy.Method) {
 			s.oracle.Created(algo.DefOf(m, f.ClassConsts[i].PC, s.classClass), s.classClass)
 		}
 	}
+	for i := range f.HandleConsts {
+		hc := &f.HandleConsts[i]
+		s.handleConst(site{caller: m, pc: hc.PC, line: hc.Line, call: -1}, hc.Const, 0)
+	}
 	for i := range f.Fields {
 		if c := p.statics[i]; c != nil {
 			fa := &f.Fields[i]

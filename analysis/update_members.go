@@ -466,6 +466,11 @@ func namesAny(f *facts.Method, names map[string]bool) bool {
 			return true
 		}
 	}
+	for i := range f.HandleConsts {
+		if indyNames(&facts.Indy{Args: []facts.Constant{f.HandleConsts[i].Const}}, in, inDesc) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -21,7 +21,7 @@ import (
 // factsVersion names the on-disk format of cached facts. Bump it whenever
 // facts.Class or what the extractor puts in it changes: old entries are then ignored
 // (they live in a sibling directory).
-const factsVersion = "v2"
+const factsVersion = "v3"
 
 var diskMagic = []byte("jcg-lsp facts " + factsVersion + "\n")
 

@@ -21,6 +21,9 @@ type Method struct {
 	Allocs       []Alloc
 	ClassConsts  []Const // ldc/ldc_w of a Class constant (T.class)
 	StringConsts []Const // ldc/ldc_w of a String constant
+	// HandleConsts are the ldc, ldc_w and ldc2_w of a MethodHandle or a Dynamic
+	// constant: javac emits none, other compilers and bytecode generators do.
+	HandleConsts []HandleConst
 	TypeChecks   []TypeCheck
 	Fields       []FieldAccess
 	// FirstLine and LastLine bound the lines of the LineNumberTable, so a source
@@ -39,6 +42,13 @@ const (
 	ArrayLoad  ArrayAccess = 1 << iota // aaload
 	ArrayStore                         // aastore
 )
+
+// HandleConst is an instruction that loads a MethodHandle or a Dynamic constant
+// (Const.Kind ConstMethodHandle or ConstDynamic).
+type HandleConst struct {
+	PC, Line int32
+	Const    Constant
+}
 
 // Call is an invoke instruction.
 type Call struct {
@@ -166,6 +176,7 @@ type extractor struct {
 	allocs []Alloc
 	ccs    []Const
 	scs    []Const
+	hcs    []HandleConst
 	checks []TypeCheck
 	fields []FieldAccess
 	spans  []span
@@ -193,7 +204,7 @@ type bootstrap struct {
 }
 
 // span records where a method's facts sit in the scratch slices.
-type span struct{ calls, allocs, ccs, scs, checks, fields [2]int32 }
+type span struct{ calls, allocs, ccs, scs, hcs, checks, fields [2]int32 }
 
 var extractors = sync.Pool{New: func() any { return new(extractor) }}
 
@@ -219,6 +230,7 @@ func Extract(f *classfile.File) (*Class, error) {
 		var sp span
 		sp.calls[0], sp.allocs[0], sp.ccs[0] = int32(len(x.calls)), int32(len(x.allocs)), int32(len(x.ccs))
 		sp.scs[0], sp.checks[0], sp.fields[0] = int32(len(x.scs)), int32(len(x.checks)), int32(len(x.fields))
+		sp.hcs[0] = int32(len(x.hcs))
 		if m.HasCode() {
 			if err := x.method(m, fm); err != nil {
 				return nil, err
@@ -226,12 +238,14 @@ func Extract(f *classfile.File) (*Class, error) {
 		}
 		sp.calls[1], sp.allocs[1], sp.ccs[1] = int32(len(x.calls)), int32(len(x.allocs)), int32(len(x.ccs))
 		sp.scs[1], sp.checks[1], sp.fields[1] = int32(len(x.scs)), int32(len(x.checks)), int32(len(x.fields))
+		sp.hcs[1] = int32(len(x.hcs))
 		x.spans = append(x.spans, sp)
 	}
 	calls := clone(x.calls)
 	allocs := clone(x.allocs)
 	ccs := clone(x.ccs)
 	scs := clone(x.scs)
+	hcs := clone(x.hcs)
 	checks := clone(x.checks)
 	fields := clone(x.fields)
 	for i, sp := range x.spans {
@@ -240,6 +254,7 @@ func Extract(f *classfile.File) (*Class, error) {
 		fm.Allocs = sub(allocs, sp.allocs)
 		fm.ClassConsts = sub(ccs, sp.ccs)
 		fm.StringConsts = sub(scs, sp.scs)
+		fm.HandleConsts = sub(hcs, sp.hcs)
 		fm.TypeChecks = sub(checks, sp.checks)
 		fm.Fields = sub(fields, sp.fields)
 	}
@@ -269,10 +284,11 @@ func (x *extractor) reset() {
 	clear(x.allocs)
 	clear(x.ccs)
 	clear(x.scs)
+	clear(x.hcs)
 	clear(x.checks)
 	clear(x.fields)
 	x.calls, x.allocs, x.ccs, x.scs = x.calls[:0], x.allocs[:0], x.ccs[:0], x.scs[:0]
-	x.checks, x.fields, x.spans = x.checks[:0], x.fields[:0], x.spans[:0]
+	x.checks, x.fields, x.spans, x.hcs = x.checks[:0], x.fields[:0], x.spans[:0], x.hcs[:0]
 	clear(x.idx)
 	clear(x.refs)
 	clear(x.strs)
@@ -448,14 +464,21 @@ func (x *extractor) instr(in bytecode.Instr, line int32) error {
 			x.ccs = append(x.ccs, Const{PC: pc, Line: line, Value: x.name(in.Index)})
 		case classfile.TagString:
 			x.scs = append(x.scs, Const{PC: pc, Line: line, Value: x.name(in.Index)})
-		case classfile.TagInteger, classfile.TagFloat, classfile.TagMethodHandle,
-			classfile.TagMethodType, classfile.TagDynamic:
+		case classfile.TagMethodHandle, classfile.TagDynamic:
+			if err := x.handleConst(in.Index, pc, line); err != nil {
+				return pcError(in.PC, "%v", err)
+			}
+		case classfile.TagInteger, classfile.TagFloat, classfile.TagMethodType:
 		default:
 			return pcError(in.PC, "%v of constant %d of kind %v", in.Op, in.Index, t)
 		}
 	case bytecode.Ldc2W:
 		switch t := p.Tag(in.Index); t {
-		case classfile.TagLong, classfile.TagDouble, classfile.TagDynamic:
+		case classfile.TagDynamic:
+			if err := x.handleConst(in.Index, pc, line); err != nil {
+				return pcError(in.PC, "%v", err)
+			}
+		case classfile.TagLong, classfile.TagDouble:
 		default:
 			return pcError(in.PC, "ldc2_w of constant %d of kind %v", in.Index, t)
 		}
@@ -565,6 +588,16 @@ func (x *extractor) bootstrap(bi uint16, depth int) (*bootstrap, error) {
 	}
 	bs.busy = false
 	return bs, nil
+}
+
+// handleConst records the load of the MethodHandle or Dynamic constant at pool index i.
+func (x *extractor) handleConst(i uint16, pc, line int32) error {
+	c, err := x.constant(i, 0)
+	if err != nil {
+		return err
+	}
+	x.hcs = append(x.hcs, HandleConst{PC: pc, Line: line, Const: c})
+	return nil
 }
 
 func (x *extractor) constant(i uint16, depth int) (Constant, error) {

@@ -4,8 +4,9 @@
 // classes are well-formed for the parser and the analysis (constant pool, members,
 // Code attributes); they carry no StackMapTable, so they use class-file version 50
 // (Java 6), which the verifier accepts without one, or 51 (Java 7) for a class with
-// invokedynamic, whose methods must then not branch (version 51 requires frames
-// where they do).
+// invokedynamic or a method handle constant and 55 (Java 11) for one with a dynamic
+// constant, whose methods must then not branch (those versions require frames where
+// they do).
 package classgen
 
 import (
@@ -51,9 +52,9 @@ type Code struct {
 
 type insn struct {
 	op                byte
-	kind              byte // 0: no operand, 'c': class, 'm': method, 'i': interface method, 'd': invokedynamic
+	kind              byte // 0: no operand, 'c': class, 'm': method, 'i': interface method, 'd': invokedynamic, 'h': ldc_w of a handle, 'k': ldc_w of a dynamic constant
 	class, name, desc string
-	bsm               []Handle // invokedynamic: the bootstrap method, then its static arguments
+	bsm               []Handle // invokedynamic and dynamic constants: the bootstrap method, then its static arguments; ldc_w of a handle: the handle
 }
 
 // Handle is a method handle constant (CONSTANT_MethodHandle): Kind is the reference
@@ -100,12 +101,26 @@ func (c *Code) InvokeInterface(class, name, desc string) *Code {
 	return c
 }
 
+// LdcHandle appends ldc_w of the method handle constant h.
+func (c *Code) LdcHandle(h Handle) *Code {
+	c.insns = append(c.insns, insn{op: ldcW, kind: 'h', bsm: []Handle{h}})
+	return c
+}
+
+// LdcDynamic appends ldc_w of a dynamic constant named name of type desc (a field
+// descriptor), computed by the bootstrap method bsm given the static arguments args.
+func (c *Code) LdcDynamic(name, desc string, bsm Handle, args ...Handle) *Code {
+	c.insns = append(c.insns, insn{op: ldcW, kind: 'k', name: name, desc: desc, bsm: append([]Handle{bsm}, args...)})
+	return c
+}
+
 // Opcodes the generator's users need.
 const (
 	Aload0          = 0x2a
 	Aload1          = 0x2b
 	Aload3          = 0x2d
 	Astore1         = 0x4c
+	ldcW            = 0x13
 	Pop             = 0x57
 	Dup             = 0x59
 	Ireturn         = 0xac
@@ -146,6 +161,7 @@ func (c *Class) Bytes() ([]byte, error) {
 	body = u2(body, 0) // no fields
 	body = u2(body, uint16(len(c.Methods)))
 	var bootstraps [][]byte // BootstrapMethods entries
+	version := uint16(50)
 	for _, m := range c.Methods {
 		body = u2(body, m.Access)
 		body = u2(body, p.utf8(m.Name))
@@ -165,13 +181,22 @@ func (c *Class) Bytes() ([]byte, error) {
 				if in.kind == 'i' {
 					code = append(code, byte(1+argSlots(in.desc)), 0)
 				}
-			case 'd':
+			case 'h':
+				code = u2(code, p.handle(in.bsm[0]))
+				version = max(version, 51)
+			case 'd', 'k':
 				entry := u2(u2(nil, p.handle(in.bsm[0])), uint16(len(in.bsm)-1))
 				for _, a := range in.bsm[1:] {
 					entry = u2(entry, p.handle(a))
 				}
-				code = u2(code, p.indy(len(bootstraps), in.name, in.desc))
-				code = append(code, 0, 0)
+				if in.kind == 'd' {
+					code = u2(code, p.dynamic(18, len(bootstraps), in.name, in.desc))
+					code = append(code, 0, 0)
+					version = max(version, 51)
+				} else {
+					code = u2(code, p.dynamic(17, len(bootstraps), in.name, in.desc))
+					version = max(version, 55)
+				}
 				bootstraps = append(bootstraps, entry)
 			}
 		}
@@ -187,11 +212,9 @@ func (c *Class) Bytes() ([]byte, error) {
 		body = binary.BigEndian.AppendUint32(body, uint32(len(attr)))
 		body = append(body, attr...)
 	}
-	version := uint16(50)
 	if len(bootstraps) == 0 {
 		body = u2(body, 0) // no class attributes
 	} else {
-		version = 51
 		attr := u2(nil, uint16(len(bootstraps)))
 		for _, e := range bootstraps {
 			attr = append(attr, e...)
@@ -298,8 +321,9 @@ func (p *pool) handle(h Handle) uint16 {
 	return p.add(fmt.Sprintf("h:%d:%d", h.Kind, ref), u2([]byte{15, h.Kind}, ref))
 }
 
-// indy adds a CONSTANT_InvokeDynamic of the bsm'th bootstrap method.
-func (p *pool) indy(bsm int, name, desc string) uint16 {
+// dynamic adds a CONSTANT_InvokeDynamic (tag 18) or CONSTANT_Dynamic (17) of the
+// bsm'th bootstrap method.
+func (p *pool) dynamic(tag byte, bsm int, name, desc string) uint16 {
 	nt := p.nameAndType(name, desc)
-	return p.add(fmt.Sprintf("d:%d:%d", bsm, nt), u2(u2([]byte{18}, uint16(bsm)), nt))
+	return p.add(fmt.Sprintf("d%d:%d:%d", tag, bsm, nt), u2(u2([]byte{tag}, uint16(bsm)), nt))
 }
