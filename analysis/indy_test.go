@@ -51,10 +51,11 @@ func programBootstrap(t *testing.T) string {
 
 // TestProgramBootstrap checks that an invokedynamic with the program's bootstrap
 // method calls the call site's target: the JVM runs programBootstrap's program
-// (its stack trace has main -> target -> reached), and at every level and algorithm
-// the graph has main -> bsm (the JVM links the site) and main -> target (the site
+// (its stack trace has main -> target -> reached), and at each of constantRuns the
+// graph has main -> bsm (the JVM links the site) and main -> target (the site
 // calls its target, a handle argument of the bootstrap, private to Main). Other's
 // private never is reachable only at Behaved-CLs, whose fallback may call anything.
+// (constantRuns: the hole was at Encap-Respect and above, under every algorithm.)
 func TestProgramBootstrap(t *testing.T) {
 	dir := programBootstrap(t)
 	java := filepath.Join(javatest.JDKHome(t), "bin", "java")
@@ -62,7 +63,7 @@ func TestProgramBootstrap(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "at indy.Main.reached") || !strings.Contains(string(out), "at indy.Main.target") {
 		t.Fatalf("running indy.Main: %v\n%s", err, out)
 	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, nil)
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, expFactsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,24 +73,29 @@ func TestProgramBootstrap(t *testing.T) {
 	main, bsm := mainC.Method("main", "([Ljava/lang/String;)V"), mainC.Method("bsm", mainC.Methods[1].Desc)
 	target, reached := mainC.Method("target", "()V"), mainC.Method("reached", "()V")
 	never := h.Class("indy/Other").Method("never", "()V")
-	a := New(ix)
-	for _, alg := range []callgraph.Algorithm{callgraph.CHA, callgraph.RTA, callgraph.TFA} {
-		for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectJDK} {
-			g, err := a.Run(context.Background(), Options{Level: l, Algorithm: alg, Mains: []string{"indy.Main"}})
-			if err != nil {
-				t.Fatal(err)
+	for _, r := range constantRuns {
+		g, err := New(ix).Run(context.Background(), Options{Level: r.level, Algorithm: r.algo, Mains: []string{"indy.Main"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range [][2]int32{{main.ID, bsm.ID}, {main.ID, target.ID}, {target.ID, reached.ID}} {
+			if !g.HasEdge(e[0], e[1]) {
+				t.Errorf("%v %v: no edge %s -> %s", r.algo, r.level, h.Methods()[e[0]], h.Methods()[e[1]])
 			}
-			for _, e := range [][2]int32{{main.ID, bsm.ID}, {main.ID, target.ID}, {target.ID, reached.ID}} {
-				if !g.HasEdge(e[0], e[1]) {
-					t.Errorf("%v %v: no edge %s -> %s", alg, l, h.Methods()[e[0]], h.Methods()[e[1]])
-				}
-			}
-			if g.Reachable.Has(never.ID) != (l == callgraph.BehavedCLs) {
-				t.Errorf("%v %v: %s reachable %v", alg, l, never, g.Reachable.Has(never.ID))
-			}
+		}
+		if g.Reachable.Has(never.ID) != (r.level == callgraph.BehavedCLs) {
+			t.Errorf("%v %v: %s reachable %v", r.algo, r.level, never, g.Reachable.Has(never.ID))
 		}
 	}
 }
+
+// constantRuns are the levels and algorithms the tests of programs with handle
+// constants and bootstraps of their own analyse them at: each level whose fallback
+// differs, under a different algorithm each (whole-JDK runs cost seconds).
+var constantRuns = []struct {
+	level callgraph.Level
+	algo  callgraph.Algorithm
+}{{callgraph.BehavedCLs, callgraph.CHA}, {callgraph.EncapRespect, callgraph.RTA}, {callgraph.CorrectJDK, callgraph.TFA}}
 
 // programConstants writes a program that loads a method handle constant and a
 // dynamic constant, as other compilers and bytecode generators do (javac emits
@@ -123,7 +129,7 @@ func programConstants(t *testing.T) string {
 }
 
 // TestProgramConstants checks programConstants's program: the JVM runs it (its stack
-// trace has Other.call -> secret), and at every level and algorithm the graph has
+// trace has Other.call -> secret), and at each of constantRuns the graph has
 // main -> make (the dynamic constant's bootstrap) and, from Encap-Respect on,
 // Other.call -> secret: the handle Other.call invokes is not known there, and secret,
 // private to Main, is neither public nor accessible from Other, so only the handle
@@ -137,7 +143,7 @@ func TestProgramConstants(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "at condy.Main.secret") || !strings.Contains(string(out), "at condy.Other.call") {
 		t.Fatalf("running condy.Main: %v\n%s", err, out)
 	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, nil)
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, expFactsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,21 +164,18 @@ func TestProgramConstants(t *testing.T) {
 		}
 	}
 	call := h.Class("condy/Other").Method("call", "(Ljava/lang/invoke/MethodHandle;)V")
-	a := New(ix)
-	for _, alg := range []callgraph.Algorithm{callgraph.CHA, callgraph.RTA, callgraph.TFA} {
-		for _, l := range []callgraph.Level{callgraph.BehavedCLs, callgraph.EncapRespect, callgraph.CorrectJDK} {
-			g, err := a.Run(context.Background(), Options{Level: l, Algorithm: alg, Mains: []string{"condy.Main"}})
-			if err != nil {
-				t.Fatal(err)
+	for _, r := range constantRuns {
+		g, err := New(ix).Run(context.Background(), Options{Level: r.level, Algorithm: r.algo, Mains: []string{"condy.Main"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range [][2]*hierarchy.Method{{main, bsm}, {main, call}, {call, secret}} {
+			if !g.HasEdge(e[0].ID, e[1].ID) {
+				t.Errorf("%v %v: no edge %s -> %s", r.algo, r.level, e[0], e[1])
 			}
-			for _, e := range [][2]*hierarchy.Method{{main, bsm}, {main, call}, {call, secret}} {
-				if !g.HasEdge(e[0].ID, e[1].ID) {
-					t.Errorf("%v %v: no edge %s -> %s", alg, l, e[0], e[1])
-				}
-			}
-			if g.Reachable.Has(unused.ID) != (l == callgraph.BehavedCLs) {
-				t.Errorf("%v %v: %s reachable %v", alg, l, unused, g.Reachable.Has(unused.ID))
-			}
+		}
+		if g.Reachable.Has(unused.ID) != (r.level == callgraph.BehavedCLs) {
+			t.Errorf("%v %v: %s reachable %v", r.algo, r.level, unused, g.Reachable.Has(unused.ID))
 		}
 	}
 }
