@@ -110,6 +110,13 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 		raw, _ = json.Marshal(lv.String())
 	}
 	changed, problems := s.override("level", raw)
+	return s.analyseOverridden(ctx, changed, problems, func(snap *Snapshot) string { return snap.Options.Level.Title() })
+}
+
+// analyseOverridden answers a command that overrode a setting: the problems, the
+// current summary when nothing changed, else the summary of a new analysis after
+// what the command names of it.
+func (s *Server) analyseOverridden(ctx context.Context, changed bool, problems []string, what func(*Snapshot) string) (any, error) {
 	if len(problems) > 0 {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s", strings.Join(problems, "; "))
 	}
@@ -124,7 +131,7 @@ func (s *Server) setLevel(ctx context.Context, args []protocol.LSPAny) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return snap.Options.Level.Title() + ": " + summary(snap), nil
+	return what(snap) + ": " + summary(snap), nil
 }
 
 // setProperty sets one key of the analysed environment over the settings' env, for
@@ -142,21 +149,7 @@ func (s *Server) setProperty(ctx context.Context, args []protocol.LSPAny) (any, 
 		env[key] = value
 		return json.Marshal(env)
 	})
-	if len(problems) > 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s", strings.Join(problems, "; "))
-	}
-	if !changed {
-		snap, release := s.current()
-		defer release()
-		if snap != nil {
-			return summary(snap), nil
-		}
-	}
-	snap, err := s.Rebuild(ctx, incremental.ReasonConfig).Wait(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return fmt.Sprintf("%s=%s: %s", key, value, summary(snap)), nil
+	return s.analyseOverridden(ctx, changed, problems, func(*Snapshot) string { return key + "=" + value })
 }
 
 type exportArgs struct {

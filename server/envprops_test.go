@@ -28,12 +28,7 @@ func TestPropertyQuickFix(t *testing.T) {
 	if msg, _ := d.Message.(protocol.String); !strings.Contains(string(msg), `System.getProperty("demo.plugin")`) {
 		t.Errorf("diagnostic: %v", d.Message)
 	}
-	var actions []protocol.CodeAction
-	e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(main)},
-		Range:        d.Range,
-		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
-	}, &actions)
+	actions := e.codeActions(main, d)
 	var fix *protocol.CodeAction
 	var titles []string
 	for i := range actions {

@@ -465,6 +465,17 @@ func (e *env) outgoingRaw(it protocol.CallHierarchyItem) int {
 	return len(raw)
 }
 
+// codeActions asks for the code actions of diagnostic d of file rel.
+func (e *env) codeActions(rel string, d *protocol.Diagnostic) []protocol.CodeAction {
+	var actions []protocol.CodeAction
+	e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(rel)},
+		Range:        d.Range,
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
+	}, &actions)
+	return actions
+}
+
 // command runs workspace/executeCommand and decodes its result into result.
 func (e *env) command(name string, result any, args ...any) error {
 	var raws []json.RawMessage

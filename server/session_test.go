@@ -228,12 +228,7 @@ func TestSession(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "out", "refl.log"), []byte(reflLog), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var actions []protocol.CodeAction
-		e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)},
-			Range:        d.Range,
-			Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
-		}, &actions)
+		actions := e.codeActions(factory, d)
 		var titles []string
 		var add *protocol.CodeAction
 		for i := range actions {

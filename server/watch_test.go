@@ -199,12 +199,7 @@ func TestWatchQuickFixCreatesSpec(t *testing.T) {
 	if first.SpecEntries != 0 {
 		t.Fatalf("the workspace has a specification already: %+v", first)
 	}
-	var actions []protocol.CodeAction
-	e.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: e.uri(factory)},
-		Range:        diag.Range,
-		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*diag}},
-	}, &actions)
+	actions := e.codeActions(factory, diag)
 	var fix *protocol.WorkspaceEdit
 	for i := range actions {
 		if strings.HasPrefix(actions[i].Title, "Add specification") && actions[i].Edit != nil {

@@ -115,28 +115,27 @@ func (a *Analyzer) envKey(mi *method, c *facts.Call, api, k string, depth int) S
 		pt.Kind += ", which the JVM sets from the machine"
 		return hole(pt)
 	case a.level.ModelsJDK() && a.launchRead(mi.m, k):
-		out := Str{Env: true, Unset: []string{launchKey + k}}
-		if withDefault {
-			d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
-			out.dependsOn(d)
-			d.dependsOn(out)
-			return d
-		}
-		return out
+		return a.unsetValue(mi, c, launchKey+k, withDefault, depth)
 	}
 	if a.env.Written != nil && a.env.Written(k) {
 		pt.Kind += ", which reachable code may set"
 		return hole(pt)
 	}
 	a.readUnset([]string{k})
-	out := Str{Env: true, Unset: []string{k}}
-	if withDefault {
-		d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
-		out.dependsOn(d)
-		d.dependsOn(out)
-		return d
+	return a.unsetValue(mi, c, k, withDefault, depth)
+}
+
+// unsetValue is the value of getProperty(k[, default]) for a property that is unset
+// (named in Unset as key): null, or the default.
+func (a *Analyzer) unsetValue(mi *method, c *facts.Call, key string, withDefault bool, depth int) Str {
+	out := Str{Env: true, Unset: []string{key}}
+	if !withDefault {
+		return out
 	}
-	return out
+	d := a.defsStr(mi, mi.operand(c.PC, 1), depth)
+	out.dependsOn(d)
+	d.dependsOn(out)
+	return d
 }
 
 // launchRead reports whether m's read of system property k runs while the JVM
