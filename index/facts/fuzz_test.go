@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"github.com/jcg-lsp/jcg-lsp/internal/classgen"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,6 +38,7 @@ func FuzzExtract(f *testing.F) {
 		byte(bytecode.Ladd), byte(bytecode.Aload), 4, byte(bytecode.DupX2), byte(bytecode.Pop),
 		byte(bytecode.Pop2), byte(bytecode.Return),
 	}))
+	f.Add(constantsSeed(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cf, err := classfile.Parse(data)
 		if err != nil {
@@ -102,4 +104,50 @@ func FuzzAnalyzeCode(f *testing.F) {
 			fl.PostDominates(0, pc)
 		}
 	})
+}
+
+// constantsSeed is a class that javac would not write: an invokedynamic with a
+// bootstrap method of its own, an ldc_w of a method handle and one of a dynamic
+// constant (HandleConsts).
+func constantsSeed(tb testing.TB) []byte {
+	bsm := classgen.Handle{Kind: classgen.RefInvokeStatic, Class: "s/C", Name: "bsm",
+		Desc: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Object;)Ljava/lang/Object;"}
+	h := classgen.Handle{Kind: classgen.RefInvokeStatic, Class: "s/C", Name: "m", Desc: "()V"}
+	c := classgen.Class{Access: classgen.Public, Name: "s/C", Methods: []classgen.Method{
+		{Access: classgen.Public | classgen.Static, Name: "m", Desc: "()V",
+			Code: (&classgen.Code{MaxStack: 1}).InvokeDynamic("run", "()V", bsm, h).LdcHandle(h).Op(classgen.Pop).
+				LdcDynamic("k", "Ljava/lang/Object;", bsm, h).Op(classgen.Pop).Op(classgen.Return)},
+		{Access: classgen.Public | classgen.Static, Name: "bsm", Desc: bsm.Desc,
+			Code: (&classgen.Code{MaxStack: 1, MaxLocals: 3}).Op(classgen.Aload1).Op(classgen.Areturn)},
+	}}
+	b, err := c.Bytes()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// TestHandleConsts checks the facts of constantsSeed's method m: its invokedynamic
+// is a call with the bootstrap and the handle argument, and its two ldc_w are
+// HandleConsts, a method handle of m and a dynamic constant of bsm given it.
+func TestHandleConsts(t *testing.T) {
+	b := constantsSeed(t)
+	cf, err := classfile.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Extract(cf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Methods[0]
+	if len(m.Calls) != 1 || m.Calls[0].Indy == nil || m.Calls[0].Indy.Bootstrap.Name != "bsm" || len(m.Calls[0].Indy.Args) != 1 {
+		t.Fatalf("calls %+v", m.Calls)
+	}
+	hc := m.HandleConsts
+	if len(hc) != 2 || hc[0].Const.Kind != ConstMethodHandle || hc[0].Const.Ref.Name != "m" ||
+		hc[1].Const.Kind != ConstDynamic || hc[1].Const.Dynamic.Bootstrap.Name != "bsm" || hc[1].Const.Dynamic.Name != "k" ||
+		len(hc[1].Const.Dynamic.Args) != 1 || hc[1].Const.Dynamic.Args[0].Kind != ConstMethodHandle {
+		t.Errorf("handle constants %+v", hc)
+	}
 }
