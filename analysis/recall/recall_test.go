@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,11 @@ type recallWorkload struct {
 	src  string
 	libs []string // the libraries on the class path, indexed as such
 	main string
-	need []string // files or commands (no '/') that must exist, else skip
+	// props are system properties the run is given (-Dkey=value, before the
+	// run's own options) and the analysis alike (Options.Env): Correct-Env's
+	// graph is for the environment the program runs in.
+	props map[string]string
+	need  []string // files or commands (no '/') that must exist, else skip
 	// minApp is the least recall of the application's methods, when above
 	// minRecall.
 	minApp float64
@@ -100,9 +105,14 @@ func wroteFile(path string) error {
 
 var recallWorkloads = []recallWorkload{
 	{
+		// With example.plugin set, PluginLoader.loadConfigured loads GreetingPlugin
+		// instead of its default AuditPlugin: from Correct-Env on, the graph is for
+		// that run (the site loads what the property names once no reachable code
+		// may set every property), and recall says whether the run agrees.
 		name: "example", short: true,
-		jars: []string{repoPath("testdata/java/main-example/example.jar")},
-		main: "example.Main",
+		jars:  []string{repoPath("testdata/java/main-example/example.jar")},
+		main:  "example.Main",
+		props: map[string]string{"example.plugin": "example.plugin.builtin.GreetingPlugin"},
 		run: func(jdk, tmp string, _ []string) (jvmrecord.Run, error) {
 			jar := repoPath("testdata/java/main-example/example.jar")
 			return jvmrecord.Run{JavaHome: jdk, Args: []string{"-cp", jar, "example.Main"}}, nil
@@ -110,6 +120,9 @@ var recallWorkloads = []recallWorkload{
 		check: func(tmp string, ex *jvmrecord.Executed) error {
 			if !strings.Contains(string(ex.Output), "completed") {
 				return fmt.Errorf("example.Main did not complete its tasks; output:\n%s", ex.Output)
+			}
+			if strings.Contains(string(ex.Output), "audit") {
+				return fmt.Errorf("example.Main ran AuditPlugin: example.plugin did not reach it; output:\n%s", ex.Output)
 			}
 			return nil
 		},
@@ -267,6 +280,9 @@ func record(w recallWorkload, jdk string) *recording {
 		if err != nil {
 			r.err = err
 			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(w.props)) {
+			run.Args = append([]string{"-D" + k + "=" + w.props[k]}, run.Args...)
 		}
 		if run.Timeout == 0 {
 			run.Timeout = 4 * time.Minute
@@ -557,7 +573,7 @@ func checkRecall(t *testing.T, w recallWorkload, jdk string) {
 				sem <- struct{}{}
 				defer func() { <-sem }()
 				t2 := time.Now()
-				g, err := a.Run(ctx, analysis.Options{Level: l, Algorithm: algo, Mains: []string{w.main}})
+				g, err := a.Run(ctx, analysis.Options{Level: l, Algorithm: algo, Mains: []string{w.main}, Env: w.props})
 				if err != nil {
 					errs[i] = err
 					return
