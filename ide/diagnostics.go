@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -173,6 +174,11 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 // the way to resolve the site), else the first place the analysis stopped short.
 func unknownValue(site *callgraph.Site, level string) string {
 	for _, p := range site.Points {
+		if readPoint.MatchString(p.Kind) && strings.Contains(p.Kind, ", which ") {
+			// The environment is the level's to read; what makes the value unknown
+			// is said after the read (set by reachable code, by the JVM).
+			return "; unknown value from " + p.Kind + " (a value in jcg.env decides it)"
+		}
 		if p.Beyond {
 			return "; unknown value from " + p.Kind + ", which " + level + " does not license"
 		}
