@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -174,7 +173,7 @@ func siteMessage(snap *Snapshot, site *callgraph.Site) string {
 // the way to resolve the site), else the first place the analysis stopped short.
 func unknownValue(site *callgraph.Site, level string) string {
 	for _, p := range site.Points {
-		if readPoint.MatchString(p.Kind) && strings.Contains(p.Kind, ", which ") {
+		if envDecided(p.Kind) {
 			// The environment is the level's to read; what makes the value unknown
 			// is said after the read (set by reachable code, by the JVM).
 			return "; unknown value from " + p.Kind + " (a value in jcg.env decides it)"

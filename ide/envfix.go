@@ -13,6 +13,13 @@ import (
 // maxPropertyKeys bounds the properties a site's quick fixes offer values for.
 const maxPropertyKeys = 2
 
+// envDecided reports whether a specification point's kind is a read of the
+// environment whose value Correct-Env would take but something makes unknown
+// (reachable code may set it, the JVM sets it): a value in jcg.env decides it.
+func envDecided(kind string) bool {
+	return readPoint.MatchString(kind) && strings.Contains(kind, ", which ")
+}
+
 // readPoint matches the kind of a specification point where the value of a system
 // property, a security property or an environment variable enters a site's flow
 // (values.envKey names them so: `System.getProperty("demo.plugin")`, with what makes

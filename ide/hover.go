@@ -148,7 +148,10 @@ func siteHover(b *strings.Builder, snap *Snapshot, site *callgraph.Site, limit i
 				where += fmt.Sprintf(", line %d", p.Line)
 			}
 			why := "a source the level licenses: the analysis stopped here"
-			if p.Beyond {
+			switch {
+			case envDecided(p.Kind):
+				why = "a value in jcg.env decides it"
+			case p.Beyond:
 				why = "a source " + snap.Options.Level.Title() + " does not license"
 			}
 			fmt.Fprintf(b, "- %s: `%s` (%s)\n", p.Kind, where, why)
