@@ -51,11 +51,11 @@ func TestUnsetProperties(t *testing.T) {
 		unset    string
 	}
 	byLine := map[int32]want{
-		43: {false, nil, ""},
-		47: {true, nil, "envprops.plugin"},
-		53: {true, nil, "envprops.list"},
-		56: {true, []string{"envprops/Builtin"}, ""},
-		59: {false, nil, ""},
+		47: {false, nil, ""},
+		51: {true, nil, "envprops.plugin"},
+		57: {true, nil, "envprops.list"},
+		60: {true, []string{"envprops/Builtin"}, ""},
+		63: {false, nil, ""},
 	}
 	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
 		va := values.New(ix, values.NewIndex(ix), lv, env)
@@ -101,6 +101,19 @@ func TestUnsetProperties(t *testing.T) {
 			t.Errorf("fromProperty's forName: complete %v %d classes, unset %v (%s): want complete, empty, both keys unset", got.Complete, len(got.Set), got.Unset, got.Evidence)
 		}
 	}
+	// privileged(): envprops.action, read by an anonymous privileged action's run
+	// through its captured key, is unset.
+	priv := h.Class("envprops/Main").Method("privileged", "()V")
+	for i := range ix.Facts(priv).Calls {
+		c := &ix.Facts(priv).Calls[i]
+		if values.LoadingAPI(c) == "" {
+			continue
+		}
+		got := va.Loaded(priv, c)
+		if !got.Complete || len(got.Set) > 0 || !slices.Contains(got.Unset, "envprops.action") {
+			t.Errorf("privileged()'s forName: complete %v %d classes, unset %v (%s): want complete, empty, envprops.action unset", got.Complete, len(got.Set), got.Unset, got.Evidence)
+		}
+	}
 	// security(): envprops.secure is unset, envprops.provider has its java.security
 	// value, envprops.secwritten is written; with a -Djava.security.properties
 	// file configured, each is unknown.
@@ -133,7 +146,7 @@ func TestUnsetProperties(t *testing.T) {
 			t.Errorf("security() with %v: sites %v, want %v", e.Values, got, want)
 		}
 	}
-	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other", "envprops.factory", "envprops.handler",
+	for _, k := range []string{"envprops.plugin", "envprops.list", "envprops.other", "envprops.factory", "envprops.handler", "envprops.action",
 		values.SecurityKey + "envprops.secure", "java.security.properties"} {
 		if !slices.Contains(read, k) {
 			t.Errorf("ReadUnset was not told of %s (told %v)", k, read)

@@ -477,9 +477,10 @@ func (a *Analyzer) calleesStr(mi *method, c *facts.Call, callees []*hierarchy.Me
 }
 
 // privilegedStr evaluates doPrivileged(action) as action.run() when every definition
-// of the action is a lambda or method reference created in mi: the value each
-// implementation returns, with its parameters bound to the captured arguments (the
-// operands of the creating invokedynamic). ok is false otherwise.
+// of the action is a lambda or method reference created in mi (the value each
+// implementation returns, with its parameters bound to the captured arguments: the
+// operands of the creating invokedynamic) or an object of an action class allocated
+// in mi (its run's value). ok is false otherwise.
 func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, bool) {
 	defs := mi.operand(c.PC, 0)
 	if len(defs) == 0 {
@@ -490,27 +491,41 @@ func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, boo
 		if d.Kind != facts.DefInstr {
 			return Str{}, false
 		}
-		mk, ok := mi.calls[int32(d.N)]
-		if !ok {
-			return Str{}, false
-		}
-		impl, ok := mk.Indy.LambdaImpl()
-		if !ok {
-			return Str{}, false
-		}
-		ic := a.h.Class(impl.Ref.Class)
-		if ic == nil {
-			return Str{}, false
-		}
-		callee, err := a.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
-		if err != nil || callee == nil || !strings.HasSuffix(callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(callee.Desc, ")Ljava/lang/Object;") {
-			return Str{}, false
-		}
-		// The body's parameters are the captured arguments: the operands of the
-		// invokedynamic that created the action.
-		v, ok := a.calleesStr(mi, mk, []*hierarchy.Method{callee}, depth)
-		if !ok {
-			return Str{}, false
+		var v Str
+		if t, ok := mi.allocs[int32(d.N)]; ok {
+			// An action of a class of its own (an anonymous PrivilegedAction): the
+			// object is exactly of that class, so doPrivileged's run() runs its
+			// run; what it captured is in its fields (val$name), which the field
+			// analysis follows to the constructor's callers.
+			run := a.actionRun(t)
+			if run == nil {
+				return Str{}, false
+			}
+			if v, ok = a.calleesStr(mi, c, []*hierarchy.Method{run}, depth); !ok {
+				return Str{}, false
+			}
+		} else {
+			mk, ok := mi.calls[int32(d.N)]
+			if !ok {
+				return Str{}, false
+			}
+			impl, ok := mk.Indy.LambdaImpl()
+			if !ok {
+				return Str{}, false
+			}
+			ic := a.h.Class(impl.Ref.Class)
+			if ic == nil {
+				return Str{}, false
+			}
+			callee, err := a.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+			if err != nil || callee == nil || !strings.HasSuffix(callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(callee.Desc, ")Ljava/lang/Object;") {
+				return Str{}, false
+			}
+			// The body's parameters are the captured arguments: the operands of the
+			// invokedynamic that created the action.
+			if v, ok = a.calleesStr(mi, mk, []*hierarchy.Method{callee}, depth); !ok {
+				return Str{}, false
+			}
 		}
 		if i == 0 {
 			out = v
@@ -520,6 +535,39 @@ func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, boo
 	}
 	return out, true
 }
+
+// actionRun returns the run method that doPrivileged runs on an object of class
+// name, a PrivilegedAction or PrivilegedExceptionAction: its run() returning
+// Object, or, when that is the bridge javac writes, the run() returning String it
+// calls; nil when the class is none of those.
+func (a *Analyzer) actionRun(name string) *hierarchy.Method {
+	c := a.h.Class(name)
+	if c == nil || c.Phantom {
+		return nil
+	}
+	action := false
+	for _, n := range []string{"java/security/PrivilegedAction", "java/security/PrivilegedExceptionAction"} {
+		if i := a.h.Class(n); i != nil && a.h.IsSubtype(c, i) {
+			action = true
+		}
+	}
+	if !action {
+		return nil
+	}
+	m, err := a.h.ResolveMethod(c, "run", "()Ljava/lang/Object;", false)
+	if err != nil || m == nil || m.IsAbstract() {
+		return nil
+	}
+	if m.Access&accBridge != 0 {
+		if s, err := a.h.ResolveMethod(c, "run", "()Ljava/lang/String;", false); err == nil && s != nil && !s.IsAbstract() {
+			return s
+		}
+	}
+	return m
+}
+
+// accBridge marks a bridge method, which javac writes to call the method it bridges.
+const accBridge = 0x0040
 
 // boundTarget returns the one method a call can reach without dispatch: static,
 // special, private or final methods, or methods of final classes.

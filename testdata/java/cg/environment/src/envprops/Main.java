@@ -14,6 +14,8 @@
  * - envprops.other would be unset, so getProperty's default would apply: Builtin;
  * - envprops.late is written by Setter.configure, and user.name is set by the JVM
  *   from the machine: unknown either way;
+ * - envprops.action, read in an anonymous privileged action's run (see
+ *   privileged()), would be unset: its site would load nothing;
  * - fromProperty's key is its parameter, which its callers give two literals
  *   (ForkJoinPool.newInstanceFromSystemProperty's idiom): envprops.factory and
  *   envprops.handler, both unset, so its Class.forName loads nothing;
@@ -33,6 +35,8 @@
  */
 package envprops;
 
+import java.security.AccessController;
+import java.security.PrivilegedAction;
 import java.security.Security;
 
 // @levels(5,6)
@@ -61,7 +65,27 @@ public class Main {
         fromProperty("envprops.factory");
         fromProperty("envprops.handler");
         security();
+        privileged();
         Setter.configure();
+    }
+
+    // An anonymous privileged action reads envprops.action through the key it
+    // captured (its val$key field): doPrivileged returns what its run returns, so
+    // this site loads nothing while envprops.action is unset.
+    private static void privileged() throws Exception {
+        String n = viaAction("envprops.action");
+        if (n != null) {
+            Class.forName(n); // @site(unresolved, loading)
+        }
+    }
+
+    private static String viaAction(final String key) {
+        return AccessController.doPrivileged(new PrivilegedAction<String>() {
+            @Override
+            public String run() {
+                return System.getProperty(key);
+            }
+        });
     }
 
     // Security properties: envprops.secure is in no java.security and nothing
