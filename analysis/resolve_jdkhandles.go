@@ -27,6 +27,11 @@ import (
 // called them has already (resolve_mh.go treats that call as the invocation, as it
 // does invokeExact). Below Correct-JDK they fall back to every public method.
 //
+// So do the adapters between pull-mode and push-mode bootstrap methods
+// (BootstrapMethodInvoker$PullAdapter, $PushAdapter), which BootstrapMethodInvoker
+// binds to the bootstrap method it links, and ConstantBootstraps.explicitCast's
+// invocation of an identity handle, which calls nothing.
+//
 // And the invocation in MethodHandleImpl$BindCaller.checkInjectedInvoker, which runs
 // the injected invoker (a hidden class the JDK spins from a template whose invoke_V
 // invokes its handle argument) on a handle it builds: its targets are that handle's.
@@ -60,7 +65,19 @@ func (bootstrapResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		}
 		return res
 	}
-	if m.Class.Name != bootstrapInvoker {
+	if m.Class.Name == "java/lang/invoke/ConstantBootstraps" && m.Name == "explicitCast" {
+		return siteResult{status: callgraph.Resolved,
+			evidence: "the handle is MethodHandles.identity with its arguments cast: it converts the value and calls nothing (JDK model)"}
+	}
+	switch m.Class.Name {
+	case bootstrapInvoker + "$PullAdapter", bootstrapInvoker + "$PushAdapter":
+		// Their one handle parameter is the bootstrap method that pushMePullYou
+		// (called by BootstrapMethodInvoker.invoke only) binds them to.
+		bs := s.a.bootstrapMethods()
+		return siteResult{status: callgraph.Resolved, methods: bs.methods, inits: bs.classes,
+			evidence: "BootstrapMethodInvoker.invoke binds this adapter to the bootstrap method it links (pushMePullYou): one of the methods the class path's BootstrapMethods attributes name (JDK model)"}
+	case bootstrapInvoker:
+	default:
 		return siteResult{}
 	}
 	switch m.Name {

@@ -90,6 +90,12 @@ public class Main {
         // @edge[level=5](java.lang.invoke.InnerClassLambdaMetafactory.buildCallSite, correctjdk.Gadget.<init>)
         // @because[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, java.lang.invoke.LambdaMetafactory.metafactory, BootstrapMethods attributes)
         // @!edge[level=6](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed) @edge[level=5](java.lang.invoke.BootstrapMethodInvoker.invoke, correctjdk.Main.exposed)
+        // The adapters between pull-mode and push-mode bootstrap methods (reachable
+        // through the handles BootstrapMethodInvoker keeps of them) invoke the
+        // bootstrap method they are bound to, likewise:
+        // @!edge[level=6](java.lang.invoke.BootstrapMethodInvoker$PushAdapter.pushToBootstrapMethod, correctjdk.Main.exposed) @edge[level=5](java.lang.invoke.BootstrapMethodInvoker$PushAdapter.pushToBootstrapMethod, correctjdk.Main.exposed)
+        // @!edge[level=6](java.lang.invoke.BootstrapMethodInvoker$PullAdapter.pullFromBootstrapMethod, correctjdk.Main.exposed) @edge[level=5](java.lang.invoke.BootstrapMethodInvoker$PullAdapter.pullFromBootstrapMethod, correctjdk.Main.exposed)
+        // @edge[level=6](java.lang.invoke.BootstrapMethodInvoker$PullAdapter.pullFromBootstrapMethod, java.lang.invoke.LambdaMetafactory.metafactory)
         java.lang.invoke.MethodHandle mh = java.lang.invoke.MethodHandles.lookup().findStatic(Main.class, "helper",
                 java.lang.invoke.MethodType.methodType(void.class));
         mh.invokeWithArguments(); // @calls(correctjdk.Main.helper)
