@@ -118,20 +118,6 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	if c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getMethod" || c.Ref.Name == "getDeclaredMethod") {
 		return Methods{Shapes: []MethodShape{a.getMethodShape(mi, c, depth)}, Known: true}
 	}
-	if c.Ref.Class == "java/security/AccessController" && strings.HasPrefix(c.Ref.Name, "doPrivileged") {
-		// The Method an action made: JDK classes find their private methods so.
-		if runs, ok := a.privilegedRuns(mi, c); ok {
-			out := Methods{Known: true}
-			for _, r := range runs {
-				if callee := calleeReturns(a, mi, r.bind, []*hierarchy.Method{r.callee},
-					func(cmi *method, defs []facts.Def) Methods { return a.methodDefs(cmi, defs, depth+1) },
-					out.join); callee != nil {
-					return outside("Method object returned by " + callee.Name)
-				}
-			}
-			return out
-		}
-	}
 	callees, ok := a.callTargets(mi, c)
 	if !ok {
 		return outside("Method object returned by " + shortName(c.Ref.Class) + "." + c.Ref.Name)

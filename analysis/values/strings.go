@@ -476,22 +476,56 @@ func (a *Analyzer) calleesStr(mi *method, c *facts.Call, callees []*hierarchy.Me
 	return out, true // no return at all: the call never completes normally, no value
 }
 
-// privilegedStr evaluates doPrivileged(action) as action.run() when privilegedRuns
-// knows every action, and each run returns a String (or an Object). ok is false
-// otherwise.
+// privilegedStr evaluates doPrivileged(action) as action.run() when every definition
+// of the action is a lambda or method reference created in mi (the value each
+// implementation returns, with its parameters bound to the captured arguments: the
+// operands of the creating invokedynamic) or an object of an action class allocated
+// in mi (its run's value). ok is false otherwise.
 func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, bool) {
-	runs, ok := a.privilegedRuns(mi, c)
-	if !ok {
+	defs := mi.operand(c.PC, 0)
+	if len(defs) == 0 {
 		return Str{}, false
 	}
 	var out Str
-	for i, r := range runs {
-		if !strings.HasSuffix(r.callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(r.callee.Desc, ")Ljava/lang/Object;") {
+	for i, d := range defs {
+		if d.Kind != facts.DefInstr {
 			return Str{}, false
 		}
-		v, ok := a.calleesStr(mi, r.bind, []*hierarchy.Method{r.callee}, depth)
-		if !ok {
-			return Str{}, false
+		var v Str
+		if t, ok := mi.allocs[int32(d.N)]; ok {
+			// An action of a class of its own (an anonymous PrivilegedAction): the
+			// object is exactly of that class, so doPrivileged's run() runs its
+			// run; what it captured is in its fields (val$name), which the field
+			// analysis follows to the constructor's callers.
+			run := a.actionRun(t)
+			if run == nil {
+				return Str{}, false
+			}
+			if v, ok = a.calleesStr(mi, c, []*hierarchy.Method{run}, depth); !ok {
+				return Str{}, false
+			}
+		} else {
+			mk, ok := mi.calls[int32(d.N)]
+			if !ok {
+				return Str{}, false
+			}
+			impl, ok := mk.Indy.LambdaImpl()
+			if !ok {
+				return Str{}, false
+			}
+			ic := a.h.Class(impl.Ref.Class)
+			if ic == nil {
+				return Str{}, false
+			}
+			callee, err := a.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+			if err != nil || callee == nil || !strings.HasSuffix(callee.Desc, ")Ljava/lang/String;") && !strings.HasSuffix(callee.Desc, ")Ljava/lang/Object;") {
+				return Str{}, false
+			}
+			// The body's parameters are the captured arguments: the operands of the
+			// invokedynamic that created the action.
+			if v, ok = a.calleesStr(mi, mk, []*hierarchy.Method{callee}, depth); !ok {
+				return Str{}, false
+			}
 		}
 		if i == 0 {
 			out = v
@@ -502,66 +536,10 @@ func (a *Analyzer) privilegedStr(mi *method, c *facts.Call, depth int) (Str, boo
 	return out, true
 }
 
-// privilegedRun is an action that AccessController.doPrivileged runs at a call: the
-// method that runs, and the call whose operands its parameters take.
-type privilegedRun struct {
-	bind   *facts.Call
-	callee *hierarchy.Method
-}
-
-// privilegedRuns returns the actions that the doPrivileged call c of mi runs, when
-// every definition of its action (operand 0) is made in mi:
-//   - a lambda or method reference: its implementation, with its parameters bound to
-//     the captured arguments (the operands of the creating invokedynamic);
-//   - an object of an action class allocated there (an anonymous PrivilegedAction):
-//     the object is exactly of that class, so its run runs (actionRun), its receiver
-//     the action; what it captured is in its fields (val$name), which the value
-//     analyses follow to the constructor's callers.
-//
-// ok is false otherwise.
-func (a *Analyzer) privilegedRuns(mi *method, c *facts.Call) ([]privilegedRun, bool) {
-	defs := mi.operand(c.PC, 0)
-	if len(defs) == 0 {
-		return nil, false
-	}
-	var out []privilegedRun
-	for _, d := range defs {
-		if d.Kind != facts.DefInstr {
-			return nil, false
-		}
-		if t, ok := mi.allocs[int32(d.N)]; ok {
-			run := a.actionRun(t)
-			if run == nil {
-				return nil, false
-			}
-			out = append(out, privilegedRun{bind: c, callee: run})
-			continue
-		}
-		mk, ok := mi.calls[int32(d.N)]
-		if !ok {
-			return nil, false
-		}
-		impl, ok := mk.Indy.LambdaImpl()
-		if !ok {
-			return nil, false
-		}
-		ic := a.h.Class(impl.Ref.Class)
-		if ic == nil {
-			return nil, false
-		}
-		callee, err := a.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
-		if err != nil || callee == nil {
-			return nil, false
-		}
-		out = append(out, privilegedRun{bind: mk, callee: callee})
-	}
-	return out, true
-}
-
 // actionRun returns the run method that doPrivileged runs on an object of class
 // name, a PrivilegedAction or PrivilegedExceptionAction: its run() returning
-// Object, or, when that is the bridge javac writes, the run() of the action's type
-// argument that it calls; nil when the class is none of those.
+// Object, or, when that is the bridge javac writes, the run() returning String it
+// calls; nil when the class is none of those.
 func (a *Analyzer) actionRun(name string) *hierarchy.Method {
 	c := a.h.Class(name)
 	if c == nil || c.Phantom {
@@ -581,10 +559,8 @@ func (a *Analyzer) actionRun(name string) *hierarchy.Method {
 		return nil
 	}
 	if m.Access&accBridge != 0 {
-		for _, t := range m.Class.Methods {
-			if t.Name == "run" && strings.HasPrefix(t.Desc, "()") && t.Access&accBridge == 0 && !t.IsAbstract() && !t.IsStatic() {
-				return t
-			}
+		if s, err := a.h.ResolveMethod(c, "run", "()Ljava/lang/String;", false); err == nil && s != nil && !s.IsAbstract() {
+			return s
 		}
 	}
 	return m

@@ -12,8 +12,6 @@
  *  - Class objects in static final fields, Class.getName() of known classes, and
  *    String.replace/trim/substring of known names;
  *  - a captured local in an anonymous class (a final synthetic field);
- *  - Method objects that privileged actions (a lambda, an anonymous class) return
- *    through AccessController.doPrivileged, kept in static final fields;
  *  - Lookup.ensureInitialized on a Class passed to a private method.
  * Negative cases: a method name or a class name from a public parameter stays
  * unresolved, also through String.replace.
@@ -26,33 +24,12 @@ package vflow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
-import java.security.AccessController;
-import java.security.PrivilegedAction;
 
 public class Main {
     private Method start; // written only in viaField
     private final Method stop; // written only in the constructor
     private static final Class<?> KIND = Widget.class; // written only in <clinit>
     private Method action; // stores: a getMethod result, and another Main's action
-    // Method objects in static final fields that privileged actions found: a lambda
-    // (the JDK's idiom: DatagramChannelImpl's FOREACH) and an anonymous class.
-    private static final Method PRIV_STOP = AccessController.doPrivileged((PrivilegedAction<Method>) () -> {
-        try {
-            return Widget.class.getMethod("stop");
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
-    });
-    private static final Method PRIV_RESIZE = AccessController.doPrivileged(new PrivilegedAction<Method>() {
-        @Override
-        public Method run() {
-            try {
-                return Widget.class.getMethod("resize", int.class);
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    });
 
     Main() throws Exception {
         stop = Widget.class.getMethod("stop");
@@ -76,13 +53,6 @@ public class Main {
         publicReplaced(args[0]);
         captured(args.length > 2);
         ensure(Other.class);
-        privileged(w);
-    }
-
-    // doPrivileged returns what its action's run returns.
-    static void privileged(Object w) throws Exception {
-        PRIV_STOP.invoke(w); // @site[level>=4](resolved, invoke) @calls(vflow.Widget.stop) @!calls[level>=4](vflow.Gadget.stop, vflow.Widget.start)
-        PRIV_RESIZE.invoke(w, 2); // @site[level>=4](resolved, invoke) @calls(vflow.Widget.resize(I)V) @!calls[level>=4](vflow.Gadget.resize(I)V, vflow.Widget.resize(Ljava/lang/String;)V)
     }
 
     // A private field holding a Method of an unknown class with a known name.
