@@ -1,4 +1,4 @@
-package analysis
+package wholejdk
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
@@ -63,7 +64,7 @@ func TestProgramBootstrap(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "at indy.Main.reached") || !strings.Contains(string(out), "at indy.Main.target") {
 		t.Fatalf("running indy.Main: %v\n%s", err, out)
 	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, expFactsCache)
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, factsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestProgramBootstrap(t *testing.T) {
 	target, reached := mainC.Method("target", "()V"), mainC.Method("reached", "()V")
 	never := h.Class("indy/Other").Method("never", "()V")
 	for _, r := range constantRuns {
-		g, err := New(ix).Run(context.Background(), Options{Level: r.level, Algorithm: r.algo, Mains: []string{"indy.Main"}})
+		g, err := analysis.New(ix).Run(context.Background(), analysis.Options{Level: r.level, Algorithm: r.algo, Mains: []string{"indy.Main"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +144,7 @@ func TestProgramConstants(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "at condy.Main.secret") || !strings.Contains(string(out), "at condy.Other.call") {
 		t.Fatalf("running condy.Main: %v\n%s", err, out)
 	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, expFactsCache)
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, factsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestProgramConstants(t *testing.T) {
 	}
 	call := h.Class("condy/Other").Method("call", "(Ljava/lang/invoke/MethodHandle;)V")
 	for _, r := range constantRuns {
-		g, err := New(ix).Run(context.Background(), Options{Level: r.level, Algorithm: r.algo, Mains: []string{"condy.Main"}})
+		g, err := analysis.New(ix).Run(context.Background(), analysis.Options{Level: r.level, Algorithm: r.algo, Mains: []string{"condy.Main"}})
 		if err != nil {
 			t.Fatal(err)
 		}

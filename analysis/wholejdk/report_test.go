@@ -1,4 +1,4 @@
-package analysis
+package wholejdk
 
 import (
 	"context"
@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/testindex"
 )
 
 // TestSiteReport checks Options.Sites on the reflection, method-handle, proxy and
@@ -22,8 +25,8 @@ func TestSiteReport(t *testing.T) {
 		t.Skip("analyses the JDK")
 	}
 	ctx := context.Background()
-	ix := programsIndex(t, "cg/reflection", "cg/methodhandles", "cg/proxy", "cg/natives")
-	a := New(ix)
+	ix := testindex.Programs(t, factsCache, "cg/reflection", "cg/methodhandles", "cg/proxy", "cg/natives")
+	a := analysis.New(ix)
 	ms := ix.Hierarchy().Methods()
 	app := func(n int32) bool { return n >= 0 && int(n) < len(ms) && ms[n].Class.Origin == hierarchy.Application }
 	for _, algo := range []callgraph.Algorithm{callgraph.CHA, callgraph.RTA} {
@@ -38,7 +41,7 @@ func TestSiteReport(t *testing.T) {
 				var reports []*callgraph.Graph
 				progressBefore := -1 // Progress calls before the first report
 				progress := 0
-				g, err := a.Run(ctx, Options{Level: lv, Algorithm: algo,
+				g, err := a.Run(ctx, analysis.Options{Level: lv, Algorithm: algo,
 					Progress: func(int) { progress++ },
 					Sites: func(p *callgraph.Graph) {
 						if len(reports) == 0 {
@@ -182,3 +185,6 @@ func checkSiteReports(t *testing.T, g *callgraph.Graph, reports []*callgraph.Gra
 		t.Errorf("NativeMethod's edges came in %d reports", nativeEdges)
 	}
 }
+
+// factsCache keeps the JDK's facts between the tests' indexes.
+var factsCache = index.NewFactsCache()
