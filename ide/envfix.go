@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -41,7 +42,7 @@ func environmentKeys(level callgraph.Level, site *callgraph.Site) []string {
 		}
 	}
 	for _, k := range site.Unset {
-		add(strings.TrimPrefix(k, securityKeyPrefix))
+		add(strings.TrimPrefix(k, values.SecurityKey))
 	}
 	for _, p := range site.Points {
 		if m := readPoint.FindStringSubmatch(p.Kind); m != nil {
@@ -54,10 +55,6 @@ func environmentKeys(level callgraph.Level, site *callgraph.Site) []string {
 	}
 	return keys
 }
-
-// securityKeyPrefix is values.SecurityKey: how a site's Unset names a security
-// property.
-const securityKeyPrefix = "security:"
 
 // unsetOnly reports whether a site is resolved because properties it reads are unset
 // in the analysed environment: a run that sets one may reach more than the graph has.
@@ -130,7 +127,7 @@ func unsetMessage(snap *Snapshot, site *callgraph.Site) string {
 	}
 	var keys []string
 	for _, k := range site.Unset {
-		keys = append(keys, strings.TrimPrefix(k, securityKeyPrefix))
+		keys = append(keys, strings.TrimPrefix(k, values.SecurityKey))
 	}
 	are, it := "is", "it"
 	if len(keys) > 1 {
