@@ -210,60 +210,19 @@ func (o *oracle) results(set, to int32) {
 		o.link(id, to, noFilter)
 		to = id
 	}
-	o.eachMember(set, func(m *hierarchy.Method) {
-		if f, ok := o.returnFilter(m); ok {
-			o.link(o.resultOf(set, m), to, f)
-		}
-	})
+	o.eachMember(set, func(m *hierarchy.Method) { o.linkResult(set, m, to) })
 }
 
-// resultOf returns the node of what member m of set returns to the set's sites:
-// for a summarised method that returns one of its parameters unchanged, called by
-// sites that hand their operands by position, those operands' node; else m's
-// return node.
-func (o *oracle) resultOf(set int32, m *hierarchy.Method) int32 {
-	h := &o.hubs[set]
-	if h.name != m.Name || h.desc != m.Desc || !o.isSummarised(m) {
-		return o.returnNode(m)
+// linkResult links what member m of set returns to node to. Nothing goes into a
+// top node, so the summaries of a fallback's hundred thousand members, whose
+// results the JVM keeps (held), are never read.
+func (o *oracle) linkResult(set int32, m *hierarchy.Method, to int32) {
+	if o.nodes[to].top {
+		return
 	}
-	if p := o.passThrough(m); p >= 0 && int(p) < len(h.pos) && h.pos[p] >= 0 {
-		return h.pos[p]
+	if f, ok := o.returnFilter(m); ok {
+		o.link(o.resultOf(set, m), to, f)
 	}
-	return o.returnNode(m)
-}
-
-// passThrough returns the parameter (this is 0) that summarised method m returns
-// unchanged on every path, -1 when there is none. Its result is then the argument,
-// not any object of its type: Objects.requireNonNull, Class.cast, a builder's
-// "return this". Only TFA has the flow to tell.
-func (o *oracle) passThrough(m *hierarchy.Method) int32 {
-	if o.flow == nil {
-		return -1
-	}
-	if v, ok := o.through[m.ID]; ok {
-		return v
-	}
-	p := int32(-1)
-	if fl := o.flowOf(m); fl != nil {
-		ok := true
-		fl.EachInstr(func(_ int, op bytecode.Opcode, operand func(int) []facts.Def) {
-			if op != bytecode.Areturn || !ok {
-				return
-			}
-			for _, d := range operand(0) {
-				if d.Kind != facts.DefParam || (p >= 0 && int32(d.N) != p) {
-					ok = false
-					return
-				}
-				p = int32(d.N)
-			}
-		})
-		if !ok {
-			p = -1
-		}
-	}
-	o.through[m.ID] = p
-	return p
 }
 
 // Calls links what the caller hands to the target set's hub, and the members'
@@ -319,9 +278,7 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 		ret = o.hubs[set].retTo
 	}
 	if ret != 0 {
-		if f, ok := o.returnFilter(callee); ok {
-			o.link(o.resultOf(set, callee), ret, f)
-		}
+		o.linkResult(set, callee, ret)
 	}
 	for _, cr := range o.hubs[set].creators {
 		o.create(cr, callee)

@@ -78,7 +78,8 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		o.paramTypes = make([][]int32, nm)
 		o.opaque = make([]bool, nm)
 		o.scopes = map[scopeKey]algo.Value{}
-		o.through = map[int32]int32{}
+		o.returns = map[int32]*returned{}
+		o.freshNodes = map[int32]int32{}
 		o.createsOnly = map[siteKey]bool{}
 	}
 	if o.topSize <= 0 {
@@ -157,7 +158,8 @@ type oracle struct {
 	facts      []*facts.Method // by method ID, once reached
 	members    func(set int32) []int32
 	summarised func(*hierarchy.Method) bool // Config.Summarised
-	through    map[int32]int32              // TFA: by summarised method ID, passThrough's answer
+	returns    map[int32]*returned          // TFA: by summarised method ID, what it returns (nil: unknown)
+	freshNodes map[int32]int32              // TFA: by summarised method ID, the node of the objects it returns new
 	// TFA only (flow not nil); see values.go.
 	flow       func(*hierarchy.Method) (*facts.Flow, error)
 	vals       [][]valNode // by method ID: its value nodes, sorted by pc and operand

@@ -134,7 +134,8 @@ public class Main {
     // The JDK's code is summarised, as the paper treats library code: what a JDK
     // method returns is any created object of its declared type (t: any Shape the
     // program creates, though the list holds a's Circle), unless the method returns
-    // one of its arguments unchanged, as Objects.requireNonNull does (s keeps it).
+    // one of its arguments unchanged, as Objects.requireNonNull does (s keeps it),
+    // or objects it creates itself on every path (u and it below).
     static void summarised() {
         Shape a = new Circle();
         Shape s = java.util.Objects.requireNonNull(a);
@@ -142,6 +143,19 @@ public class Main {
         Shape t = java.util.List.of(a).get(0);
         t.name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
         a.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
+        // ArrayList.iterator() is "return new Itr();": the iterator is an
+        // ArrayList$Itr, not any Iterator (LinkedList's, which the JDK creates too).
+        java.util.List<Shape> list = new java.util.ArrayList<>();
+        list.add(a);
+        java.util.Iterator<Shape> it = list.iterator();
+        it.hasNext(); // @calls(java.util.ArrayList$Itr.hasNext) @calls[rta](java.util.LinkedList$ListItr.hasNext) @calls[xta](java.util.LinkedList$ListItr.hasNext) @!calls[tfa](java.util.LinkedList$ListItr.hasNext)
+        // Collections.unmodifiableList returns its argument when that is unmodifiable
+        // already (the summary keeps the argument's classes: list's ArrayList), else
+        // one of two classes it creates; not a LinkedList. The elements still come
+        // from summarised code (any Shape), as t's do.
+        java.util.List<Shape> u = java.util.Collections.unmodifiableList(list);
+        u.size(); // @calls(java.util.Collections$UnmodifiableCollection.size, java.util.ArrayList.size) @calls[rta](java.util.LinkedList.size) @calls[xta](java.util.LinkedList.size) @!calls[tfa](java.util.LinkedList.size)
+        u.get(0).name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name)
     }
 
     // An exception is a value like any other until it is thrown: the local holding a
