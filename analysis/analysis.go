@@ -195,13 +195,25 @@ func (a *Analyzer) RunTrace(ctx context.Context, opts Options) (*callgraph.Graph
 			// a run that meets none must still report the entries that match nothing.
 			s.specIndex()
 		}
-		t := s.trace()
-		t.overrides = len(active) > 0
-		if s.env != nil {
-			t.env = &s.env.envState
-		}
-		return s.graph(), t, nil
+		g, t := s.finish(len(active) > 0)
+		return g, t, nil
 	}
+}
+
+// finish returns the graph and the trace of the run s has solved; overrides says
+// whether it took access overrides as reached. Neither may point into s: the
+// server keeps both for the life of a snapshot, and the solver with its oracle is
+// most of a run's memory (on javacc, 145 MiB of the server's 814 MiB live heap
+// when the trace held the run's envRun, whose dynamic sites' fallback closures
+// hold the solver).
+func (s *solver) finish(overrides bool) (*callgraph.Graph, *Trace) {
+	t := s.trace()
+	t.overrides = overrides
+	if s.env != nil {
+		st := s.env.envState
+		t.env = &st
+	}
+	return s.graph(), t
 }
 
 // runOnce solves one pass of a run, with the access overrides active taken as
