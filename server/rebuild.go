@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -129,8 +130,30 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 		if b.err != nil && !errors.Is(b.err, context.Canceled) {
 			s.log.Warn("build failed", zap.String("reason", string(reason)), zap.Error(b.err))
 		}
+		s.releaseWhenIdle(gen)
 	})
 	return b
+}
+
+// releaseWhenIdle returns the free pages of the heap to the operating system
+// Options.ReleaseIdle after build gen ended, unless another build started
+// meanwhile. A build leaves the previous snapshot's graphs and its own scratch
+// (about half the heap at its peak) as garbage, which the runtime would otherwise
+// keep resident while the server idles: on the plugins workspace with the JDK,
+// 1.32 GiB resident for 0.67 GiB live. It costs one full collection per quiet
+// period.
+func (s *Server) releaseWhenIdle(gen uint64) {
+	if s.releaseIdle <= 0 {
+		return
+	}
+	time.AfterFunc(s.releaseIdle, func() {
+		s.build.mu.Lock()
+		idle := s.build.gen == gen
+		s.build.mu.Unlock()
+		if idle && s.bg.Err() == nil {
+			debug.FreeOSMemory()
+		}
+	})
 }
 
 func (s *Server) cancelBuild() {

@@ -31,7 +31,16 @@ type Options struct {
 	// BuildTools resolves the dependencies of the workspace's builds (buildtools.go);
 	// nil for one that caches in memory.
 	BuildTools *buildtool.Resolver
+	// ReleaseIdle, when positive, is how long after a build ends, with no other
+	// build started, the server returns the heap's free memory to the operating
+	// system (releaseWhenIdle). That acts on the whole process: a process that
+	// serves one editor sets it (DefaultReleaseIdle); zero never does.
+	ReleaseIdle time.Duration
 }
+
+// DefaultReleaseIdle is the ReleaseIdle of `jcg-lsp serve`: long enough for the CHA
+// companion a build starts (about 2 s on javacc) to finish first.
+const DefaultReleaseIdle = 5 * time.Second
 
 // Server is a jcg-lsp language server for one client connection.
 type Server struct {
@@ -77,6 +86,7 @@ type Server struct {
 	ide *ide.Session
 
 	firstBuildWait time.Duration
+	releaseIdle    time.Duration // Options.ReleaseIdle
 
 	pubMu     sync.Mutex
 	published map[uri.URI]string // fingerprint of the diagnostics last published per file
@@ -115,6 +125,7 @@ func New(opts Options) *Server {
 		published:   map[uri.URI]string{},
 
 		firstBuildWait: opts.FirstBuildWait,
+		releaseIdle:    opts.ReleaseIdle,
 	}
 	if s.firstBuildWait <= 0 {
 		s.firstBuildWait = defaultFirstBuildWait

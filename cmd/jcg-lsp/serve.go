@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("redirecting standard output: %w", err)
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
-	opts := server.Options{Logger: log, Version: version()}
+	opts := server.Options{Logger: log, Version: version(), ReleaseIdle: server.DefaultReleaseIdle}
 	// Resolved build class paths are kept across restarts, keyed by the content of
 	// the build files: a restart over unchanged POMs does not run Maven again.
 	buildCache, err := buildtool.DefaultCacheDir()
