@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphcheck"
 )
 
 // Tests of the test machinery itself: the directive parser and the subgraph checker
@@ -104,13 +105,13 @@ func TestSubgraphProblems(t *testing.T) {
 	same := &callgraph.Graph{NumNodes: 5, Native: 4, Reachable: bits(5, 0, 1, 2), Entries: []int32{0},
 		Bundles: []callgraph.Bundle{{Caller: 0, Set: 0}, {Caller: 0, Set: 1}, {Caller: 1, Set: 1}},
 		Sets:    [][]int32{shared, {2}}, Reasons: []callgraph.Reason{{}}}
-	if p, _ := subgraphProblems(lo, same, nil); len(p) > 0 {
+	if p, _ := graphcheck.SubgraphProblems(lo, same, nil); len(p) > 0 {
 		t.Errorf("subgraph reported as not one: %q", p)
 	}
 	bigger := &callgraph.Graph{NumNodes: 5, Native: 4, Reachable: bits(5, 0, 1, 2, 3), Entries: []int32{0, 3},
 		Bundles: []callgraph.Bundle{{Caller: 0, Set: 0}, {Caller: 1, Set: 1}},
 		Sets:    [][]int32{shared, {0, 2}}, Reasons: []callgraph.Reason{{}}}
-	p, _ := subgraphProblems(lo, bigger, nil)
+	p, _ := graphcheck.SubgraphProblems(lo, bigger, nil)
 	if len(p) != 3 || !strings.Contains(p[0], "reachable only") || !strings.Contains(p[1], "entry points") || !strings.Contains(p[2], "1 -> 0") {
 		t.Errorf("got %q", p)
 	}

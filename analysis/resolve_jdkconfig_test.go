@@ -11,6 +11,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphcheck"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -60,7 +61,7 @@ func TestServiceLoaderFromConfiguration(t *testing.T) {
 				}
 			}
 			hasZip, hasUnlisted := slices.Contains(targets, zip.ID), slices.Contains(targets, unlisted.ID)
-			where := methodName(h, g, s.Caller) + " line " + strconv.Itoa(int(s.Line))
+			where := graphcheck.MethodName(h, g, s.Caller) + " line " + strconv.Itoa(int(s.Line))
 			if s.Status != callgraph.Resolved || !hasZip || hasUnlisted || !strings.Contains(s.Evidence, "META-INF/services") {
 				t.Errorf("level %d, %s: status %v (%s), reaches ZipCodec.<init> %v, Unlisted.<init> %v; want resolved from the service files, true, false",
 					lv, where, s.Status, s.Evidence, hasZip, hasUnlisted)
@@ -73,5 +74,5 @@ func TestServiceLoaderFromConfiguration(t *testing.T) {
 			t.Errorf("%v: ZipCodec.<init> is not reachable", lv)
 		}
 	}
-	checkSubgraphNamed(t, gs, h)
+	graphcheck.CheckSubgraph(t, gs, h)
 }

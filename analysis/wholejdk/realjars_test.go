@@ -1,4 +1,4 @@
-package analysis
+package wholejdk
 
 import (
 	"context"
@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/graphcheck"
 )
 
 // realJar is a real application shipped by Debian, analysed with the JDK: the
@@ -95,7 +97,7 @@ func TestRealJars(t *testing.T) {
 func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 	ctx := context.Background()
 	t0 := time.Now()
-	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: j.path, Origin: classpath.Application}}}, expFactsCache)
+	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: j.path, Origin: classpath.Application}}}, factsCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 	}
 
 	resolve := func(name string) []int32 {
-		ids, err := resolveMethods(h, name)
+		ids, err := graphcheck.ResolveMethods(h, name)
 		if err != nil {
 			t.Fatalf("%s: %v", j.name, err)
 		}
@@ -137,7 +139,7 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 		edges = append(edges, edge{named{e[0], resolve(e[0])}, named{e[1], resolve(e[1])}})
 	}
 
-	a := New(ix)
+	a := analysis.New(ix)
 	algos := []callgraph.Algorithm{callgraph.CHA, callgraph.RTA}
 	var prev []*callgraph.Graph
 	for _, l := range levels {
@@ -151,7 +153,7 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 			go func() {
 				defer wg.Done()
 				t1 := time.Now()
-				cur[i], errs[i] = a.Run(ctx, Options{Level: l, Algorithm: algo, Mains: []string{j.main}})
+				cur[i], errs[i] = a.Run(ctx, analysis.Options{Level: l, Algorithm: algo, Mains: []string{j.main}})
 				durs[i] = time.Since(t1)
 			}()
 		}
@@ -170,24 +172,24 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 			t.Logf("%s/%d: %d reachable (%d of the jar), %d edges, %d dynamic sites, %v", algo, l,
 				g.NumReachable(), appReach, g.NumEdges(), len(g.Sites), durs[i].Round(time.Millisecond))
 			run := fmt.Sprintf("%s/%d", algo, l)
-			if !anyReachable(g, mainIDs) {
+			if !graphcheck.AnyReachable(g, mainIDs) {
 				t.Errorf("%s: %s.main is not reachable", run, j.main)
 			}
 			for _, r := range reach {
-				if !anyReachable(g, r.ids) {
+				if !graphcheck.AnyReachable(g, r.ids) {
 					t.Errorf("%s: %s is not reachable", run, r.name)
 				}
 			}
 			for _, e := range edges {
-				if !anyEdge(g, e.from.ids, e.to.ids) {
+				if !graphcheck.AnyEdge(g, e.from.ids, e.to.ids) {
 					t.Errorf("%s: no edge %s -> %s", run, e.from.name, e.to.name)
 				}
 			}
 		}
-		checkSubgraphNamed(t, cur, h) // RTA within CHA
+		graphcheck.CheckSubgraph(t, cur, h) // RTA within CHA
 		if prev != nil {
 			for i := range algos {
-				checkSubgraphNamed(t, []*callgraph.Graph{prev[i], cur[i]}, h)
+				graphcheck.CheckSubgraph(t, []*callgraph.Graph{prev[i], cur[i]}, h)
 			}
 		}
 		prev = cur
@@ -200,35 +202,15 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 	prev = nil
 	for _, algo := range []callgraph.Algorithm{callgraph.XTA, callgraph.TFA} {
 		t1 := time.Now()
-		g, err := a.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: algo, Mains: []string{j.main}})
+		g, err := a.Run(ctx, analysis.Options{Level: callgraph.CorrectJDK, Algorithm: algo, Mains: []string{j.main}})
 		if err != nil {
 			t.Fatalf("%s: %v", algo, err)
 		}
 		t.Logf("%s/6: %d reachable, %d edges, %v", algo, g.NumReachable(), g.NumEdges(), time.Since(t1).Round(time.Millisecond))
-		if !anyReachable(g, mainIDs) {
+		if !graphcheck.AnyReachable(g, mainIDs) {
 			t.Errorf("%s/6: %s.main is not reachable", algo, j.main)
 		}
-		checkSubgraphNamed(t, []*callgraph.Graph{coarser, g}, h)
+		graphcheck.CheckSubgraph(t, []*callgraph.Graph{coarser, g}, h)
 		coarser = g
 	}
-}
-
-func anyReachable(g *callgraph.Graph, ids []int32) bool {
-	for _, id := range ids {
-		if g.Reachable.Has(id) {
-			return true
-		}
-	}
-	return false
-}
-
-func anyEdge(g *callgraph.Graph, from, to []int32) bool {
-	for _, f := range from {
-		for _, c := range to {
-			if g.HasEdge(f, c) {
-				return true
-			}
-		}
-	}
-	return false
 }
