@@ -19,6 +19,10 @@ type lambda struct {
 	targets []int32  // implementation methods
 	creator int32    // the method whose invokedynamic created it
 	pc      int32    // that invokedynamic's
+	// everywhere: the lambda also implements marker interfaces (altMetafactory's
+	// FLAG_SERIALIZABLE, FLAG_MARKERS), through whose types the oracle's lambda
+	// values do not follow it: every dispatch of its interface may reach it.
+	everywhere bool
 }
 
 // invokedynamic handles an invokedynamic instruction: the JVM calls the bootstrap
@@ -149,8 +153,10 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	}
 	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID, pc: at.pc}
 	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
-		// altMetafactory flags: FLAG_MARKERS=2, FLAG_BRIDGES=4; then counts and values.
+		// altMetafactory flags: FLAG_SERIALIZABLE=1, FLAG_MARKERS=2, FLAG_BRIDGES=4;
+		// then counts and values.
 		flags, rest := in.Args[3].Int, in.Args[4:]
+		l.everywhere = flags&3 != 0
 		if flags&2 != 0 && len(rest) > 0 {
 			n := int(rest[0].Int)
 			if n+1 <= len(rest) {
@@ -244,6 +250,9 @@ func (s *solver) addLambdaTarget(l *lambda, id int32) {
 func (s *solver) lambdaMatches(g *group, l *lambda) bool {
 	if !s.h.IsSubtype(l.iface, g.declared) {
 		return false
+	}
+	if g.lambdaIfaces != nil && !g.lambdaIfaces[l.iface.ID] && !l.everywhere {
+		return false // the oracle finds no lambda of l's interface in the receiver
 	}
 	for _, d := range l.descs {
 		if d == g.rm.Desc {

@@ -44,6 +44,10 @@ type group struct {
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
 	keep      func(*hierarchy.Method) bool // nil, or the targets the group may have
 	defaults  map[int32]bool               // lambda interfaces already matched for inherited default methods
+	// lambdaIfaces, when not nil, are the functional interfaces of the lambdas the
+	// oracle finds in the receivers (algo.LambdaFollower): only their lambdas match.
+	// nil matches every lambda of a fitting interface.
+	lambdaIfaces map[int32]bool
 }
 
 // addMember records id as a member of the group, whose set is set, and reports
@@ -425,6 +429,7 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 		// reach them, so only those are indexed for lambdas and keep their sites.
 		if g.declared.IsInterface() {
 			s.byName[rm.Name] = append(s.byName[rm.Name], g)
+			s.followLambdas(g)
 			for _, l := range s.lambdas[rm.Name] {
 				s.matchLambda(g, l)
 			}
@@ -445,6 +450,32 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 		s.libraryDispatch(at, g, ri)
 	}
 	return g.set
+}
+
+// followLambdas restricts the lambdas that value group g matches to those the
+// oracle finds in its receivers, when it follows lambdas (TFA): an interface call
+// on an object the program made, or on a lambda of another interface, reaches no
+// lambda of the whole program that merely shares its interface and name.
+func (s *solver) followLambdas(g *group) {
+	lf, ok := s.oracle.(algo.LambdaFollower)
+	if !ok || g.value.Kind == algo.Declared {
+		return
+	}
+	g.lambdaIfaces = map[int32]bool{}
+	follows := lf.Lambdas(g.value, func(iface *hierarchy.Class) {
+		if g.lambdaIfaces == nil || g.lambdaIfaces[iface.ID] {
+			return
+		}
+		g.lambdaIfaces[iface.ID] = true
+		for _, l := range s.lambdas[g.rm.Name] {
+			if l.iface == iface {
+				s.matchLambda(g, l)
+			}
+		}
+	})
+	if !follows {
+		g.lambdaIfaces = nil
+	}
 }
 
 func (s *solver) fillGroup(g *group) {

@@ -100,6 +100,9 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 	case o.isSummarised(m):
 		// Its return (under XTA: its one set) is any object of its type.
 		o.makeTop(m.ID)
+		if f != nil && o.flow != nil {
+			o.summarisedLambdas(f)
+		}
 	case f != nil && o.flow != nil:
 		o.values(m, f)
 	case f != nil:

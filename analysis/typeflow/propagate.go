@@ -107,7 +107,7 @@ func (o *oracle) makeTop(id int32) {
 		q := &o.subs[qi]
 		q.top = true
 		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
-		o.eachCreated(q.t, func(c int32) {
+		o.eachCreatedFor(qi, func(c int32) {
 			if !o.global[c] && !contains(old.order, oldExt.sorted, c) {
 				o.tell(qi, c)
 			}

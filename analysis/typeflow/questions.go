@@ -11,10 +11,11 @@ import (
 // sub is one question: fn is told of every class of type t in node n (or, n < 0,
 // created anywhere).
 type sub struct {
-	n   int32
-	t   *hierarchy.Class
-	fn  func(*hierarchy.Class)
-	top bool // asked on a node that became top: answered from every created class
+	n       int32
+	t       *hierarchy.Class
+	fn      func(*hierarchy.Class)
+	top     bool // asked on a node that became top: answered from every created class
+	lambdas bool // about the lambdas in n (Lambdas), not objects of classes (Types)
 }
 
 type answer struct{ q, c int32 }
@@ -46,17 +47,38 @@ func (o *oracle) nodeOf(v algo.Value) int32 {
 // Types answers from the value's node (its method's under XTA) and the global classes; a
 // value at no particular place has every class created anywhere.
 func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
-	t := v.Type
+	o.ask(v.Type, o.nodeOf(v), fn, false)
+}
+
+// Lambdas answers from the value's node under TFA (algo.LambdaFollower): a lambda
+// object is in a node as its functional interface's class ID, which no object of
+// a class can be (interfaces are never instantiated). It follows no lambda under
+// XTA, or into a node that is top already.
+func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Class)) bool {
+	if o.flow == nil {
+		return false
+	}
 	id := o.nodeOf(v)
+	if id < 0 || o.nodes[id].top {
+		return false
+	}
+	o.ask(v.Type, id, fn, true)
+	return true
+}
+
+// ask registers the question whether node id (< 0: any object) holds classes of
+// type t (lambdas: the functional interfaces of lambdas of type t) and answers it
+// from what is known.
+func (o *oracle) ask(t *hierarchy.Class, id int32, fn func(*hierarchy.Class), lambdas bool) {
 	qi := int32(len(o.subs))
-	o.subs = append(o.subs, sub{n: id, t: t, fn: fn})
+	o.subs = append(o.subs, sub{n: id, t: t, fn: fn, lambdas: lambdas})
 	if id >= 0 && o.nodes[id].top {
 		o.subs[qi].top = true
 		id = -1
 	}
 	if id < 0 {
 		o.aSubs[t.ID] = append(o.aSubs[t.ID], qi)
-		o.eachCreated(t, func(c int32) { o.tell(qi, c) })
+		o.eachCreatedFor(qi, func(c int32) { o.tell(qi, c) })
 		o.drain()
 		return
 	}
@@ -76,12 +98,37 @@ func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 	o.drain()
 }
 
-// tell queues the answer c to question qi. Answers are decided when the sets
-// change and given in drain, so that a question's callback, which may change the
-// sets, never runs between a change and the decisions it implies.
+// tell queues the answer c to question qi: a concrete class to a question about
+// objects, a functional interface to one about lambdas. Answers are decided when
+// the sets change and given in drain, so that a question's callback, which may
+// change the sets, never runs between a change and the decisions it implies.
 func (o *oracle) tell(qi, c int32) {
-	if algo.Concrete(o.h.Classes()[c]) {
+	cls := o.h.Classes()[c]
+	if o.subs[qi].lambdas {
+		if cls.IsInterface() {
+			o.told = append(o.told, answer{qi, c})
+		}
+		return
+	}
+	if algo.Concrete(cls) {
 		o.told = append(o.told, answer{qi, c})
+	}
+}
+
+// eachCreatedFor calls fn for each class created anywhere that question qi may be
+// told: of its type, and a concrete class or (a question about lambdas) a
+// functional interface of lambdas created anywhere.
+func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
+	q := &o.subs[qi]
+	if !q.lambdas {
+		o.eachCreated(q.t, fn)
+		return
+	}
+	t := q.t
+	for _, c := range o.allOrder {
+		if o.h.Classes()[c].IsInterface() && o.isSub(c, t) {
+			fn(c)
+		}
 	}
 }
 

@@ -102,6 +102,12 @@ interface Act {
     void act();
 }
 
+// An Act made with new (Main.lambdas), beside the lambda.
+class Chore implements Act {
+    public void act() {
+    }
+}
+
 // Serializable, with the private hook deserialization calls (Main.streams).
 class Kept implements java.io.Serializable {
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
