@@ -251,8 +251,8 @@ func (s *solver) lambdaMatches(g *group, l *lambda) bool {
 	if !s.h.IsSubtype(l.iface, g.declared) {
 		return false
 	}
-	if g.lambdaIfaces != nil && !g.lambdaIfaces[l.iface.ID] && !l.everywhere {
-		return false // the oracle finds no lambda of l's interface in the receiver
+	if g.lambdaSites != nil && !g.lambdaSites[siteKey{l.creator, l.pc}] && !l.everywhere {
+		return false // the oracle does not find l in the receiver
 	}
 	for _, d := range l.descs {
 		if d == g.rm.Desc {

@@ -44,11 +44,14 @@ type group struct {
 	lambdaSet int32                        // targets through lambdas, -1 until a lambda matches
 	keep      func(*hierarchy.Method) bool // nil, or the targets the group may have
 	defaults  map[int32]bool               // lambda interfaces already matched for inherited default methods
-	// lambdaIfaces, when not nil, are the functional interfaces of the lambdas the
-	// oracle finds in the receivers (algo.LambdaFollower): only their lambdas match.
-	// nil matches every lambda of a fitting interface.
-	lambdaIfaces map[int32]bool
+	// lambdaSites, when not nil, are the invokedynamic instructions that created
+	// the lambdas the oracle finds in the receivers (algo.LambdaFollower): only
+	// those lambdas match. nil matches every lambda of a fitting interface.
+	lambdaSites map[siteKey]bool
 }
+
+// siteKey is an instruction: its method's ID and pc.
+type siteKey struct{ m, pc int32 }
 
 // addMember records id as a member of the group, whose set is set, and reports
 // whether it is new. A small group (most are: TFA has one per receiver) looks in
@@ -454,27 +457,29 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 
 // followLambdas restricts the lambdas that value group g matches to those the
 // oracle finds in its receivers, when it follows lambdas (TFA): an interface call
-// on an object the program made, or on a lambda of another interface, reaches no
-// lambda of the whole program that merely shares its interface and name.
+// on a lambda reaches that lambda's body, and one on an object the program made
+// reaches none, not every lambda of the program (and of the JDK) that merely shares
+// its interface and method name.
 func (s *solver) followLambdas(g *group) {
 	lf, ok := s.oracle.(algo.LambdaFollower)
 	if !ok || g.value.Kind == algo.Declared {
 		return
 	}
-	g.lambdaIfaces = map[int32]bool{}
-	follows := lf.Lambdas(g.value, func(iface *hierarchy.Class) {
-		if g.lambdaIfaces == nil || g.lambdaIfaces[iface.ID] {
+	g.lambdaSites = map[siteKey]bool{}
+	follows := lf.Lambdas(g.value, func(creator *hierarchy.Method, pc int32) {
+		k := siteKey{creator.ID, pc}
+		if g.lambdaSites == nil || g.lambdaSites[k] {
 			return
 		}
-		g.lambdaIfaces[iface.ID] = true
+		g.lambdaSites[k] = true
 		for _, l := range s.lambdas[g.rm.Name] {
-			if l.iface == iface {
+			if l.creator == k.m && l.pc == k.pc {
 				s.matchLambda(g, l)
 			}
 		}
 	})
 	if !follows {
-		g.lambdaIfaces = nil
+		g.lambdaSites = nil
 	}
 }
 

@@ -184,11 +184,12 @@ type Follower interface {
 // LambdaFollower is a Follower that follows lambda objects (those LambdaMetafactory
 // makes at invokedynamic instructions) as values, from their capture site.
 type LambdaFollower interface {
-	// Lambdas tells fn, now and later, each functional interface of the lambdas
-	// that value v may hold (once each). It returns false when the oracle does not
-	// follow lambdas into v (v is any object: a JDK value, a widened set): every
-	// lambda of a fitting interface may be there, and fn is never called.
-	Lambdas(v Value, fn func(iface *hierarchy.Class)) bool
+	// Lambdas tells fn, now and later, the invokedynamic (its method and pc) that
+	// created each lambda value v may hold, once each. It returns false when the
+	// oracle does not follow lambdas into v (v is any object: a JDK value, a
+	// widened set): every lambda of a fitting interface may be there, and fn is
+	// never called.
+	Lambdas(v Value, fn func(creator *hierarchy.Method, pc int32)) bool
 }
 
 // CallKind says how a call hands values to its targets.

@@ -8,8 +8,8 @@
 // fields (a write into the field's set, a read out of it), casts (TFA) and one set
 // for the elements of all reference arrays. A virtual call reaches only the classes
 // in its receiver's set. Under TFA a lambda is a value from its invokedynamic on,
-// held in the sets as its functional interface's class ID (Lambdas), so that an
-// interface call reaches lambdas only where they may be its receiver.
+// one ID per invokedynamic past the class IDs (lambdas.go), so that an interface
+// call reaches the lambdas that may be its receiver only.
 //
 // The JDK's code is summarised, not followed (Config.Summarised), as Zhuo and Zhang
 // treat library code: each value of a JDK method is any object of its declared type

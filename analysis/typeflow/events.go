@@ -101,7 +101,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 		// Its return (under XTA: its one set) is any object of its type.
 		o.makeTop(m.ID)
 		if f != nil && o.flow != nil {
-			o.summarisedLambdas(f)
+			o.summarisedLambdas(m, f)
 		}
 	case f != nil && o.flow != nil:
 		o.values(m, f)

@@ -161,7 +161,7 @@ func (o *oracle) created(c int32) {
 	}
 	o.all[c] = true
 	o.allOrder = append(o.allOrder, c)
-	cls := o.h.Classes()[c]
+	cls := o.classOf(c)
 	if len(o.topFilters) > 0 {
 		// The top filters c passes are those naming one of its supertypes.
 		var fs []int32
@@ -199,7 +199,7 @@ func (o *oracle) addGlobal(c int32) {
 	o.globalOrder = append(o.globalOrder, c)
 	// Tell first: created may put c into nodes (through top edges), after which
 	// their questions would take it for told.
-	o.h.Supertypes(o.h.Classes()[c], func(s *hierarchy.Class) bool {
+	o.h.Supertypes(o.classOf(c), func(s *hierarchy.Class) bool {
 		for _, qi := range o.gSubs[s.ID] {
 			if q := &o.subs[qi]; !q.top && !o.has(q.n, c) {
 				o.tell(qi, c)
@@ -227,7 +227,12 @@ func (o *oracle) drain() {
 			if toldHead == len(o.told) {
 				o.told, toldHead = o.told[:0], 0
 			}
-			o.subs[a.q].fn(o.h.Classes()[a.c])
+			if q := &o.subs[a.q]; q.lambdas != nil {
+				l := o.lambdas[a.c-o.nc]
+				q.lambdas(l.m, l.pc)
+			} else {
+				q.fn(o.h.Classes()[a.c])
+			}
 			continue
 		}
 		id := o.queue[queueHead]

@@ -11,11 +11,13 @@ import (
 // sub is one question: fn is told of every class of type t in node n (or, n < 0,
 // created anywhere).
 type sub struct {
-	n       int32
-	t       *hierarchy.Class
-	fn      func(*hierarchy.Class)
-	top     bool // asked on a node that became top: answered from every created class
-	lambdas bool // about the lambdas in n (Lambdas), not objects of classes (Types)
+	n   int32
+	t   *hierarchy.Class
+	fn  func(*hierarchy.Class)
+	top bool // asked on a node that became top: answered from every created class
+	// lambdas, when not nil, makes the question one about the lambdas in n
+	// (Lambdas), told by their capture sites, instead of objects of classes (fn).
+	lambdas func(*hierarchy.Method, int32)
 }
 
 type answer struct{ q, c int32 }
@@ -47,14 +49,13 @@ func (o *oracle) nodeOf(v algo.Value) int32 {
 // Types answers from the value's node (its method's under XTA) and the global classes; a
 // value at no particular place has every class created anywhere.
 func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
-	o.ask(v.Type, o.nodeOf(v), fn, false)
+	o.ask(sub{n: o.nodeOf(v), t: v.Type, fn: fn})
 }
 
 // Lambdas answers from the value's node under TFA (algo.LambdaFollower): a lambda
-// object is in a node as its functional interface's class ID, which no object of
-// a class can be (interfaces are never instantiated). It follows no lambda under
+// is in a node as its capture site's ID (lambdas.go). It follows no lambda under
 // XTA, or into a node that is top already.
-func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Class)) bool {
+func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Method, int32)) bool {
 	if o.flow == nil {
 		return false
 	}
@@ -62,16 +63,16 @@ func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Class)) bool {
 	if id < 0 || o.nodes[id].top {
 		return false
 	}
-	o.ask(v.Type, id, fn, true)
+	o.ask(sub{n: id, t: v.Type, lambdas: fn})
 	return true
 }
 
-// ask registers the question whether node id (< 0: any object) holds classes of
-// type t (lambdas: the functional interfaces of lambdas of type t) and answers it
-// from what is known.
-func (o *oracle) ask(t *hierarchy.Class, id int32, fn func(*hierarchy.Class), lambdas bool) {
+// ask registers question q, whether node q.n (< 0: any object) holds objects (or
+// lambdas) of type q.t, and answers it from what is known.
+func (o *oracle) ask(q sub) {
+	id, t := q.n, q.t
 	qi := int32(len(o.subs))
-	o.subs = append(o.subs, sub{n: id, t: t, fn: fn, lambdas: lambdas})
+	o.subs = append(o.subs, q)
 	if id >= 0 && o.nodes[id].top {
 		o.subs[qi].top = true
 		id = -1
@@ -103,30 +104,29 @@ func (o *oracle) ask(t *hierarchy.Class, id int32, fn func(*hierarchy.Class), la
 // the sets change and given in drain, so that a question's callback, which may
 // change the sets, never runs between a change and the decisions it implies.
 func (o *oracle) tell(qi, c int32) {
-	cls := o.h.Classes()[c]
-	if o.subs[qi].lambdas {
-		if cls.IsInterface() {
+	if o.subs[qi].lambdas != nil {
+		if c >= o.nc {
 			o.told = append(o.told, answer{qi, c})
 		}
 		return
 	}
-	if algo.Concrete(cls) {
+	if c < o.nc && algo.Concrete(o.h.Classes()[c]) {
 		o.told = append(o.told, answer{qi, c})
 	}
 }
 
 // eachCreatedFor calls fn for each class created anywhere that question qi may be
-// told: of its type, and a concrete class or (a question about lambdas) a
-// functional interface of lambdas created anywhere.
+// told: of its type, and a concrete class or (a question about lambdas) a lambda
+// created anywhere.
 func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
 	q := &o.subs[qi]
-	if !q.lambdas {
+	if q.lambdas == nil {
 		o.eachCreated(q.t, fn)
 		return
 	}
 	t := q.t
 	for _, c := range o.allOrder {
-		if o.h.Classes()[c].IsInterface() && o.isSub(c, t) {
+		if c >= o.nc && o.isSub(c, t) {
 			fn(c)
 		}
 	}
@@ -148,7 +148,7 @@ func (o *oracle) eachCreated(t *hierarchy.Class, fn func(c int32)) {
 func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c int32)) {
 	if t.IsInterface() || t == o.h.Object() {
 		for _, c := range list {
-			if o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
+			if c < o.nc && o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
 				fn(c)
 			}
 		}

@@ -98,6 +98,7 @@ func (o *oracle) insert(id, c int32) bool {
 // descend, and the hierarchy tells a subclass at once; a bitset per class would
 // cost the square of a deep chain's depth (100,000 classes: 40 s).
 func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
+	c = o.typeID(c)
 	switch {
 	case t == o.h.Object():
 		return true
@@ -126,6 +127,7 @@ func (o *oracle) accepts(f int32, c int32) bool {
 		return true
 	}
 	if b := o.filterBits[f]; b != nil {
+		c = o.typeID(c)
 		return b[c/64]&(1<<(c%64)) != 0
 	}
 	return o.isSub(c, o.filterTypes[f][0]) // one class (see filter)

@@ -50,6 +50,8 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 	o := &oracle{
 		h:          h,
 		nm:         int32(nm),
+		nc:         int32(nc),
+		lambdaIDs:  map[siteKey]int32{},
 		nodes:      make([]node, nm+nf+numSpecial),
 		global:     make([]bool, nc),
 		all:        make([]bool, nc),
@@ -109,6 +111,11 @@ const numSpecial = 4
 type oracle struct {
 	h  *hierarchy.Hierarchy
 	nm int32 // number of methods: field f's node is nm + f.ID
+	// nc is the number of classes. The sets hold class IDs below it, and above it
+	// lambdas, one ID per invokedynamic that creates them (lambdas.go).
+	nc        int32
+	lambdaIDs map[siteKey]int32 // capture site -> its lambdas' ID
+	lambdas   []lambdaSite      // by ID - nc
 
 	// Nodes: methods by ID (XTA: the method's set; TFA: its return), then fields by
 	// ID, then elems, heap, escape and held, then any (TFA: a value nobody traced,

@@ -275,7 +275,7 @@ func (o *oracle) aliases(m *hierarchy.Method, f *facts.Method, fl *facts.Flow) {
 			alias = o.none
 		case bytecode.Invokedynamic:
 			if at(&ci, len(f.Calls), func(i int) int32 { return f.Calls[i].PC }) {
-				alias = o.indyResult(&f.Calls[ci])
+				alias = o.indyResult(m, &f.Calls[ci])
 			}
 		}
 		if alias >= 0 {
@@ -305,11 +305,11 @@ func (o *oracle) constant(name string) int32 {
 	return o.classNode(c.ID)
 }
 
-// indyResult returns the node of what an invokedynamic pushes: a String for string
-// concatenation; a lambda of its functional interface for LambdaMetafactory's
+// indyResult returns the node of what the invokedynamic at pc in m pushes: a
+// String for string concatenation; the lambda it creates for LambdaMetafactory's
 // (lambdaNode); anything of its type otherwise (records' and switches' bootstraps
 // push no object; others are rare).
-func (o *oracle) indyResult(c *facts.Call) int32 {
+func (o *oracle) indyResult(m *hierarchy.Method, c *facts.Call) int32 {
 	if c.Indy == nil {
 		return o.none
 	}
@@ -320,43 +320,9 @@ func (o *oracle) indyResult(c *facts.Call) int32 {
 	case ret == "Ljava/lang/String;":
 		return o.constant("java/lang/String")
 	case c.Indy.Bootstrap.Class == lambdaMetafactory:
-		return o.lambdaNode(ret[1 : len(ret)-1])
+		return o.lambdaNode(m, c.PC, ret[1:len(ret)-1])
 	}
 	return o.any
-}
-
-const lambdaMetafactory = "java/lang/invoke/LambdaMetafactory"
-
-// lambdaNode returns the node of the lambdas of functional interface iface: it
-// holds the interface's class ID, which stands for them (Lambdas). Interface calls
-// of the program reach a lambda's implementation only where the lambda may be in
-// the receiver's node. An interface missing from the class path has no methods to
-// call: its lambdas are nothing the sets track.
-func (o *oracle) lambdaNode(iface string) int32 {
-	c := o.h.Class(iface)
-	if c == nil || c.Phantom || !c.IsInterface() {
-		return o.none
-	}
-	id := o.classNode(c.ID)
-	o.add(id, c.ID)
-	return id
-}
-
-// summarisedLambdas records the lambdas summarised method m creates as created
-// anywhere: summarised code may hand them to any value it gives the program, whose
-// nodes are top and so hold them.
-func (o *oracle) summarisedLambdas(f *facts.Method) {
-	for i := range f.Calls {
-		in := f.Calls[i].Indy
-		if in == nil || in.Bootstrap.Class != lambdaMetafactory {
-			continue
-		}
-		if ret := returnDesc(in.Desc); len(ret) > 2 && ret[0] == 'L' {
-			if c := o.h.Class(ret[1 : len(ret)-1]); c != nil && !c.Phantom && c.IsInterface() {
-				o.created(c.ID)
-			}
-		}
-	}
 }
 
 // fieldAccess links a field read to the value it pushes, and a write's value to the

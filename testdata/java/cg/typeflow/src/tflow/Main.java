@@ -56,12 +56,14 @@ public class Main {
         Shape o = new Octagon();
         o.name(); // @calls(tflow.Octagon.name) @!calls[tfa](tflow.Hexagon.name)
         Act r = () -> h.name(); // @calls(tflow.Hexagon.name) @calls[xta](tflow.Octagon.name) @!calls[tfa](tflow.Octagon.name)
-        r.act(); // @calls(tflow.Main.lambda$lambdas$0)
-        // A lambda is a value too: made at its invokedynamic, it is in r's set and
-        // not in named's, whose Chore is an ordinary class. RTA and XTA match every
-        // lambda of the interface by name, at every call of act.
+        // A lambda is a value too, made at its invokedynamic: r holds the lambda
+        // above, idle the one below, named a Chore (an ordinary class). RTA and XTA
+        // match every lambda of the interface by name, at every call of act.
+        Act idle = () -> {};
+        r.act(); // @calls(tflow.Main.lambda$lambdas$0) @calls[rta](tflow.Main.lambda$lambdas$1) @calls[xta](tflow.Main.lambda$lambdas$1) @!calls[tfa](tflow.Main.lambda$lambdas$1, tflow.Chore.act)
+        idle.act(); // @calls(tflow.Main.lambda$lambdas$1) @!calls[tfa](tflow.Main.lambda$lambdas$0)
         Act named = new Chore();
-        named.act(); // @calls(tflow.Chore.act) @calls[rta](tflow.Main.lambda$lambdas$0) @calls[xta](tflow.Main.lambda$lambdas$0) @!calls[tfa](tflow.Main.lambda$lambdas$0)
+        named.act(); // @calls(tflow.Chore.act) @calls[rta](tflow.Main.lambda$lambdas$0) @calls[xta](tflow.Main.lambda$lambdas$0) @!calls[tfa](tflow.Main.lambda$lambdas$0, tflow.Main.lambda$lambdas$1)
     }
 
     // pick returns a Star or a Moon as an Object; the cast lets only Stars (and
