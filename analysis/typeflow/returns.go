@@ -195,17 +195,7 @@ func (o *oracle) resultOf(set int32, m *hierarchy.Method) int32 {
 	if len(r.fresh) > 0 {
 		from = append(from, o.freshNode(m, r))
 	}
-	switch len(from) {
-	case 0:
-		return o.none // it returns null
-	case 1:
-		return from[0]
-	}
-	u := o.newNode()
-	for _, id := range from {
-		o.link(id, u, noFilter)
-	}
-	return u
+	return o.union(from) // none when it returns only null
 }
 
 // freshNode returns the node of the objects summarised method m creates and

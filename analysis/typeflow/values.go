@@ -98,6 +98,12 @@ func (o *oracle) defsNode(m *hierarchy.Method, defs []facts.Def) int32 {
 			return o.any
 		}
 	}
+	return o.union(ids)
+}
+
+// union returns a node holding what the nodes ids hold: none for no node, the node
+// itself for one, else a node they feed.
+func (o *oracle) union(ids []int32) int32 {
 	switch len(ids) {
 	case 0:
 		return o.none
