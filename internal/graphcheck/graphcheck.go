@@ -106,7 +106,7 @@ func SubgraphProblems(lo, hi *callgraph.Graph, h *hierarchy.Hierarchy) (problems
 		return []string{fmt.Sprintf("graphs of different programs (%d and %d nodes)", lo.NumNodes, hi.NumNodes)}, nil
 	}
 	var viaNative, exempt func(int32) bool
-	if lo.Level < callgraph.CorrectJDK && hi.Level >= callgraph.CorrectJDK && h != nil {
+	if !lo.Level.ModelsJDK() && hi.Level.ModelsJDK() && h != nil {
 		ms := h.Methods()
 		viaNative = func(id int32) bool { return id == hi.Native || ms[id].IsNative() }
 		exempt = func(id int32) bool { return id != hi.Native && !ms[id].IsPublic() && ms[id].Name != "<clinit>" }
