@@ -6,10 +6,12 @@
 // flows along edges filtered by declared types: from a call's arguments into its
 // targets' parameters, from their returns back into the call's result, through
 // fields (a write into the field's set, a read out of it), casts (TFA) and one set
-// for the elements of all reference arrays. A virtual call reaches only the classes
-// in its receiver's set. Under TFA a lambda is a value from its invokedynamic on,
-// one ID per invokedynamic past the class IDs (lambdas.go), so that an interface
-// call reaches the lambdas that may be its receiver only.
+// for the elements of all reference arrays (XTA; TFA: of the arrays nobody
+// traced). A virtual call reaches only the classes in its receiver's set. Under
+// TFA lambdas and the program's arrays are values too, one ID per creating
+// instruction past the class IDs (objects.go): an interface call reaches the
+// lambdas that may be its receiver only, and an array's loads read what the stores
+// into it wrote, until it escapes to code the sets do not follow.
 //
 // The JDK's code is summarised, not followed (Config.Summarised), as Zhuo and Zhang
 // treat library code: each value of a JDK method is any object of its declared type

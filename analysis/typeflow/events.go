@@ -159,7 +159,7 @@ func (o *oracle) methodSet(m *hierarchy.Method, f *facts.Method) {
 // refField resolves the field an access names when it holds references; nil when
 // it holds primitives or does not resolve.
 func (o *oracle) refField(fa *facts.FieldAccess) *hierarchy.Field {
-	if len(fa.Ref.Desc) < 3 || fa.Ref.Desc[0] != 'L' {
+	if (len(fa.Ref.Desc) < 3 || fa.Ref.Desc[0] != 'L') && (o.flow == nil || !refArray(fa.Ref.Desc)) {
 		return nil
 	}
 	c := o.h.Class(fa.Ref.Class)

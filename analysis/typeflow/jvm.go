@@ -107,6 +107,9 @@ func (o *oracle) native(m *hierarchy.Method) {
 		}
 	case len(ret) > 1 && ret[0] == '[':
 		o.link(o.held, o.elems, noFilter)
+		if fl, ok := o.returnFilter(m); ok && o.flow != nil {
+			o.link(o.heap, m.ID, fl) // an array nobody traced
+		}
 	default:
 		if fl, ok := o.returnFilter(m); ok {
 			o.link(o.heap, m.ID, fl)

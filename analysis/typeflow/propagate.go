@@ -11,7 +11,14 @@ import (
 
 // link adds an edge and sends along it what its source has propagated already.
 func (o *oracle) link(from, to, f int32) {
-	if from == to || o.nodes[to].top {
+	if from == to {
+		return
+	}
+	if o.nodes[to].top {
+		// Nothing goes into a top node, but an array that would has escaped.
+		if o.flow != nil && to != o.sink && !o.nodes[from].top && o.accepts(f, o.anyArray) {
+			o.link(from, o.sink, f)
+		}
 		return
 	}
 	if o.nodes[from].top {
@@ -63,7 +70,10 @@ func (o *oracle) link(from, to, f int32) {
 // add puts class c into node id, queueing it for the node's questions (tell) and
 // for its edges (drain).
 func (o *oracle) add(id, c int32) {
-	if o.nodes[id].top {
+	if o.nodes[id].top || id == o.sink && o.flow != nil {
+		if c >= o.nc {
+			o.escaped(c)
+		}
 		o.created(c)
 		return
 	}
@@ -103,9 +113,18 @@ func (o *oracle) makeTop(id int32) {
 	}
 	n.top = true
 	n.order, n.out = nil, nil
+	for _, c := range old.order {
+		if c >= o.nc {
+			o.escaped(c)
+		}
+	}
 	for _, qi := range oldExt.subs {
 		q := &o.subs[qi]
 		q.top = true
+		if q.onTop != nil {
+			o.told = append(o.told, answer{qi, -1})
+			continue
+		}
 		o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
 		o.eachCreatedFor(qi, func(c int32) {
 			if !o.global[c] && !contains(old.order, oldExt.sorted, c) {
@@ -227,10 +246,12 @@ func (o *oracle) drain() {
 			if toldHead == len(o.told) {
 				o.told, toldHead = o.told[:0], 0
 			}
-			if q := &o.subs[a.q]; q.lambdas != nil {
-				l := o.lambdas[a.c-o.nc]
-				q.lambdas(l.m, l.pc)
-			} else {
+			switch q := &o.subs[a.q]; {
+			case a.c < 0:
+				q.onTop()
+			case q.objs != nil:
+				q.objs(a.c)
+			default:
 				q.fn(o.h.Classes()[a.c])
 			}
 			continue

@@ -15,9 +15,12 @@ type sub struct {
 	t   *hierarchy.Class
 	fn  func(*hierarchy.Class)
 	top bool // asked on a node that became top: answered from every created class
-	// lambdas, when not nil, makes the question one about the lambdas in n
-	// (Lambdas), told by their capture sites, instead of objects of classes (fn).
-	lambdas func(*hierarchy.Method, int32)
+	// objs, when not nil, makes the question one about the objects past the class
+	// IDs in n (objects.go): its arrays when arrays, else its lambdas. onTop, when
+	// not nil, answers for all of them once n is top.
+	objs   func(c int32)
+	arrays bool
+	onTop  func()
 }
 
 type answer struct{ q, c int32 }
@@ -63,7 +66,10 @@ func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Method, int32)) bool {
 	if id < 0 || o.nodes[id].top {
 		return false
 	}
-	o.ask(sub{n: id, t: v.Type, lambdas: fn})
+	o.ask(sub{n: id, t: v.Type, objs: func(c int32) {
+		x := o.extra[c-o.nc]
+		fn(x.m, x.pc)
+	}})
 	return true
 }
 
@@ -76,6 +82,11 @@ func (o *oracle) ask(q sub) {
 	if id >= 0 && o.nodes[id].top {
 		o.subs[qi].top = true
 		id = -1
+	}
+	if id < 0 && q.onTop != nil {
+		o.told = append(o.told, answer{qi, -1})
+		o.drain()
+		return
 	}
 	if id < 0 {
 		o.aSubs[t.ID] = append(o.aSubs[t.ID], qi)
@@ -104,8 +115,8 @@ func (o *oracle) ask(q sub) {
 // the sets change and given in drain, so that a question's callback, which may
 // change the sets, never runs between a change and the decisions it implies.
 func (o *oracle) tell(qi, c int32) {
-	if o.subs[qi].lambdas != nil {
-		if c >= o.nc {
+	if q := &o.subs[qi]; q.objs != nil {
+		if c >= o.nc && o.isArray(c) == q.arrays {
 			o.told = append(o.told, answer{qi, c})
 		}
 		return
@@ -120,13 +131,13 @@ func (o *oracle) tell(qi, c int32) {
 // created anywhere.
 func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
 	q := &o.subs[qi]
-	if q.lambdas == nil {
+	if q.objs == nil {
 		o.eachCreated(q.t, fn)
 		return
 	}
 	t := q.t
 	for _, c := range o.allOrder {
-		if c >= o.nc && o.isSub(c, t) {
+		if c >= o.nc && o.isArray(c) == q.arrays && o.isSub(c, t) {
 			fn(c)
 		}
 	}

@@ -98,7 +98,12 @@ func (o *oracle) insert(id, c int32) bool {
 // descend, and the hierarchy tells a subclass at once; a bitset per class would
 // cost the square of a deep chain's depth (100,000 classes: 40 s).
 func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
-	c = o.typeID(c)
+	if c >= o.nc {
+		if o.isArray(c) {
+			return o.arraySuper(t)
+		}
+		c = o.extra[c-o.nc].iface.ID
+	}
 	switch {
 	case t == o.h.Object():
 		return true
@@ -126,8 +131,15 @@ func (o *oracle) accepts(f int32, c int32) bool {
 	if f == noFilter {
 		return true
 	}
+	if c >= o.nc {
+		for _, t := range o.filterTypes[f] {
+			if o.isSub(c, t) {
+				return true
+			}
+		}
+		return false
+	}
 	if b := o.filterBits[f]; b != nil {
-		c = o.typeID(c)
 		return b[c/64]&(1<<(c%64)) != 0
 	}
 	return o.isSub(c, o.filterTypes[f][0]) // one class (see filter)
@@ -179,9 +191,13 @@ func (o *oracle) filter(ts []*hierarchy.Class) (f int32, ok bool) {
 }
 
 // typeOf is the class of a field or return descriptor that may hold objects the
-// sets track: nil and false for primitives, void and arrays (arrays are not
-// tracked; their elements are in the elems node), Object's class for a missing one.
+// sets track: nil and false for primitives, void and (under XTA) arrays, whose
+// elements are in the elems node; Object's class for an array of references under
+// TFA, which follows the program's arrays (objects.go), and for a missing class.
 func (o *oracle) typeOf(desc string) (*hierarchy.Class, bool) {
+	if o.flow != nil && refArray(desc) {
+		return o.h.Object(), true // TFA follows the program's arrays (objects.go)
+	}
 	if len(desc) < 3 || desc[0] != 'L' {
 		return nil, false
 	}

@@ -51,7 +51,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		h:          h,
 		nm:         int32(nm),
 		nc:         int32(nc),
-		lambdaIDs:  map[siteKey]int32{},
+		extraIDs:   map[siteKey]int32{},
 		nodes:      make([]node, nm+nf+numSpecial),
 		global:     make([]bool, nc),
 		all:        make([]bool, nc),
@@ -102,6 +102,11 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 			o.makeTop(id)
 		}
 	}
+	if o.flow != nil {
+		o.anyArray = o.newExtra(extraObj{elems: o.elems})
+		o.created(o.anyArray)
+		o.sink = o.newNode()
+	}
 	return o
 }
 
@@ -112,10 +117,12 @@ type oracle struct {
 	h  *hierarchy.Hierarchy
 	nm int32 // number of methods: field f's node is nm + f.ID
 	// nc is the number of classes. The sets hold class IDs below it, and above it
-	// lambdas, one ID per invokedynamic that creates them (lambdas.go).
-	nc        int32
-	lambdaIDs map[siteKey]int32 // capture site -> its lambdas' ID
-	lambdas   []lambdaSite      // by ID - nc
+	// lambdas and arrays, one ID per instruction that creates them (objects.go).
+	nc       int32
+	extraIDs map[siteKey]int32 // creating instruction -> its objects' ID
+	extra    []extraObj        // by ID - nc
+	anyArray int32             // the arrays nobody traced (TFA)
+	sink     int32             // where what flows into top nodes is seen: arrays escape there (TFA)
 
 	// Nodes: methods by ID (XTA: the method's set; TFA: its return), then fields by
 	// ID, then elems, heap, escape and held, then any (TFA: a value nobody traced,

@@ -202,9 +202,14 @@ func (o *oracle) values(m *hierarchy.Method, f *facts.Method) {
 		}
 		switch op {
 		case bytecode.Aaload:
-			o.link(o.elems, o.def(m, p), noFilter)
+			def := o.def(m, p)
+			o.arrays(node(0), func(elems int32) { o.link(elems, def, noFilter) })
 		case bytecode.Aastore:
-			o.link(node(2), o.elems, noFilter)
+			// elems keeps what every array holds: calls that pass an array's
+			// elements as parameters read it (passesElems).
+			val := node(2)
+			o.link(val, o.elems, noFilter)
+			o.arrays(node(0), func(elems int32) { o.link(val, elems, noFilter) })
 		case bytecode.Areturn:
 			if flt, ok := o.returnFilter(m); ok {
 				o.link(node(0), m.ID, flt)
@@ -260,8 +265,6 @@ func (o *oracle) aliases(m *hierarchy.Method, f *facts.Method, fl *facts.Flow) {
 					alias = o.fieldNode(fd)
 				}
 			}
-		case bytecode.Aaload:
-			alias = o.elems
 		case bytecode.New:
 			if at(&ai, len(f.Allocs), func(i int) int32 { return f.Allocs[i].PC }) {
 				if c := o.h.Class(f.Allocs[ai].Type); c != nil && algo.Concrete(c) {
@@ -277,8 +280,12 @@ func (o *oracle) aliases(m *hierarchy.Method, f *facts.Method, fl *facts.Flow) {
 			default:
 				alias = o.any // a method type or handle, or a dynamic constant (or a number: never an object operand)
 			}
-		case bytecode.AconstNull, bytecode.Anewarray, bytecode.Newarray, bytecode.Multianewarray:
+		case bytecode.AconstNull, bytecode.Newarray:
 			alias = o.none
+		case bytecode.Anewarray:
+			alias = o.arrayNode(m, p)
+		case bytecode.Multianewarray:
+			alias = o.anyArrayNode() // the JVM makes the nested arrays
 		case bytecode.Invokedynamic:
 			if at(&ci, len(f.Calls), func(i int) int32 { return f.Calls[i].PC }) {
 				alias = o.indyResult(m, &f.Calls[ci])
@@ -355,8 +362,14 @@ func (o *oracle) fieldAccess(m *hierarchy.Method, fa *facts.FieldAccess, operand
 
 // cast lets the classes of a checkcast's type pass from its operand to its result.
 func (o *oracle) cast(m *hierarchy.Method, tc *facts.TypeCheck, operand func(int32) int32) {
-	if tc.Instanceof || tc.Type == "" || tc.Type[0] == '[' {
-		return // arrays hold no classes the sets track
+	if tc.Instanceof || tc.Type == "" {
+		return
+	}
+	if tc.Type[0] == '[' {
+		if refArray(tc.Type) {
+			o.link(operand(0), o.def(m, tc.PC), noFilter) // only arrays pass
+		}
+		return
 	}
 	if flt, ok := o.filter([]*hierarchy.Class{o.h.Class(tc.Type)}); ok {
 		o.link(operand(0), o.def(m, tc.PC), flt)
@@ -395,7 +408,7 @@ func eachRefOperand(c *facts.Call, fn func(n int32)) {
 		n = 1
 	}
 	forEachParam(desc, func(d string) {
-		if d[0] == 'L' {
+		if d[0] == 'L' || refArray(d) {
 			fn(n)
 		}
 		n++
@@ -508,7 +521,7 @@ func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
 	if c.Op == bytecode.Invokedynamic || o.createsOnly[siteKey{caller.ID, c.PC}] {
 		return
 	}
-	if r := returnDesc(c.Ref.Desc); len(r) > 0 && r[0] == 'L' {
+	if r := returnDesc(c.Ref.Desc); len(r) > 0 && r[0] == 'L' || refArray(r) {
 		o.results(set, o.def(caller, c.PC))
 	}
 }

@@ -1,0 +1,152 @@
+package typeflow
+
+import (
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Objects the hierarchy has no class for (TFA): lambdas and the program's arrays.
+// In the sets they are IDs past the class IDs, one per instruction that creates
+// them, and they flow like any object, filtered by declared types as an object of
+// their type would be:
+//   - a lambda, made by a LambdaMetafactory invokedynamic, is of a class the JVM
+//     spins implementing its functional interface: an interface dispatch reaches
+//     the lambdas in its receiver's node (Lambdas), not every lambda of the program
+//     with its interface and name. Lambdas summarised code creates are created
+//     anywhere: top nodes, the JDK's values, hold them.
+//   - an array, made by an anewarray of the program's code, has a node of its own
+//     elements: aastore feeds the element nodes of the arrays in its array
+//     operand's node, aaload reads them (arrays), and an array that reaches a top
+//     node (a JDK parameter, what native code holds, a widened set) has escaped:
+//     its elements are top, since code the sets do not follow may store anything
+//     into it. Arrays nobody traced (the JDK's, native code's, multianewarray's
+//     nested ones) are one ID, anyArray, whose elements are elems.
+
+const lambdaMetafactory = "java/lang/invoke/LambdaMetafactory"
+
+// extraObj is the instruction that creates the objects of one ID.
+type extraObj struct {
+	m     *hierarchy.Method // nil for anyArray
+	pc    int32
+	iface *hierarchy.Class // a lambda's functional interface; nil for an array
+	elems int32            // an array's node of elements
+}
+
+// newExtra makes the ID of x.
+func (o *oracle) newExtra(x extraObj) int32 {
+	id := o.nc + int32(len(o.extra))
+	o.extra = append(o.extra, x)
+	if x.m != nil {
+		o.extraIDs[siteKey{x.m.ID, x.pc}] = id
+	}
+	o.all = append(o.all, false)
+	o.global = append(o.global, false)
+	return id
+}
+
+// lambdaID returns the ID of the lambdas the invokedynamic at pc in m creates,
+// making it on first use, or -1 when their interface is not an interface of the
+// class path (such a lambda has no methods to call).
+func (o *oracle) lambdaID(m *hierarchy.Method, pc int32, iface string) int32 {
+	if id, ok := o.extraIDs[siteKey{m.ID, pc}]; ok {
+		return id
+	}
+	c := o.h.Class(iface)
+	if c == nil || c.Phantom || !c.IsInterface() {
+		return -1
+	}
+	return o.newExtra(extraObj{m: m, pc: pc, iface: c})
+}
+
+// isArray reports whether ID c (past the class IDs) is an array's.
+func (o *oracle) isArray(c int32) bool { return c >= o.nc && o.extra[c-o.nc].iface == nil }
+
+// classOf returns the class of ID c: a class's, a lambda's functional interface,
+// Object for an array.
+func (o *oracle) classOf(c int32) *hierarchy.Class {
+	switch {
+	case c < o.nc:
+		return o.h.Classes()[c]
+	case o.isArray(c):
+		return o.h.Object()
+	}
+	return o.extra[c-o.nc].iface
+}
+
+// arraySuper reports whether an array is of type t: Object, Cloneable,
+// Serializable (JLS 4.10.3).
+func (o *oracle) arraySuper(t *hierarchy.Class) bool {
+	return t == o.h.Object() || t.Name == "java/lang/Cloneable" || t.Name == "java/io/Serializable"
+}
+
+// lambdaNode returns the node of what the invokedynamic at pc in m pushes: the
+// lambda it creates.
+func (o *oracle) lambdaNode(m *hierarchy.Method, pc int32, iface string) int32 {
+	c := o.lambdaID(m, pc, iface)
+	if c < 0 {
+		return o.none
+	}
+	id := o.newNode()
+	o.add(id, c)
+	return id
+}
+
+// arrayNode returns the node of what the anewarray at pc in m pushes: the array
+// it creates, with a node of its elements.
+func (o *oracle) arrayNode(m *hierarchy.Method, pc int32) int32 {
+	c, ok := o.extraIDs[siteKey{m.ID, pc}]
+	if !ok {
+		c = o.newExtra(extraObj{m: m, pc: pc, elems: o.newNode()})
+	}
+	id := o.newNode()
+	o.add(id, c)
+	return id
+}
+
+// anyArrayNode returns a node holding the arrays nobody traced.
+func (o *oracle) anyArrayNode() int32 {
+	id := o.newNode()
+	o.add(id, o.anyArray)
+	return id
+}
+
+// escaped is told that object c reached a top node: an array's elements may be
+// anything from now on.
+func (o *oracle) escaped(c int32) {
+	if o.isArray(c) {
+		if e := o.extra[c-o.nc].elems; !o.nodes[e].top {
+			o.makeTop(e)
+		}
+	}
+}
+
+// arrays calls fn, now and later, with the element node of each array that node
+// id may hold: elems (anything stored in any array) once id is top.
+func (o *oracle) arrays(id int32, fn func(elems int32)) {
+	o.ask(sub{n: id, t: o.h.Object(), arrays: true,
+		objs:  func(c int32) { fn(o.extra[c-o.nc].elems) },
+		onTop: func() { fn(o.elems) }})
+}
+
+// summarisedLambdas records the lambdas summarised method m creates as created
+// anywhere: summarised code may hand them to any value it gives the program, whose
+// nodes are top and so hold them.
+func (o *oracle) summarisedLambdas(m *hierarchy.Method, f *facts.Method) {
+	for i := range f.Calls {
+		in := f.Calls[i].Indy
+		if in == nil || in.Bootstrap.Class != lambdaMetafactory {
+			continue
+		}
+		if ret := returnDesc(in.Desc); len(ret) > 2 && ret[0] == 'L' {
+			if c := o.lambdaID(m, f.Calls[i].PC, ret[1:len(ret)-1]); c >= 0 {
+				o.created(c)
+			}
+		}
+	}
+}
+
+// refArray reports whether a descriptor is of an array of references (an array
+// of arrays included).
+func refArray(desc string) bool {
+	return len(desc) > 1 && desc[0] == '[' && (desc[1] == 'L' || desc[1] == '[')
+}
