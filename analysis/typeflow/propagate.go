@@ -157,9 +157,11 @@ func (o *oracle) topEdge(to, f int32) {
 		o.topFilters = append(o.topFilters, f)
 		o.topTo = append(o.topTo, nil)
 		var cs []int32
-		for _, c := range o.allOrder {
-			if o.accepts(f, c) {
-				cs = append(cs, c)
+		for _, list := range [][]int32{o.allOrder, o.extraOrder} {
+			for _, c := range list {
+				if o.accepts(f, c) {
+					cs = append(cs, c)
+				}
 			}
 		}
 		o.topClasses = append(o.topClasses, cs)
@@ -179,7 +181,11 @@ func (o *oracle) created(c int32) {
 		return
 	}
 	o.all[c] = true
-	o.allOrder = append(o.allOrder, c)
+	if c < o.nc {
+		o.allOrder = append(o.allOrder, c)
+	} else {
+		o.extraOrder = append(o.extraOrder, c)
+	}
 	cls := o.classOf(c)
 	if len(o.topFilters) > 0 {
 		// The top filters c passes are those naming one of its supertypes.

@@ -136,8 +136,8 @@ func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
 		return
 	}
 	t := q.t
-	for _, c := range o.allOrder {
-		if c >= o.nc && o.isArray(c) == q.arrays && o.isSub(c, t) {
+	for _, c := range o.extraOrder {
+		if o.isArray(c) == q.arrays && o.isSub(c, t) {
 			fn(c)
 		}
 	}

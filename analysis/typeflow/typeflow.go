@@ -140,6 +140,7 @@ type oracle struct {
 	global, all               []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
 	globalOrder               []int32           // global classes in the order they came
 	allOrder                  []int32           // every created class in the order it came
+	extraOrder                []int32           // every created lambda and array (objects.go), likewise
 	subs                      []sub             // questions asked
 	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
 	subBits                   [][]uint64        // by class ID: the IDs of its subtypes, made on first use
