@@ -123,6 +123,10 @@ func (o *oracle) escaped(c int32) {
 // arrays calls fn, now and later, with the element node of each array that node
 // id may hold: elems (anything stored in any array) once id is top.
 func (o *oracle) arrays(id int32, fn func(elems int32)) {
+	if o.h.Object() == nil {
+		fn(o.elems) // no JDK: questions need Object's class to be asked
+		return
+	}
 	o.ask(sub{n: id, t: o.h.Object(), arrays: true,
 		objs:  func(c int32) { fn(o.extra[c-o.nc].elems) },
 		onTop: func() { fn(o.elems) }})

@@ -187,6 +187,9 @@ func (o *oracle) created(c int32) {
 		o.extraOrder = append(o.extraOrder, c)
 	}
 	cls := o.classOf(c)
+	if cls == nil {
+		return // an array, with no java.lang.Object on the class path (no JDK)
+	}
 	if len(o.topFilters) > 0 {
 		// The top filters c passes are those naming one of its supertypes.
 		var fs []int32

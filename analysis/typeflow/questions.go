@@ -56,7 +56,7 @@ func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 }
 
 // Lambdas answers from the value's node under TFA (algo.LambdaFollower): a lambda
-// is in a node as its capture site's ID (lambdas.go). It follows no lambda under
+// is in a node as its capture site's ID (objects.go). It follows no lambda under
 // XTA, or into a node that is top already.
 func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Method, int32)) bool {
 	if o.flow == nil {
