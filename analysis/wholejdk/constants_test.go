@@ -58,17 +58,7 @@ func programBootstrap(t *testing.T) string {
 // private never is reachable only at Behaved-CLs, whose fallback may call anything.
 // (constantRuns: the hole was at Encap-Respect and above, under every algorithm.)
 func TestProgramBootstrap(t *testing.T) {
-	dir := programBootstrap(t)
-	java := filepath.Join(javatest.JDKHome(t), "bin", "java")
-	out, err := exec.Command(java, "-cp", dir, "indy.Main").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "at indy.Main.reached") || !strings.Contains(string(out), "at indy.Main.target") {
-		t.Fatalf("running indy.Main: %v\n%s", err, out)
-	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, factsCache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := runAndIndex(t, programBootstrap(t), "indy.Main", "indy.Main.reached", "indy.Main.target")
 	h := ix.Hierarchy()
 	mainC := h.Class("indy/Main")
 	main, bsm := mainC.Method("main", "([Ljava/lang/String;)V"), mainC.Method("bsm", mainC.Methods[1].Desc)
@@ -138,17 +128,7 @@ func programConstants(t *testing.T) string {
 // fallback. At Behaved-CLs that fallback is every method, unused included; from
 // Encap-Respect on, unused is unreachable.
 func TestProgramConstants(t *testing.T) {
-	dir := programConstants(t)
-	java := filepath.Join(javatest.JDKHome(t), "bin", "java")
-	out, err := exec.Command(java, "-cp", dir, "condy.Main").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "at condy.Main.secret") || !strings.Contains(string(out), "at condy.Other.call") {
-		t.Fatalf("running condy.Main: %v\n%s", err, out)
-	}
-	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, factsCache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := runAndIndex(t, programConstants(t), "condy.Main", "condy.Main.secret", "condy.Other.call")
 	h := ix.Hierarchy()
 	mainC := h.Class("condy/Main")
 	var main, bsm, secret, unused *hierarchy.Method
@@ -198,4 +178,26 @@ func writeClasses(t *testing.T, classes ...classgen.Class) string {
 		}
 	}
 	return dir
+}
+
+// runAndIndex runs class main of the class directory dir with java, which must
+// fail with a stack trace that has each of frames, and indexes dir with the JDK;
+// the index is closed when the test ends.
+func runAndIndex(t *testing.T, dir, main string, frames ...string) *index.Index {
+	t.Helper()
+	java := filepath.Join(javatest.JDKHome(t), "bin", "java")
+	out, err := exec.Command(java, "-cp", dir, main).CombinedOutput()
+	ok := err != nil
+	for _, f := range frames {
+		ok = ok && strings.Contains(string(out), "at "+f)
+	}
+	if !ok {
+		t.Fatalf("running %s: %v\n%s", main, err, out)
+	}
+	ix, err := index.Build(context.Background(), index.Config{JDKHome: javatest.JDKHome(t), Sources: []classpath.Source{{Path: dir, Origin: classpath.Application}}}, factsCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
 }
