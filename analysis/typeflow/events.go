@@ -95,6 +95,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 				break
 			}
 		}
+		o.handedFields(f)
 	}
 	switch {
 	case o.isSummarised(m):

@@ -2,6 +2,7 @@ package typeflow
 
 import (
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -13,14 +14,47 @@ func (o *oracle) fieldNode(f *hierarchy.Field) int32 {
 	id := o.nm + f.ID
 	if n := &o.nodes[id]; !n.field {
 		n.field = true
-		n.out = append(n.out, edge{to: o.heap, filter: noFilter})
-		if o.encap && !o.ownAccess && f.Class.Origin != hierarchy.JDK && f.Access&accPublic == 0 {
+		switch {
+		case !o.guarded(f):
+			o.open(id, f)
+		case o.serialized(f):
+			// Serialization reads it whatever its access: what the field holds
+			// reaches the stream's code (its writes, Written, come with the
+			// objects deserialization creates).
+			o.link(id, o.heap, noFilter)
 			o.ownFields = append(o.ownFields, id)
-		} else {
-			o.escapeTo(id, f)
+		default:
+			o.ownFields = append(o.ownFields, id)
 		}
 	}
 	return id
+}
+
+// guarded reports whether code the sets do not follow (the JDK, native code) can
+// reach field f only through what f's own program hands it: under Encap-Respect
+// and above, a field of the application or its libraries that is not public,
+// until the program asks for access to fields by name (ownAccess) or hands out a
+// method handle of f (handedFields).
+func (o *oracle) guarded(f *hierarchy.Field) bool {
+	return o.encap && !o.ownAccess && f.Class.Origin != hierarchy.JDK && f.Access&accPublic == 0 && !o.handed[f.ID]
+}
+
+// open lets what field node id holds reach the heap of fields that native code
+// reads (Unsafe reads any field: arrays stored there escape), and escaped values
+// into it.
+func (o *oracle) open(id int32, f *hierarchy.Field) {
+	o.link(id, o.heap, noFilter)
+	o.escapeTo(id, f)
+}
+
+// serialized reports whether serialization may read field f: an instance field,
+// not transient, of a serializable class.
+func (o *oracle) serialized(f *hierarchy.Field) bool {
+	if f.Access&(classfile.AccStatic|classfile.AccTransient) != 0 {
+		return false
+	}
+	ser := o.h.Class("java/io/Serializable")
+	return ser != nil && o.h.IsSubtype(f.Class, ser)
 }
 
 // escapeTo lets escaped values of a fitting type into field f's node id.
@@ -33,22 +67,24 @@ func (o *oracle) escapeTo(id int32, f *hierarchy.Field) {
 }
 
 // grantsFieldAccess reports whether a call hands out access to fields named at run
-// time: what lets JDK code write a class's private fields under Encap-Respect.
+// time: what lets JDK code read and write a class's private fields under
+// Encap-Respect.
 func grantsFieldAccess(ref classfile.Ref) bool {
 	switch ref.Class {
 	case "java/util/concurrent/atomic/AtomicReferenceFieldUpdater", "java/lang/reflect/Field",
-		"sun/misc/Unsafe", "jdk/internal/misc/Unsafe":
+		"java/lang/reflect/AccessibleObject", "sun/misc/Unsafe", "jdk/internal/misc/Unsafe":
 		return true
 	case "java/lang/invoke/MethodHandles$Lookup":
 		switch ref.Name {
-		case "findVarHandle", "findStaticVarHandle", "unreflectVarHandle", "findSetter", "findStaticSetter", "unreflectSetter":
+		case "findVarHandle", "findStaticVarHandle", "unreflectVarHandle", "findSetter", "findStaticSetter", "unreflectSetter",
+			"findGetter", "findStaticGetter", "unreflectGetter":
 			return true
 		}
 	}
 	return false
 }
 
-// grantOwnAccess lets escaped values into every field from now on.
+// grantOwnAccess opens every field from now on.
 func (o *oracle) grantOwnAccess() {
 	if o.ownAccess {
 		return
@@ -56,9 +92,55 @@ func (o *oracle) grantOwnAccess() {
 	o.ownAccess = true
 	fs := o.h.Fields()
 	for _, id := range o.ownFields {
-		o.escapeTo(id, fs[id-o.nm])
+		o.open(id, fs[id-o.nm])
 	}
 	o.ownFields = nil
+}
+
+// handedFields opens the fields that method handle constants in m's code (ldc,
+// bootstrap arguments) read or write: a record's ObjectMethods bootstrap gets
+// handles of its private fields, and JDK code then reads them.
+func (o *oracle) handedFields(f *facts.Method) {
+	var visit func(c *facts.Constant)
+	visit = func(c *facts.Constant) {
+		switch c.Kind {
+		case facts.ConstMethodHandle:
+			if c.RefKind >= classfile.RefGetField && c.RefKind <= classfile.RefPutStatic {
+				o.hand(c.Ref)
+			}
+		case facts.ConstDynamic:
+			for i := range c.Dynamic.Args {
+				visit(&c.Dynamic.Args[i])
+			}
+		}
+	}
+	for i := range f.HandleConsts {
+		visit(&f.HandleConsts[i].Const)
+	}
+	for i := range f.Calls {
+		if in := f.Calls[i].Indy; in != nil {
+			for j := range in.Args {
+				visit(&in.Args[j])
+			}
+		}
+	}
+}
+
+// hand opens the field ref names, once.
+func (o *oracle) hand(ref classfile.Ref) {
+	c := o.h.Class(ref.Class)
+	if c == nil {
+		return
+	}
+	fd, err := o.h.ResolveField(c, ref.Name, ref.Desc)
+	if err != nil || o.handed[fd.ID] {
+		return
+	}
+	guarded := o.guarded(fd)
+	o.handed[fd.ID] = true
+	if guarded && o.nodes[o.nm+fd.ID].field {
+		o.open(o.nm+fd.ID, fd) // links are never doubled: ownFields may open it again
+	}
 }
 
 const accPublic = 0x0001

@@ -61,6 +61,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		filters:    map[filterKey]int32{},
 		thrown:     h.Class("java/lang/Throwable"),
 		reached:    make([]bool, nm),
+		handed:     make([]bool, nf),
 		topIdx:     map[int32]int{},
 		topByType:  map[int32][]int32{},
 		topSeen:    map[[2]int32]bool{},
@@ -155,12 +156,14 @@ type oracle struct {
 	draining                  bool
 	thrown                    *hierarchy.Class
 	// encap: fields of the application and its libraries that are not public
-	// join the escaped values only once ownAccess; ownFields are their nodes
-	// made before.
+	// are open to code the sets do not follow (reach the heap, receive the
+	// escaped values) only once ownAccess or handed (jvm.go, guarded);
+	// ownFields are their nodes made before.
 	encap     bool
 	topSize   int
 	ownAccess bool
 	ownFields []int32
+	handed    []bool // by field ID: a method handle of the field is in reached code
 	// Top nodes feed filtered edges: every class created anywhere that passes
 	// filter topFilters[i] goes to each node of topTo[i].
 	topFilters []int32
