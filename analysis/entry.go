@@ -101,7 +101,7 @@ func (s *solver) entry(m *hierarchy.Method) {
 	s.reachable(m.ID)
 	if s.fl != nil {
 		// The JVM (or a client) calls it, with what it holds.
-		s.follow(site{pc: -1, line: -1, call: -1}, nil, s.singleton(m.ID), false)
+		s.follow(site{pc: -1, line: -1, call: -1}, nil, s.singleton(m.ID), algo.Direct)
 	}
 }
 

@@ -338,16 +338,19 @@ func (s *solver) bundleFrom(at site, from *hierarchy.Method, set, reason int32, 
 		}
 	}
 	if s.fl != nil {
-		s.follow(at, from, set, instantiates)
+		kind := algo.Direct
+		switch {
+		case instantiates:
+			kind = algo.Creating
+		case reason == s.std.init:
+			kind = algo.Initializes
+		}
+		s.follow(at, from, set, kind)
 	}
 }
 
 // follow tells a Follower oracle that from, at the site, calls the members of set.
-func (s *solver) follow(at site, from *hierarchy.Method, set int32, instantiates bool) {
-	kind := algo.Direct
-	if instantiates {
-		kind = algo.Creating
-	}
+func (s *solver) follow(at site, from *hierarchy.Method, set int32, kind algo.CallKind) {
 	if !s.linked[set] {
 		s.linked[set] = true
 		for _, id := range s.sets[set] {

@@ -203,4 +203,7 @@ const (
 	// Creating: the targets are constructors run on objects the call itself
 	// creates (reflection, native code): the call's result has their classes.
 	Creating
+	// Initializes: the targets are the class initialisers the instruction
+	// triggers (JVMS 5.5): it hands them nothing and gets nothing back.
+	Initializes
 )

@@ -8,10 +8,13 @@
 // fields (a write into the field's set, a read out of it), casts (TFA) and one set
 // for the elements of all reference arrays (XTA; TFA: of the arrays nobody
 // traced). A virtual call reaches only the classes in its receiver's set. Under
-// TFA lambdas and the program's arrays are values too, one ID per creating
-// instruction past the class IDs (objects.go): an interface call reaches the
-// lambdas that may be its receiver only, and an array's loads read what the stores
-// into it wrote, until it escapes to code the sets do not follow.
+// TFA lambdas, the program's arrays and the java.util collections and maps it
+// creates are values too, one ID per creating instruction past the class IDs
+// (objects.go, containers.go): an interface call reaches the lambdas that may be
+// its receiver only; an array's loads read what the stores into it wrote, and a
+// container's get, next and poll what its add and put stored (the collection
+// API's calls are a model, not calls into summarised code), until the array or
+// container escapes to code the sets do not follow.
 //
 // The JDK's code is summarised, not followed (Config.Summarised), as Zhuo and Zhang
 // treat library code: each value of a JDK method is any object of its declared type
@@ -49,8 +52,11 @@
 //     has reflection and native code obey access rules (Encap-Respect and above),
 //     that is every field of the JDK, the public fields of the application and its
 //     libraries, and their other fields only once their own code asks for access to
-//     fields by name (field updaters, VarHandles, Field, Unsafe): the JDK reaches the
-//     private fields of a class only through what the class hands it.
+//     fields by name (field updaters, VarHandles, Field, Unsafe) or hands out a
+//     method handle of the field (a record's toString): the JDK reaches the
+//     private fields of a class only through what the class hands it. Native code
+//     reads the same fields (the heap), and serialization the instance fields of
+//     serializable classes whatever their access.
 //     Deserialization writes the fields of the objects it creates, whatever their
 //     access (algo.Follower.Written).
 //   - a call that hands values other than as its callee's parameters (reflection,

@@ -21,6 +21,7 @@ type hub struct {
 	pos        []int32 // TFA: a node per position, or while one site feeds them its operands' (-1: none)
 	name, desc string  // what the sites feeding pos name; "" until one came
 	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
+	modelTo    []int32 // TFA: the results of modelled calls (containers.go): what other members return goes there
 	creators   []creator
 	// ctorCalls: sites that call the members without naming them (a lambda's
 	// functional method): a constructor among the members makes the object that
@@ -61,6 +62,13 @@ func (o *oracle) Written(f *hierarchy.Field) {
 func (o *oracle) Created(v algo.Value, c *hierarchy.Class) {
 	if !algo.Concrete(c) {
 		return
+	}
+	if v.Kind == algo.Def && o.containers != nil {
+		if o.isContainer(o.nodeOf(v)) {
+			o.created(c.ID) // the node holds the container itself (containers.go)
+			o.drain()
+			return
+		}
 	}
 	if v.Kind == algo.Hidden {
 		o.hidden(c.ID)
@@ -233,6 +241,9 @@ func (o *oracle) linkResult(set int32, m *hierarchy.Method, to int32) {
 // results back to the call's result. A creating call's result has the classes of
 // the constructors in the set.
 func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.CallKind) {
+	if kind == algo.Initializes {
+		return // an initialiser takes nothing and returns nothing
+	}
 	switch {
 	case caller == nil || o.isSummarised(caller):
 		// The JVM and native code call with what they hold, and keep what they
@@ -284,6 +295,11 @@ func (o *oracle) Member(set int32, callee *hierarchy.Method) {
 	if ret != 0 {
 		o.linkResult(set, callee, ret)
 	}
+	if !o.modelledMember(callee) {
+		for _, to := range o.hubs[set].modelTo {
+			o.linkResult(set, callee, to)
+		}
+	}
 	for _, cr := range o.hubs[set].creators {
 		o.create(cr, callee)
 	}
@@ -308,6 +324,9 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 	}
 	positional := h.name != "" && callee.Name == h.name && callee.Desc == h.desc
 	args, pos, elems := h.args, h.pos, h.elems // link may grow o.hubs
+	if positional && o.modelledMember(callee) {
+		pos = nil // the container model links what the sites hand it (containers.go)
+	}
 	for i, f := range o.paramFilters(callee) {
 		if f == 1 {
 			continue

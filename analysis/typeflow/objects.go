@@ -24,12 +24,27 @@ import (
 
 const lambdaMetafactory = "java/lang/invoke/LambdaMetafactory"
 
+// objKind is what an ID past the class IDs stands for.
+type objKind uint8
+
+const (
+	objLambda    objKind = iota
+	objArray             // the program's arrays, and anyArray
+	objContainer         // a JDK collection or map the program creates (containers.go)
+	objView              // an iterator or enumeration over a container's contents
+)
+
 // extraObj is the instruction that creates the objects of one ID.
 type extraObj struct {
-	m     *hierarchy.Method // nil for anyArray
-	pc    int32
-	iface *hierarchy.Class // a lambda's functional interface; nil for an array
-	elems int32            // an array's node of elements
+	kind objKind
+	m    *hierarchy.Method // nil for anyArray and views
+	pc   int32
+	// cls is a lambda's functional interface, a container's or view's class; nil
+	// for an array.
+	cls *hierarchy.Class
+	// elems is the node of an array's elements, of a container's (a map's
+	// values) and of the contents a view walks; keys that of a map's keys.
+	elems, keys int32
 }
 
 // newExtra makes the ID of x.
@@ -55,14 +70,14 @@ func (o *oracle) lambdaID(m *hierarchy.Method, pc int32, iface string) int32 {
 	if c == nil || c.Phantom || !c.IsInterface() {
 		return -1
 	}
-	return o.newExtra(extraObj{m: m, pc: pc, iface: c})
+	return o.newExtra(extraObj{kind: objLambda, m: m, pc: pc, cls: c})
 }
 
 // isArray reports whether ID c (past the class IDs) is an array's.
-func (o *oracle) isArray(c int32) bool { return c >= o.nc && o.extra[c-o.nc].iface == nil }
+func (o *oracle) isArray(c int32) bool { return o.extra[c-o.nc].kind == objArray }
 
 // classOf returns the class of ID c: a class's, a lambda's functional interface,
-// Object for an array.
+// a container's or view's class, Object for an array.
 func (o *oracle) classOf(c int32) *hierarchy.Class {
 	switch {
 	case c < o.nc:
@@ -70,7 +85,7 @@ func (o *oracle) classOf(c int32) *hierarchy.Class {
 	case o.isArray(c):
 		return o.h.Object()
 	}
-	return o.extra[c-o.nc].iface
+	return o.extra[c-o.nc].cls
 }
 
 // arraySuper reports whether an array is of type t: Object, Cloneable,
@@ -96,7 +111,7 @@ func (o *oracle) lambdaNode(m *hierarchy.Method, pc int32, iface string) int32 {
 func (o *oracle) arrayNode(m *hierarchy.Method, pc int32) int32 {
 	c, ok := o.extraIDs[siteKey{m.ID, pc}]
 	if !ok {
-		c = o.newExtra(extraObj{m: m, pc: pc, elems: o.newNode()})
+		c = o.newExtra(extraObj{kind: objArray, m: m, pc: pc, elems: o.newNode()})
 	}
 	id := o.newNode()
 	o.add(id, c)
@@ -110,11 +125,17 @@ func (o *oracle) anyArrayNode() int32 {
 	return id
 }
 
-// escaped is told that object c reached a top node: an array's elements may be
-// anything from now on.
+// escaped is told that object c reached a top node: the elements of an array
+// or a container (through a view too) may be anything from now on, since code
+// the sets do not follow may store anything into it.
 func (o *oracle) escaped(c int32) {
-	if o.isArray(c) {
-		if e := o.extra[c-o.nc].elems; !o.nodes[e].top {
+	x := o.extra[c-o.nc]
+	if x.kind == objLambda {
+		return
+	}
+
+	for _, e := range []int32{x.elems, x.keys} {
+		if e != 0 && !o.nodes[e].top {
 			o.makeTop(e)
 		}
 	}
@@ -127,7 +148,7 @@ func (o *oracle) arrays(id int32, fn func(elems int32)) {
 		fn(o.elems) // no JDK: questions need Object's class to be asked
 		return
 	}
-	o.ask(sub{n: id, t: o.h.Object(), arrays: true,
+	o.ask(sub{n: id, t: o.h.Object(), kind: objArray,
 		objs:  func(c int32) { fn(o.extra[c-o.nc].elems) },
 		onTop: func() { fn(o.elems) }})
 }

@@ -15,8 +15,9 @@ func (o *oracle) link(from, to, f int32) {
 		return
 	}
 	if o.nodes[to].top {
-		// Nothing goes into a top node, but an array that would has escaped.
-		if o.flow != nil && to != o.sink && !o.nodes[from].top && o.accepts(f, o.anyArray) {
+		// Nothing goes into a top node, but an array or a container that would
+		// has escaped.
+		if o.flow != nil && to != o.sink && !o.nodes[from].top {
 			o.link(from, o.sink, f)
 		}
 		return
@@ -137,9 +138,11 @@ func (o *oracle) makeTop(id int32) {
 	}
 }
 
-// topEdge feeds node to from a top node through filter f.
+// topEdge feeds node to from a top node through filter f. The sink stays as it
+// is: what a node held when it became top escaped then (makeTop), and what would
+// flow into it later goes to the sink itself (link).
 func (o *oracle) topEdge(to, f int32) {
-	if o.nodes[to].top {
+	if o.nodes[to].top || to == o.sink && o.flow != nil {
 		return
 	}
 	if f == noFilter {
@@ -177,6 +180,13 @@ func (o *oracle) topEdge(to, f int32) {
 
 // created records c as created somewhere, telling the questions about any object.
 func (o *oracle) created(c int32) {
+	if c >= o.nc {
+		if x := o.extra[c-o.nc]; x.kind == objContainer || x.kind == objView {
+			// Questions about any object see its class; the object itself is
+			// in top nodes only once it escaped, where its contents are top.
+			c = x.cls.ID
+		}
+	}
 	if o.all[c] {
 		return
 	}

@@ -16,11 +16,13 @@ type sub struct {
 	fn  func(*hierarchy.Class)
 	top bool // asked on a node that became top: answered from every created class
 	// objs, when not nil, makes the question one about the objects past the class
-	// IDs in n (objects.go): its arrays when arrays, else its lambdas. onTop, when
-	// not nil, answers for all of them once n is top.
-	objs   func(c int32)
-	arrays bool
-	onTop  func()
+	// IDs in n (objects.go) of one kind, or (every) about each object in n, by
+	// its ID: concrete classes and the objects past them alike. onTop, when not
+	// nil, answers for all of them once n is top.
+	objs  func(c int32)
+	kind  objKind
+	every bool
+	onTop func()
 }
 
 type answer struct{ q, c int32 }
@@ -66,7 +68,7 @@ func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Method, int32)) bool {
 	if id < 0 || o.nodes[id].top {
 		return false
 	}
-	o.ask(sub{n: id, t: v.Type, objs: func(c int32) {
+	o.ask(sub{n: id, t: v.Type, kind: objLambda, objs: func(c int32) {
 		x := o.extra[c-o.nc]
 		fn(x.m, x.pc)
 	}})
@@ -115,13 +117,23 @@ func (o *oracle) ask(q sub) {
 // the sets change and given in drain, so that a question's callback, which may
 // change the sets, never runs between a change and the decisions it implies.
 func (o *oracle) tell(qi, c int32) {
-	if q := &o.subs[qi]; q.objs != nil {
-		if c >= o.nc && o.isArray(c) == q.arrays {
+	q := &o.subs[qi]
+	switch {
+	case q.objs != nil && q.every:
+		if c >= o.nc || algo.Concrete(o.h.Classes()[c]) {
 			o.told = append(o.told, answer{qi, c})
 		}
-		return
-	}
-	if c < o.nc && algo.Concrete(o.h.Classes()[c]) {
+	case q.objs != nil:
+		if c >= o.nc && o.extra[c-o.nc].kind == q.kind {
+			o.told = append(o.told, answer{qi, c})
+		}
+	case c >= o.nc:
+		// A container or a view is an object of its class to every question
+		// about classes.
+		if x := o.extra[c-o.nc]; x.kind == objContainer || x.kind == objView {
+			o.told = append(o.told, answer{qi, x.cls.ID})
+		}
+	case algo.Concrete(o.h.Classes()[c]):
 		o.told = append(o.told, answer{qi, c})
 	}
 }
@@ -131,13 +143,15 @@ func (o *oracle) tell(qi, c int32) {
 // created anywhere.
 func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
 	q := &o.subs[qi]
-	if q.objs == nil {
+	if q.objs == nil || q.every {
 		o.eachCreated(q.t, fn)
-		return
+		if !q.every {
+			return
+		}
 	}
 	t := q.t
 	for _, c := range o.extraOrder {
-		if o.isArray(c) == q.arrays && o.isSub(c, t) {
+		if (q.every || o.extra[c-o.nc].kind == q.kind) && o.isSub(c, t) {
 			fn(c)
 		}
 	}

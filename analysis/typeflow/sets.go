@@ -102,7 +102,7 @@ func (o *oracle) isSub(c int32, t *hierarchy.Class) bool {
 		if o.isArray(c) {
 			return o.arraySuper(t)
 		}
-		c = o.extra[c-o.nc].iface.ID
+		c = o.extra[c-o.nc].cls.ID
 	}
 	switch {
 	case t == o.h.Object():

@@ -84,6 +84,9 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		o.returns = map[int32]*returned{}
 		o.freshNodes = map[int32]int32{}
 		o.createsOnly = map[siteKey]bool{}
+		o.containers = map[int32]int32{}
+		o.views = map[viewKey]int32{}
+		o.modelAsked = map[siteKey]bool{}
 	}
 	if o.topSize <= 0 {
 		o.topSize = DefaultTopSize
@@ -104,7 +107,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		}
 	}
 	if o.flow != nil {
-		o.anyArray = o.newExtra(extraObj{elems: o.elems})
+		o.anyArray = o.newExtra(extraObj{kind: objArray, elems: o.elems})
 		o.created(o.anyArray)
 		o.sink = o.newNode()
 	}
@@ -187,4 +190,10 @@ type oracle struct {
 	scopes     map[scopeKey]algo.Value
 	// createsOnly: the calls whose value their creating calls alone give.
 	createsOnly map[siteKey]bool
+	// The container model (containers.go): the nodes of new containers, by
+	// node; the views, by container, class and keys; the modelled calls whose
+	// question was asked.
+	containers map[int32]int32
+	views      map[viewKey]int32
+	modelAsked map[siteKey]bool
 }

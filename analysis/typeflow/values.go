@@ -267,7 +267,12 @@ func (o *oracle) aliases(m *hierarchy.Method, f *facts.Method, fl *facts.Flow) {
 			}
 		case bytecode.New:
 			if at(&ai, len(f.Allocs), func(i int) int32 { return f.Allocs[i].PC }) {
-				if c := o.h.Class(f.Allocs[ai].Type); c != nil && algo.Concrete(c) {
+				c := o.h.Class(f.Allocs[ai].Type)
+				switch {
+				case c == nil || !algo.Concrete(c):
+				case o.summarised != nil && containerFamily(c.Name) != notContainer && c.Origin == hierarchy.JDK:
+					alias = o.containerNode(m, p, c, containerFamily(c.Name))
+				default:
 					alias = o.classNode(c.ID)
 				}
 			}
@@ -445,6 +450,9 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 		return
 	}
 	c := o.callAt(caller, pc)
+	if c != nil && kind == algo.Direct {
+		defer o.modelCall(caller, c)
+	}
 	relink := false
 	if c != nil && kind == algo.Direct && standard(c.Op) {
 		if h.name == "" {
@@ -497,8 +505,18 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 		}
 	}
 	args := o.hubArgs(set)
-	if c != nil {
+	switch {
+	case c == nil:
+	case c.Op == bytecode.Invokedynamic && c.Indy != nil && readsOperands(c.Indy.Bootstrap.Class):
+		// An invokedynamic's operands go to its call site's target, not to
+		// the bootstrap method, which gets the site's constants: a lambda's
+		// captures to its implementation (Captured); the JDK's targets for
+		// string concatenation, records' methods and pattern switches only
+		// read them (toString, the record's fields, the class).
+	default:
 		eachRefOperand(c, func(n int32) { o.link(o.operand(caller, pc, n), args, noFilter) })
+	}
+	if c != nil {
 		if kind == algo.Direct {
 			o.result(caller, c, set)
 		}
@@ -507,8 +525,12 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 		}
 	}
 	// What the instruction pushes: the object an allocation makes (its finaliser
-	// runs on it), the one a creating call makes (its constructor's this).
-	o.link(o.def(caller, pc), args, noFilter)
+	// runs on it), the one a creating call makes (its constructor's this). A
+	// container has no finaliser, and its class's initialiser no parameter: it
+	// is handed nothing (the JDK's calls of the initialiser would make it escape).
+	if def := o.def(caller, pc); c != nil || !o.isContainer(def) {
+		o.link(def, args, noFilter)
+	}
 	if relink {
 		o.relink(set)
 	}
@@ -521,14 +543,40 @@ func (o *oracle) result(caller *hierarchy.Method, c *facts.Call, set int32) {
 	if c.Op == bytecode.Invokedynamic || o.createsOnly[siteKey{caller.ID, c.PC}] {
 		return
 	}
-	if r := returnDesc(c.Ref.Desc); len(r) > 0 && r[0] == 'L' || refArray(r) {
-		o.results(set, o.def(caller, c.PC))
+	r := returnDesc(c.Ref.Desc)
+	if len(r) == 0 || r[0] != 'L' && !refArray(r) {
+		return
 	}
+	def := o.def(caller, c.PC)
+	if _, _, ok := o.modelledCall(c); ok {
+		// The container model gives what modelled members return
+		// (containers.go); the others' results go to their own node list.
+		h := o.hub(set)
+		h.modelTo = append(h.modelTo, def)
+		o.eachMember(set, func(m *hierarchy.Method) {
+			if !o.modelledMember(m) {
+				o.linkResult(set, m, def)
+			}
+		})
+		return
+	}
+	o.results(set, def)
 }
 
 // relink links the hub's arguments to every member again after they changed.
 func (o *oracle) relink(set int32) {
 	o.eachMember(set, func(m *hierarchy.Method) { o.linkMember(set, m) })
+}
+
+// readsOperands reports whether the call sites a bootstrap class makes only read
+// what the invokedynamic hands them, or (LambdaMetafactory) hand it to code the
+// solver reports (Captured).
+func readsOperands(bootstrap string) bool {
+	switch bootstrap {
+	case lambdaMetafactory, "java/lang/invoke/StringConcatFactory", "java/lang/runtime/ObjectMethods", "java/lang/runtime/SwitchBootstraps":
+		return true
+	}
+	return false
 }
 
 func standard(op bytecode.Opcode) bool {

@@ -1,0 +1,314 @@
+package typeflow
+
+import (
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// Containers (TFA with the JDK summarised): a collection or map of java.util that
+// the program creates is an object of its own, one ID per allocation, with a node
+// of its elements (a map's values) and one of a map's keys. With the JDK
+// summarised, list.get(i) would be any object of any class created anywhere; the
+// collection API says what its calls do with the contents, so the program's calls
+// on its own containers are that model rather than calls into summarised code:
+// add and put store their arguments into the contents, get, next and poll return
+// them, iterator() returns a view sharing them, addAll copies another container's.
+// A call the model does not know (stream, forEach, sort, entrySet, ...) hands the
+// container to summarised code: it escapes as an array does, and its contents are
+// any object from then on. So do containers stored where such code may read them
+// (a field it may read, an array or container that escaped).
+//
+// The contents themselves are handed to summarised code by nearly every call
+// (contains and equals call the elements' equals, toString theirs): the arrays
+// and containers among them escape (elems and keys feed the sink), while classes
+// and lambdas, which summarised code cannot change, keep their precision.
+//
+// Where a modelled call's receiver is not one of the program's containers (a
+// container the JDK made, a lambda, a value that is top), the call is what
+// summarised code does: its result is any object, and what it stores escapes.
+
+// family is what kind of container a java.util class is.
+type family uint8
+
+const (
+	notContainer family = iota
+	sequence            // lists and deques: their iterators may add and set (ListIterator)
+	set                 // sets: no iterator of theirs adds anything
+	mapping             // maps: keys and values
+)
+
+// containerFamily returns the family of a class the model knows.
+func containerFamily(name string) family {
+	switch name {
+	case "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque", "java/util/Vector", "java/util/Stack":
+		return sequence
+	case "java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet":
+		return set
+	case "java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/Hashtable":
+		return mapping
+	}
+	return notContainer
+}
+
+// effect is what a modelled call does with the contents of the container (or
+// view) it is called on. Operands are numbered as facts.Flow numbers them: the
+// receiver is 0.
+type effect struct {
+	store    int32 // the operand stored into the elements (a map's values); 0 for none
+	storeKey int32 // the operand stored into a map's keys
+	load     bool  // the result is an element (a map's value)
+	loadKey  bool  // the result is a map's key
+	also     int32 // the result is also this operand (getOrDefault's default)
+	bulk     int32 // the operand whose contents join the container's (addAll, putAll, copy constructors)
+	view     bool  // the result is an iterator or an enumeration over the elements
+	keys     bool  // a view over a map's keys
+	readOnly bool  // the result is a view nothing can be added through (keySet, values): any object
+}
+
+// effects holds the modelled calls by name and descriptor: the collection API's
+// methods whose effect on the contents its specification states, for every
+// container class above. It is never written.
+var effects = func() map[string]effect {
+	e := map[string]effect{}
+	put := func(eff effect, sigs ...string) {
+		for _, s := range sigs {
+			e[s] = eff
+		}
+	}
+	const obj = "Ljava/lang/Object;"
+	put(effect{}, // what neither stores, returns nor hands out the contents
+		"<init>()V", "<init>(I)V", "<init>(IF)V", "<init>(IFZ)V", "<init>(Ljava/util/Comparator;)V",
+		"size()I", "isEmpty()Z", "clear()V", "contains("+obj+")Z", "containsKey("+obj+")Z",
+		"containsValue("+obj+")Z", "containsAll(Ljava/util/Collection;)Z", "indexOf("+obj+")I",
+		"lastIndexOf("+obj+")I", "remove("+obj+")Z", "removeAll(Ljava/util/Collection;)Z",
+		"retainAll(Ljava/util/Collection;)Z", "removeFirstOccurrence("+obj+")Z",
+		"removeLastOccurrence("+obj+")Z", "ensureCapacity(I)V", "trimToSize()V", "capacity()I",
+		"removeAllElements()V", "removeElementAt(I)V", "removeElement("+obj+")Z", "search("+obj+")I",
+		"empty()Z", "hasNext()Z", "hasPrevious()Z", "hasMoreElements()Z", "nextIndex()I",
+		"previousIndex()I", "remove()V")
+	put(effect{store: 1}, "add("+obj+")Z", "add("+obj+")V", "addFirst("+obj+")V", "addLast("+obj+")V",
+		"offer("+obj+")Z", "offerFirst("+obj+")Z", "offerLast("+obj+")Z", "push("+obj+")V",
+		"set("+obj+")V", "addElement("+obj+")V", "insertElementAt("+obj+"I)V", "setElementAt("+obj+"I)V")
+	put(effect{store: 2}, "add(I"+obj+")V")
+	put(effect{store: 1, load: true}, "push("+obj+")"+obj)
+	put(effect{store: 2, load: true}, "set(I"+obj+")"+obj, "replace("+obj+obj+")"+obj)
+	put(effect{storeKey: 1, store: 2, load: true}, "put("+obj+obj+")"+obj, "putIfAbsent("+obj+obj+")"+obj)
+	put(effect{load: true}, "get(I)"+obj, "remove(I)"+obj, "remove()"+obj, "removeFirst()"+obj,
+		"removeLast()"+obj, "poll()"+obj, "pollFirst()"+obj, "pollLast()"+obj, "peek()"+obj,
+		"peekFirst()"+obj, "peekLast()"+obj, "pop()"+obj, "element()"+obj, "getFirst()"+obj,
+		"getLast()"+obj, "first()"+obj, "last()"+obj, "firstElement()"+obj, "lastElement()"+obj,
+		"elementAt(I)"+obj, "floor("+obj+")"+obj, "ceiling("+obj+")"+obj, "higher("+obj+")"+obj,
+		"lower("+obj+")"+obj, "next()"+obj, "previous()"+obj, "nextElement()"+obj,
+		"get("+obj+")"+obj, "remove("+obj+")"+obj)
+	put(effect{load: true, also: 2}, "getOrDefault("+obj+obj+")"+obj)
+	put(effect{loadKey: true}, "firstKey()"+obj, "lastKey()"+obj, "floorKey("+obj+")"+obj,
+		"ceilingKey("+obj+")"+obj, "higherKey("+obj+")"+obj, "lowerKey("+obj+")"+obj)
+	put(effect{bulk: 1}, "addAll(Ljava/util/Collection;)Z", "putAll(Ljava/util/Map;)V",
+		"<init>(Ljava/util/Collection;)V", "<init>(Ljava/util/Map;)V", "<init>(Ljava/util/SortedSet;)V",
+		"<init>(Ljava/util/SortedMap;)V")
+	put(effect{bulk: 2}, "addAll(ILjava/util/Collection;)Z")
+	put(effect{view: true}, "iterator()Ljava/util/Iterator;", "listIterator()Ljava/util/ListIterator;",
+		"listIterator(I)Ljava/util/ListIterator;", "descendingIterator()Ljava/util/Iterator;",
+		"elements()Ljava/util/Enumeration;")
+	put(effect{view: true, keys: true}, "keys()Ljava/util/Enumeration;")
+	put(effect{readOnly: true}, "keySet()Ljava/util/Set;", "values()Ljava/util/Collection;")
+	return e
+}()
+
+// modelledMember reports whether the container model stands for summarised
+// member m where a modelled call of the program reaches it: its operands and
+// result are linked by the model, not as parameters and return.
+func (o *oracle) modelledMember(m *hierarchy.Method) bool {
+	if !strings.HasPrefix(m.Class.Name, "java/util/") || !o.isSummarised(m) {
+		return false
+	}
+	_, ok := effects[m.Name+m.Desc]
+	return ok
+}
+
+// containerNode returns the node of what the new at pc in m pushes when it
+// creates a container: the container, with nodes of its contents.
+func (o *oracle) containerNode(m *hierarchy.Method, pc int32, c *hierarchy.Class, fam family) int32 {
+	id, ok := o.extraIDs[siteKey{m.ID, pc}]
+	if !ok {
+		x := extraObj{kind: objContainer, m: m, pc: pc, cls: c, elems: o.newNode()}
+		o.link(x.elems, o.sink, noFilter)
+		if fam == mapping {
+			x.keys = o.newNode()
+			o.link(x.keys, o.sink, noFilter)
+		}
+		id = o.newExtra(x)
+	}
+	n := o.newNode()
+	o.containers[n] = id
+	o.add(n, id)
+	return n
+}
+
+// isContainer reports whether node id is a new container's (containerNode).
+func (o *oracle) isContainer(id int32) bool {
+	_, ok := o.containers[id]
+	return ok
+}
+
+// viewKey names a view: its container's ID, its class, and whether it walks a
+// map's keys.
+type viewKey struct {
+	container, class int32
+	keys             bool
+}
+
+// view returns the ID of the view of class c over container x's elements (keys).
+func (o *oracle) view(x int32, c *hierarchy.Class, keys bool) int32 {
+	k := viewKey{x, c.ID, keys}
+	if id, ok := o.views[k]; ok {
+		return id
+	}
+	cx := o.extra[x-o.nc]
+	e := cx.elems
+	if keys {
+		e = cx.keys
+	}
+	id := o.newExtra(extraObj{kind: objView, cls: c, elems: e})
+	o.views[k] = id
+	return id
+}
+
+// modelledCall returns what call c resolves to and its effect when the model
+// stands for it: a call of the collection API by instance invoke, with the JDK
+// summarised. Then modelledMember's members of its target sets are linked by
+// the model alone (result, linkMember): modelCall links its operands and result.
+func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, ok bool) {
+	eff, ok = effects[c.Ref.Name+c.Ref.Desc]
+	if !ok || o.summarised == nil || c.Op == bytecode.Invokestatic || !standard(c.Op) {
+		return nil, eff, false
+	}
+	decl := o.h.Class(c.Ref.Class)
+	if decl == nil || decl.Phantom {
+		return nil, eff, false
+	}
+	mR, err := o.h.ResolveMethod(decl, c.Ref.Name, c.Ref.Desc, c.Op == bytecode.Invokeinterface)
+	if err != nil {
+		return nil, eff, false
+	}
+	return mR, eff, true
+}
+
+// modelCall links modelled call c in caller, once: the effect on each container
+// or view its receiver may be, and for each other object whose method is a
+// modelledMember what summarised code would do.
+func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
+	k := siteKey{caller.ID, c.PC}
+	if o.modelAsked[k] {
+		return
+	}
+	mR, eff, ok := o.modelledCall(c)
+	if !ok {
+		return
+	}
+	o.modelAsked[k] = true
+	def := int32(-1)
+	if r := returnDesc(c.Ref.Desc); len(r) > 0 && (r[0] == 'L' || r[0] == '[') && !o.createsOnly[k] {
+		def = o.def(caller, c.PC)
+	}
+	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
+	// summarisedCall is what summarised code does for a receiver the model does
+	// not follow: it returns any object and keeps what it is handed to store.
+	summarisedCall := func() {
+		if def >= 0 && (eff.load || eff.loadKey || eff.view || eff.readOnly || eff.also != 0) {
+			o.link(o.any, def, noFilter)
+		}
+		for _, n := range []int32{eff.store, eff.storeKey} {
+			if n != 0 {
+				o.link(operand(n), o.any, noFilter) // arrays and containers escape
+			}
+		}
+	}
+	o.ask(sub{n: operand(0), t: o.h.Class(c.Ref.Class), every: true, onTop: summarisedCall, objs: func(r int32) {
+		if r < o.nc {
+			sel := mR // invokespecial does not dispatch
+			if c.Op != bytecode.Invokespecial {
+				sel = o.h.Select(o.h.Classes()[r], mR)
+			}
+			if sel != nil && o.modelledMember(sel) {
+				summarisedCall()
+			}
+			return
+		}
+		if x := o.extra[r-o.nc]; x.kind != objContainer && x.kind != objView {
+			summarisedCall()
+			return
+		}
+		o.apply(r, eff, caller, c, mR, def)
+	}})
+}
+
+// apply links effect eff of the call c in caller on container or view r.
+func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.Call, mR *hierarchy.Method, def int32) {
+	x := o.extra[r-o.nc]
+	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
+	if eff.store != 0 {
+		o.link(operand(eff.store), x.elems, noFilter)
+	}
+	if eff.storeKey != 0 && x.keys != 0 {
+		o.link(operand(eff.storeKey), x.keys, noFilter)
+	}
+	if def >= 0 {
+		switch {
+		case eff.load:
+			o.link(x.elems, def, noFilter)
+		case eff.loadKey && x.keys != 0:
+			o.link(x.keys, def, noFilter)
+		case eff.readOnly:
+			o.link(o.any, def, noFilter)
+		case eff.view:
+			o.viewsOf(r, x, eff, mR, def)
+		}
+		if eff.also != 0 {
+			o.link(operand(eff.also), def, noFilter)
+		}
+	}
+	if eff.bulk != 0 {
+		o.ask(sub{n: operand(eff.bulk), t: o.h.Object(), every: true,
+			onTop: func() { o.escaped(r) },
+			objs: func(y int32) {
+				if y < o.nc || o.extra[y-o.nc].kind != objContainer {
+					o.escaped(r) // contents nobody follows: any object
+					return
+				}
+				from := o.extra[y-o.nc]
+				o.link(from.elems, x.elems, noFilter)
+				if from.keys != 0 && x.keys != 0 {
+					o.link(from.keys, x.keys, noFilter)
+				}
+			}})
+	}
+}
+
+// viewsOf puts into def the views that call mR returns on container (or view) r:
+// of the classes its summary says it creates. Where the summary does not tell,
+// a set's or a map's view, or an enumeration, is any object (none of them adds
+// anything to the contents); any other view (a list's, a ListIterator may add)
+// hands the container to summarised code: it escapes.
+func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, def int32) {
+	sel := o.h.Select(x.cls, mR)
+	var fresh []int32
+	if sel != nil && x.kind == objContainer {
+		if s := o.summary(sel); s != nil && len(s.params) == 0 {
+			fresh = s.fresh
+		}
+	}
+	if len(fresh) == 0 {
+		if fam := containerFamily(x.cls.Name); x.kind != objContainer || fam == sequence && returnDesc(mR.Desc) != "Ljava/util/Enumeration;" {
+			o.escaped(r)
+		}
+		o.link(o.any, def, noFilter)
+		return
+	}
+	for _, f := range fresh {
+		o.add(def, o.view(r, o.h.Classes()[f], eff.keys))
+	}
+}

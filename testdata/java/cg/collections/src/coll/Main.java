@@ -1,0 +1,112 @@
+/*
+ * The container model of TFA (analysis/typeflow/containers.go): a java.util
+ * collection or map the program creates is an object with nodes of its own
+ * contents, so an element read back has the classes stored into that container,
+ * not every class created anywhere. RTA answers from the classes created anywhere.
+ *
+ * Soundness: a container handed to JDK code the model does not know (stream, a
+ * copy of a JDK-made list, a field that reflection or serialization may read)
+ * escapes: its elements are then any object, Blob included (Blob is created, but
+ * never stored in a container the program keeps to itself).
+ *
+ * The levels matter for fields: from Encap-Respect on, JDK code reads and writes a
+ * private field of the program only when the program hands it (a method handle,
+ * as a record's toString does, or serialization), so a list in a private field
+ * stays the program's at level 6; at Behaved-CLs reflection may write any field.
+ */
+// @levels(1,6) @algos(rta,tfa)
+package coll;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+
+public class Main {
+    interface Shape { double area(); }
+    static class Square implements Shape { public double area() { return 1; } }
+    static class Circle implements Shape { public double area() { return 3; } }
+    static class Blob implements Shape { public double area() { return 0; } }
+
+    /** Serialization reads its fields whatever their access: the list escapes. */
+    static class Saved implements Serializable {
+        private final List<Shape> items = new ArrayList<>();
+    }
+
+    /** toString reads the record's private field through a method handle: it escapes. */
+    record Pair(List<Shape> items) {}
+
+    private final List<Shape> kept = new ArrayList<>();
+
+    public static void main(String[] args) {
+        Shape blob = new Blob();
+        blob.area();
+
+        // A local list: what add stored is what get and the iterator return.
+        List<Shape> squares = new ArrayList<>();
+        squares.add(new Square());
+        squares.get(0).area(); // @calls(coll.Main$Square.area) @calls[rta](coll.Main$Circle.area, coll.Main$Blob.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        for (Shape s : squares) {
+            s.area(); // @calls(coll.Main$Square.area) @calls[rta](coll.Main$Blob.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+
+        // A map of lists: get returns the list put, whose class is LinkedList.
+        Map<String, List<Shape>> byName = new HashMap<>();
+        List<Shape> circles = new LinkedList<>();
+        circles.add(new Circle());
+        byName.put("c", circles);
+        byName.get("c").size(); // @calls(java.util.LinkedList.size) @calls[rta](java.util.ArrayList.size) @!calls[tfa](java.util.ArrayList.size)
+        circles.get(0).area(); // @calls(coll.Main$Circle.area)
+
+        // addAll copies another container's contents.
+        List<Shape> copy = new ArrayList<>(squares);
+        copy.addAll(squares);
+        copy.get(1).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+
+        // What a lambda captures goes to its body, not to the JDK's bootstrap
+        // method.
+        List<Shape> captured = new ArrayList<>();
+        Runnable adder = () -> captured.add(new Circle());
+        adder.run();
+        captured.get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+
+        // Escapes: a stream, a copy of a list the JDK made, a getter of a record,
+        // a concatenation (javac 17 hands the list to String.valueOf first).
+        List<Shape> streamed = new ArrayList<>();
+        streamed.add(new Square());
+        streamed.stream().count();
+        streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
+        List<Shape> printed = new ArrayList<>();
+        printed.add(new Square());
+        String text = "shapes: " + printed;
+        printed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
+        List<Shape> fromJdk = new ArrayList<>(List.of(new Circle()));
+        fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+        Pair pair = new Pair(new ArrayList<>());
+        pair.items().add(new Square());
+        pair.toString();
+        pair.items().get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
+
+        // A list in a private field stays the program's from Encap-Respect on.
+        Main m = new Main();
+        m.kept.add(new Circle());
+        m.kept.get(0).area(); // @calls(coll.Main$Circle.area) @calls[level=1](coll.Main$Blob.area) @!calls[tfa,level>=2](coll.Main$Blob.area)
+        Saved saved = new Saved();
+        saved.items.add(new Square());
+        saved.items.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
+
+        // An iterator the program hands on escapes its list.
+        List<Shape> handed = new ArrayList<>();
+        handed.add(new Circle());
+        Iterator<Shape> it = handed.iterator();
+        drain(it);
+        handed.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+    }
+
+    static void drain(Iterator<Shape> it) {
+        it.forEachRemaining(s -> {});
+    }
+}
