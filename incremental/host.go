@@ -287,6 +287,12 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 	if len(prevs) == 0 && req.Early != nil {
 		early = req.Early(snap.WithGraph(nil))
 	}
+	if len(prevs) == 0 {
+		// The first build's companion runs beside its analysis (another core),
+		// so that the first edit after opening finds it ready as later ones do,
+		// rather than waiting for its whole run.
+		w.companionLater(opts, spec)
+	}
 	g, gerr := w.graph(ctx, opts, spec, report, expect, early)
 	if ctx.Err() != nil {
 		return nil, made, ctx.Err()

@@ -316,8 +316,9 @@ func (w *world) later(fn func()) {
 // its trace: an edit of method bodies updates it in place in a fraction of a second
 // (Host.Build's Request.Interim), and its diagnostics stand, soundly, while the
 // algorithm analyses anew. It is computed in the background as soon as the graph is
-// published, unless the world has it already (an edit updated the previous world's
-// in place), so that the first edit after opening a workspace finds it ready, or
+// published (the first build's: as soon as its analysis starts), unless the world
+// has it already (an edit updated the previous world's in place), so that the
+// first edit after opening a workspace finds it ready, or
 // being computed (Host.interim then waits for it), rather than analysing anew
 // without interim diagnostics. The graph is registered at once, so that such an edit
 // finds it; the run waits for the world's other background run, if any (one at a
