@@ -322,6 +322,9 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 		}
 		return
 	}
+	if o.isSummarised(callee) && onlyReads(callee) {
+		return // what it is handed does not escape (jvm.go)
+	}
 	positional := h.name != "" && callee.Name == h.name && callee.Desc == h.desc
 	args, pos, elems := h.args, h.pos, h.elems // link may grow o.hubs
 	if positional && o.modelledMember(callee) {

@@ -145,6 +145,24 @@ func (o *oracle) hand(ref classfile.Ref) {
 
 const accPublic = 0x0001
 
+// onlyReads reports whether JDK method m only reads what it is handed: it turns
+// it into a string (toString), keeping neither the object nor anything it holds,
+// so an array or a container the program hands it has not escaped. javac 17 calls
+// String.valueOf on each object a string concatenation joins.
+func onlyReads(m *hierarchy.Method) bool {
+	const obj = "(Ljava/lang/Object;)"
+	switch m.Class.Name + "." + m.Name + m.Desc {
+	case "java/lang/String.valueOf" + obj + "Ljava/lang/String;",
+		"java/lang/StringBuilder.append" + obj + "Ljava/lang/StringBuilder;",
+		"java/lang/StringBuffer.append" + obj + "Ljava/lang/StringBuffer;",
+		"java/io/PrintStream.print" + obj + "V", "java/io/PrintStream.println" + obj + "V",
+		"java/util/Objects.toString" + obj + "Ljava/lang/String;",
+		"java/util/Objects.toString(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/String;":
+		return true
+	}
+	return false
+}
+
 // hidden records an object of class c made by code the program does not contain
 // (algo.Hidden: the JVM's, native code's, a constructor reference's class). That
 // code hands it to the program only as what calls into it return or pass on: a

@@ -66,23 +66,24 @@ public class Main {
         copy.addAll(squares);
         copy.get(1).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
 
-        // What a lambda captures goes to its body, not to the JDK's bootstrap
-        // method.
+        // Turning a list into a string only reads it (javac 17 hands it to
+        // String.valueOf first), and what a lambda captures goes to its body, not
+        // to the JDK's bootstrap method.
+        List<Shape> printed = new ArrayList<>();
+        printed.add(new Square());
+        String text = "shapes: " + printed;
+        System.out.println(printed);
+        printed.get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Blob.area)
         List<Shape> captured = new ArrayList<>();
         Runnable adder = () -> captured.add(new Circle());
         adder.run();
         captured.get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
 
-        // Escapes: a stream, a copy of a list the JDK made, a getter of a record,
-        // a concatenation (javac 17 hands the list to String.valueOf first).
+        // Escapes: a stream, a copy of a list the JDK made, a getter of a record.
         List<Shape> streamed = new ArrayList<>();
         streamed.add(new Square());
         streamed.stream().count();
         streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
-        List<Shape> printed = new ArrayList<>();
-        printed.add(new Square());
-        String text = "shapes: " + printed;
-        printed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
         List<Shape> fromJdk = new ArrayList<>(List.of(new Circle()));
         fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
         Pair pair = new Pair(new ArrayList<>());
