@@ -68,14 +68,19 @@ type effect struct {
 	readOnly bool  // the result is a view nothing can be added through (keySet, values): any object
 }
 
-// effects holds the modelled calls by name and descriptor: the collection API's
-// methods whose effect on the contents its specification states, for every
-// container class above. It is never written.
-var effects = func() map[string]effect {
-	e := map[string]effect{}
+// effects holds the modelled calls by name, then descriptor: the collection
+// API's methods whose effect on the contents its specification states, for every
+// container class above. It is never written. (Two levels: the lookups, made for
+// every member of every set at modelled sites, need no concatenated key.)
+var effects = func() map[string]map[string]effect {
+	e := map[string]map[string]effect{}
 	put := func(eff effect, sigs ...string) {
 		for _, s := range sigs {
-			e[s] = eff
+			i := strings.IndexByte(s, '(')
+			if e[s[:i]] == nil {
+				e[s[:i]] = map[string]effect{}
+			}
+			e[s[:i]][s[i:]] = eff
 		}
 	}
 	const obj = "Ljava/lang/Object;"
@@ -125,7 +130,7 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 	if !strings.HasPrefix(m.Class.Name, "java/util/") || !o.isSummarised(m) {
 		return false
 	}
-	_, ok := effects[m.Name+m.Desc]
+	_, ok := effects[m.Name][m.Desc]
 	return ok
 }
 
@@ -182,7 +187,7 @@ func (o *oracle) view(x int32, c *hierarchy.Class, keys bool) int32 {
 // summarised. Then modelledMember's members of its target sets are linked by
 // the model alone (result, linkMember): modelCall links its operands and result.
 func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, ok bool) {
-	eff, ok = effects[c.Ref.Name+c.Ref.Desc]
+	eff, ok = effects[c.Ref.Name][c.Ref.Desc]
 	if !ok || o.summarised == nil || c.Op == bytecode.Invokestatic || !standard(c.Op) {
 		return nil, eff, false
 	}

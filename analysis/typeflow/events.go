@@ -322,7 +322,7 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 		}
 		return
 	}
-	if o.isSummarised(callee) && onlyReads(callee) {
+	if onlyReads(callee) && o.isSummarised(callee) {
 		return // what it is handed does not escape (jvm.go)
 	}
 	positional := h.name != "" && callee.Name == h.name && callee.Desc == h.desc

@@ -151,14 +151,16 @@ const accPublic = 0x0001
 // String.valueOf on each object a string concatenation joins.
 func onlyReads(m *hierarchy.Method) bool {
 	const obj = "(Ljava/lang/Object;)"
-	switch m.Class.Name + "." + m.Name + m.Desc {
-	case "java/lang/String.valueOf" + obj + "Ljava/lang/String;",
-		"java/lang/StringBuilder.append" + obj + "Ljava/lang/StringBuilder;",
-		"java/lang/StringBuffer.append" + obj + "Ljava/lang/StringBuffer;",
-		"java/io/PrintStream.print" + obj + "V", "java/io/PrintStream.println" + obj + "V",
-		"java/util/Objects.toString" + obj + "Ljava/lang/String;",
-		"java/util/Objects.toString(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/String;":
-		return true
+	switch m.Name {
+	case "valueOf":
+		return m.Class.Name == "java/lang/String" && m.Desc == obj+"Ljava/lang/String;"
+	case "append":
+		return m.Class.Name == "java/lang/StringBuilder" && m.Desc == obj+"Ljava/lang/StringBuilder;" ||
+			m.Class.Name == "java/lang/StringBuffer" && m.Desc == obj+"Ljava/lang/StringBuffer;"
+	case "print", "println":
+		return m.Class.Name == "java/io/PrintStream" && m.Desc == obj+"V"
+	case "toString":
+		return m.Class.Name == "java/util/Objects" && (m.Desc == obj+"Ljava/lang/String;" || m.Desc == "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/String;")
 	}
 	return false
 }
