@@ -525,12 +525,8 @@ func (o *oracle) valueCall(caller *hierarchy.Method, pc, set int32, kind algo.Ca
 		}
 	}
 	// What the instruction pushes: the object an allocation makes (its finaliser
-	// runs on it), the one a creating call makes (its constructor's this). A
-	// container has no finaliser, and its class's initialiser no parameter: it
-	// is handed nothing (the JDK's calls of the initialiser would make it escape).
-	if def := o.def(caller, pc); c != nil || !o.isContainer(def) {
-		o.link(def, args, noFilter)
-	}
+	// runs on it), the one a creating call makes (its constructor's this).
+	o.link(o.def(caller, pc), args, noFilter)
 	if relink {
 		o.relink(set)
 	}
