@@ -15,38 +15,39 @@ import (
 // collection API says what its calls do with the contents, so the program's calls
 // on its own containers are that model rather than calls into summarised code:
 // add and put store their arguments into the contents, get, next and poll return
-// them, iterator() returns a view sharing them, addAll copies another container's.
-// A call the model does not know (stream, forEach, sort, entrySet, ...) hands the
-// container to summarised code: it escapes as an array does, and its contents are
-// any object from then on. So do containers stored where such code may read them
-// (a field it may read, an array or container that escaped).
+// them, addAll copies another container's, and iterator(), keySet(), values()
+// and entrySet() return views sharing them (view), whose next, getKey, getValue
+// and setValue are modelled too. A call the model does not know (stream,
+// forEach, sort, ...) hands the container to summarised code: it escapes as an
+// array does, and its contents are any object from then on. So do containers
+// stored where such code may read them (a field it may read, an array or
+// container that escaped).
 //
 // The contents themselves are handed to summarised code by nearly every call
 // (contains and equals call the elements' equals, toString theirs): the arrays
 // and containers among them escape (elems and keys feed the sink), while classes
 // and lambdas, which summarised code cannot change, keep their precision.
 //
-// Where a modelled call's receiver is not one of the program's containers (a
-// container the JDK made, a lambda, a value that is top), the call is what
-// summarised code does: its result is any object, and what it stores escapes.
+// Where a modelled call's receiver is not one of the program's containers or
+// views (a container the JDK made, a lambda, a value that is top), the call is
+// what summarised code does: its result is any object, and what it is handed to
+// store escapes (everything it is handed, for a class outside java.util).
 
 // family is what kind of container a java.util class is.
 type family uint8
 
 const (
 	notContainer family = iota
-	sequence            // lists and deques: their iterators may add and set (ListIterator)
-	set                 // sets: no iterator of theirs adds anything
+	collection          // lists, deques and sets: elements
 	mapping             // maps: keys and values
 )
 
 // containerFamily returns the family of a class the model knows.
 func containerFamily(name string) family {
 	switch name {
-	case "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque", "java/util/Vector", "java/util/Stack":
-		return sequence
-	case "java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet":
-		return set
+	case "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque", "java/util/Vector", "java/util/Stack",
+		"java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet":
+		return collection
 	case "java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/Hashtable":
 		return mapping
 	}
@@ -63,9 +64,9 @@ type effect struct {
 	loadKey  bool  // the result is a map's key
 	also     int32 // the result is also this operand (getOrDefault's default)
 	bulk     int32 // the operand whose contents join the container's (addAll, putAll, copy constructors)
-	view     bool  // the result is an iterator or an enumeration over the elements
+	view     bool  // the result is a view (an iterator, an enumeration, a map's keySet...) over the elements
 	keys     bool  // a view over a map's keys
-	readOnly bool  // the result is a view nothing can be added through (keySet, values): any object
+	entries  bool  // a view over a map's entries, each with the map's keys and values
 }
 
 // effects holds the modelled calls by name, then descriptor: the collection
@@ -118,16 +119,20 @@ var effects = func() map[string]map[string]effect {
 	put(effect{view: true}, "iterator()Ljava/util/Iterator;", "listIterator()Ljava/util/ListIterator;",
 		"listIterator(I)Ljava/util/ListIterator;", "descendingIterator()Ljava/util/Iterator;",
 		"elements()Ljava/util/Enumeration;")
-	put(effect{view: true, keys: true}, "keys()Ljava/util/Enumeration;")
-	put(effect{readOnly: true}, "keySet()Ljava/util/Set;", "values()Ljava/util/Collection;")
+	put(effect{view: true, keys: true}, "keys()Ljava/util/Enumeration;", "keySet()Ljava/util/Set;")
+	put(effect{view: true}, "values()Ljava/util/Collection;")
+	put(effect{view: true, entries: true}, "entrySet()Ljava/util/Set;")
+	put(effect{loadKey: true}, "getKey()"+obj) // a map's entry
+	put(effect{load: true}, "getValue()"+obj)
+	put(effect{store: 1, load: true}, "setValue("+obj+")"+obj)
 	return e
 }()
 
 // modelledMember reports whether the container model stands for summarised
 // member m where a modelled call of the program reaches it: its operands and
-// result are linked by the model, not as parameters and return.
+// result are linked by the model (modelCall), not as parameters and return.
 func (o *oracle) modelledMember(m *hierarchy.Method) bool {
-	if !strings.HasPrefix(m.Class.Name, "java/util/") || !o.isSummarised(m) {
+	if !o.isSummarised(m) {
 		return false
 	}
 	_, ok := effects[m.Name][m.Desc]
@@ -159,27 +164,56 @@ func (o *oracle) isContainer(id int32) bool {
 	return ok
 }
 
-// viewKey names a view: its container's ID, its class, and whether it walks a
-// map's keys.
+// viewPart is what of its container a view walks.
+type viewPart uint8
+
+const (
+	elementsPart viewPart = iota // the elements, a map's values
+	keysPart                     // a map's keys
+	entriesPart                  // a map's entries
+)
+
+// viewKey names a view: what it is a view of, its class's ID (-1 for a view of
+// an open class) and the part it walks.
 type viewKey struct {
-	container, class int32
-	keys             bool
+	of, class int32
+	part      viewPart
 }
 
-// view returns the ID of the view of class c over container x's elements (keys).
-func (o *oracle) view(x int32, c *hierarchy.Class, keys bool) int32 {
-	k := viewKey{x, c.ID, keys}
+// view returns the ID of the view of class c over a part of container or view
+// of. A view whose class its creating method does not tell (c nil: HashMap's
+// keySet, cached in a field) is of an open class: to questions about classes it
+// is any created object of their type, it passes every filter (a cast to the
+// view's class succeeds), and the model follows its contents all the same.
+// A view of the entries has an open entry object as its elements, with the map's
+// keys and values: getKey, getValue and setValue are modelled calls.
+func (o *oracle) view(of int32, c *hierarchy.Class, part viewPart) int32 {
+	k := viewKey{of, -1, part}
+	if c != nil {
+		k.class = c.ID
+	}
 	if id, ok := o.views[k]; ok {
 		return id
 	}
-	cx := o.extra[x-o.nc]
-	e := cx.elems
-	if keys {
-		e = cx.keys
+	x := o.extra[of-o.nc]
+	v := extraObj{kind: objView, cls: c, elems: x.elems}
+	switch part {
+	case keysPart:
+		v.elems = x.keys
+	case entriesPart:
+		entry := o.newExtra(extraObj{kind: objView, elems: x.elems, keys: x.keys})
+		v.elems = o.newNode()
+		o.add(v.elems, entry)
 	}
-	id := o.newExtra(extraObj{kind: objView, cls: c, elems: e})
+	id := o.newExtra(v)
 	o.views[k] = id
 	return id
+}
+
+// openClass reports whether ID c is a view of an open class (view).
+func (o *oracle) openClass(c int32) bool {
+	x := o.extra[c-o.nc]
+	return x.kind == objView && x.cls == nil
 }
 
 // modelledCall returns what call c resolves to and its effect when the model
@@ -221,30 +255,40 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 	}
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
 	// summarisedCall is what summarised code does for a receiver the model does
-	// not follow: it returns any object and keeps what it is handed to store.
-	summarisedCall := func() {
-		if def >= 0 && (eff.load || eff.loadKey || eff.view || eff.readOnly || eff.also != 0) {
+	// not follow: it returns any object, and keeps what it is handed to store.
+	// java.util's classes keep nothing else (sel: the method the receiver
+	// selects); code of other classes, or not known, may keep all it is handed.
+	summarisedCall := func(sel *hierarchy.Method) {
+		if def >= 0 && (eff.load || eff.loadKey || eff.view || eff.also != 0) {
 			o.link(o.any, def, noFilter)
 		}
-		for _, n := range []int32{eff.store, eff.storeKey} {
+		if sel == nil || !strings.HasPrefix(sel.Class.Name, "java/util/") {
+			eachRefOperand(c, func(n int32) {
+				if n > 0 {
+					o.link(operand(n), o.any, noFilter)
+				}
+			})
+			return
+		}
+		for _, n := range []int32{eff.store, eff.storeKey, eff.bulk} {
 			if n != 0 {
 				o.link(operand(n), o.any, noFilter) // arrays and containers escape
 			}
 		}
 	}
-	o.ask(sub{n: operand(0), t: o.h.Class(c.Ref.Class), every: true, onTop: summarisedCall, objs: func(r int32) {
+	o.ask(sub{n: operand(0), t: o.h.Class(c.Ref.Class), every: true, onTop: func() { summarisedCall(nil) }, objs: func(r int32) {
 		if r < o.nc {
 			sel := mR // invokespecial does not dispatch
 			if c.Op != bytecode.Invokespecial {
 				sel = o.h.Select(o.h.Classes()[r], mR)
 			}
 			if sel != nil && o.modelledMember(sel) {
-				summarisedCall()
+				summarisedCall(sel)
 			}
 			return
 		}
 		if x := o.extra[r-o.nc]; x.kind != objContainer && x.kind != objView {
-			summarisedCall()
+			summarisedCall(nil)
 			return
 		}
 		o.apply(r, eff, caller, c, mR, def)
@@ -267,8 +311,6 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 			o.link(x.elems, def, noFilter)
 		case eff.loadKey && x.keys != 0:
 			o.link(x.keys, def, noFilter)
-		case eff.readOnly:
-			o.link(o.any, def, noFilter)
 		case eff.view:
 			o.viewsOf(r, x, eff, mR, def)
 		}
@@ -280,7 +322,7 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 		o.ask(sub{n: operand(eff.bulk), t: o.h.Object(), every: true,
 			onTop: func() { o.escaped(r) },
 			objs: func(y int32) {
-				if y < o.nc || o.extra[y-o.nc].kind != objContainer {
+				if y < o.nc || o.extra[y-o.nc].kind != objContainer && o.extra[y-o.nc].kind != objView {
 					o.escaped(r) // contents nobody follows: any object
 					return
 				}
@@ -293,27 +335,36 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 	}
 }
 
-// viewsOf puts into def the views that call mR returns on container (or view) r:
-// of the classes its summary says it creates. Where the summary does not tell,
-// a set's or a map's view, or an enumeration, is any object (none of them adds
-// anything to the contents); any other view (a list's, a ListIterator may add)
-// hands the container to summarised code: it escapes.
+// viewsOf puts into def the views that call mR returns on container or view r:
+// of the classes its summary says it creates (ArrayList.iterator's Itr), else of
+// an open class (view).
 func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, def int32) {
-	sel := o.h.Select(x.cls, mR)
-	var fresh []int32
-	if sel != nil && x.kind == objContainer {
-		if s := o.summary(sel); s != nil && len(s.params) == 0 {
-			fresh = s.fresh
-		}
+	part := elementsPart
+	switch {
+	case eff.keys:
+		part = keysPart
+	case eff.entries:
+		part = entriesPart
 	}
-	if len(fresh) == 0 {
-		if fam := containerFamily(x.cls.Name); x.kind != objContainer || fam == sequence && returnDesc(mR.Desc) != "Ljava/util/Enumeration;" {
-			o.escaped(r)
-		}
+	if (part == keysPart || part == entriesPart) && x.keys == 0 {
+		// Not a map's (a view's keySet): nothing the model follows.
+		o.escaped(r)
 		o.link(o.any, def, noFilter)
 		return
 	}
+	var fresh []int32
+	if x.kind == objContainer && part != entriesPart {
+		if sel := o.h.Select(x.cls, mR); sel != nil {
+			if s := o.summary(sel); s != nil && len(s.params) == 0 {
+				fresh = s.fresh
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		o.add(def, o.view(r, nil, part))
+		return
+	}
 	for _, f := range fresh {
-		o.add(def, o.view(r, o.h.Classes()[f], eff.keys))
+		o.add(def, o.view(r, o.h.Classes()[f], part))
 	}
 }

@@ -121,6 +121,9 @@ func (o *oracle) makeTop(id int32) {
 	}
 	for _, qi := range oldExt.subs {
 		q := &o.subs[qi]
+		if q.top {
+			continue // answered as one about any object already (answerAny)
+		}
 		q.top = true
 		if q.onTop != nil {
 			o.told = append(o.told, answer{qi, -1})
@@ -183,7 +186,11 @@ func (o *oracle) created(c int32) {
 	if c >= o.nc {
 		if x := o.extra[c-o.nc]; x.kind == objContainer || x.kind == objView {
 			// Questions about any object see its class; the object itself is
-			// in top nodes only once it escaped, where its contents are top.
+			// in top nodes only once it escaped, where its contents are top. A
+			// view of an open class is of a class its JDK method created.
+			if x.cls == nil {
+				return
+			}
 			c = x.cls.ID
 		}
 	}

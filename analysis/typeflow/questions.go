@@ -129,13 +129,28 @@ func (o *oracle) tell(qi, c int32) {
 		}
 	case c >= o.nc:
 		// A container or a view is an object of its class to every question
-		// about classes.
-		if x := o.extra[c-o.nc]; x.kind == objContainer || x.kind == objView {
+		// about classes; a view of an open class any object (containers.go).
+		switch x := o.extra[c-o.nc]; {
+		case x.kind == objView && x.cls == nil:
+			o.answerAny(qi)
+		case x.kind == objContainer || x.kind == objView:
 			o.told = append(o.told, answer{qi, x.cls.ID})
 		}
 	case algo.Concrete(o.h.Classes()[c]):
 		o.told = append(o.told, answer{qi, c})
 	}
+}
+
+// answerAny makes question qi, about classes, one about any object of its type
+// from now on, as if its node were top.
+func (o *oracle) answerAny(qi int32) {
+	q := &o.subs[qi]
+	if q.top {
+		return
+	}
+	q.top = true
+	o.aSubs[q.t.ID] = append(o.aSubs[q.t.ID], qi)
+	o.eachCreatedFor(qi, func(c int32) { o.tell(qi, c) })
 }
 
 // eachCreatedFor calls fn for each class created anywhere that question qi may be

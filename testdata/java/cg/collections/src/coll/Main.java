@@ -20,10 +20,12 @@ package coll;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 public class Main {
     interface Shape { double area(); }
@@ -60,6 +62,31 @@ public class Main {
         byName.put("c", circles);
         byName.get("c").size(); // @calls(java.util.LinkedList.size) @calls[rta](java.util.ArrayList.size) @!calls[tfa](java.util.ArrayList.size)
         circles.get(0).area(); // @calls(coll.Main$Circle.area)
+
+        // A map's views: entrySet, keySet and values walk the map's own keys and
+        // values, though their classes are not told by the JDK's code (HashMap
+        // caches them in fields): a call on them reaches every created class of
+        // its type, as before, and a cast to their superclass keeps them.
+        Map<String, Shape> named = new HashMap<>();
+        named.put("s", new Square());
+        for (Map.Entry<String, Shape> e : named.entrySet()) {
+            e.getValue().area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+        for (Shape v : named.values()) {
+            v.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+        ((java.util.AbstractCollection<Shape>) named.values()).size(); // @calls(java.util.HashMap$Values.size)
+        Map<String, Shape> swapped = new HashMap<>();
+        swapped.put("s", new Square());
+        for (Map.Entry<String, Shape> e : swapped.entrySet()) {
+            e.setValue(new Circle());
+        }
+        swapped.get("s").area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        Set<Shape> set = new HashSet<>();
+        set.add(new Circle());
+        for (Shape s : set) {
+            s.area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        }
 
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
