@@ -46,9 +46,13 @@ const (
 func containerFamily(name string) family {
 	switch name {
 	case "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque", "java/util/Vector", "java/util/Stack",
-		"java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet":
+		"java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet", "java/util/PriorityQueue",
+		"java/util/concurrent/CopyOnWriteArrayList", "java/util/concurrent/ConcurrentLinkedQueue",
+		"java/util/concurrent/ConcurrentLinkedDeque":
 		return collection
-	case "java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/Hashtable":
+	case "java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/Hashtable",
+		"java/util/IdentityHashMap", "java/util/WeakHashMap":
+		// Not ConcurrentHashMap: its entrySet and keySet(V) views add to the map.
 		return mapping
 	}
 	return notContainer
@@ -87,6 +91,7 @@ var effects = func() map[string]map[string]effect {
 	const obj = "Ljava/lang/Object;"
 	put(effect{}, // what neither stores, returns nor hands out the contents
 		"<init>()V", "<init>(I)V", "<init>(IF)V", "<init>(IFZ)V", "<init>(Ljava/util/Comparator;)V",
+		"<init>(ILjava/util/Comparator;)V",
 		"size()I", "isEmpty()Z", "clear()V", "contains("+obj+")Z", "containsKey("+obj+")Z",
 		"containsValue("+obj+")Z", "containsAll(Ljava/util/Collection;)Z", "indexOf("+obj+")I",
 		"lastIndexOf("+obj+")I", "remove("+obj+")Z", "removeAll(Ljava/util/Collection;)Z",
@@ -114,7 +119,7 @@ var effects = func() map[string]map[string]effect {
 		"ceilingKey("+obj+")"+obj, "higherKey("+obj+")"+obj, "lowerKey("+obj+")"+obj)
 	put(effect{bulk: 1}, "addAll(Ljava/util/Collection;)Z", "putAll(Ljava/util/Map;)V",
 		"<init>(Ljava/util/Collection;)V", "<init>(Ljava/util/Map;)V", "<init>(Ljava/util/SortedSet;)V",
-		"<init>(Ljava/util/SortedMap;)V")
+		"<init>(Ljava/util/SortedMap;)V", "<init>(Ljava/util/PriorityQueue;)V")
 	put(effect{bulk: 2}, "addAll(ILjava/util/Collection;)Z")
 	put(effect{view: true}, "iterator()Ljava/util/Iterator;", "listIterator()Ljava/util/ListIterator;",
 		"listIterator(I)Ljava/util/ListIterator;", "descendingIterator()Ljava/util/Iterator;",

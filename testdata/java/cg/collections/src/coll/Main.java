@@ -88,6 +88,16 @@ public class Main {
             s.area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
         }
 
+        // A priority queue and a copy-on-write list of java.util.concurrent.
+        java.util.Queue<Shape> queue = new java.util.PriorityQueue<>((a, b) -> 0);
+        queue.offer(new Circle());
+        queue.poll().area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        List<Shape> cow = new java.util.concurrent.CopyOnWriteArrayList<>();
+        cow.add(new Square());
+        for (Shape s : cow) {
+            s.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
