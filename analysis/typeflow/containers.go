@@ -71,7 +71,26 @@ type effect struct {
 	view     bool  // the result is a view (an iterator, an enumeration, a map's keySet...) over the elements
 	keys     bool  // a view over a map's keys
 	entries  bool  // a view over a map's entries, each with the map's keys and values
+	whole    bool  // a view over all of it, of an open class (an unmodifiable wrapper)
 }
+
+// collectionsEffects holds the modelled static methods of java.util.Collections,
+// by name and descriptor, whose first parameter is the container: the
+// unmodifiable wrappers read it through, and sorting, reversing and shuffling
+// keep its elements. It is never written.
+var collectionsEffects = func() map[string]effect {
+	e := map[string]effect{}
+	for _, k := range []string{"Collection", "List", "Set", "SortedSet", "NavigableSet", "Map", "SortedMap", "NavigableMap"} {
+		e["unmodifiable"+k+"(Ljava/util/"+k+";)Ljava/util/"+k+";"] = effect{view: true, whole: true}
+	}
+	for _, sig := range []string{"sort(Ljava/util/List;)V", "sort(Ljava/util/List;Ljava/util/Comparator;)V",
+		"reverse(Ljava/util/List;)V", "shuffle(Ljava/util/List;)V", "swap(Ljava/util/List;II)V"} {
+		e[sig] = effect{}
+	}
+	return e
+}()
+
+const collectionsClass = "java/util/Collections"
 
 // effects holds the modelled calls by name, then descriptor: the collection
 // API's methods whose effect on the contents its specification states, for every
@@ -140,6 +159,13 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 	if !o.isSummarised(m) {
 		return false
 	}
+	if m.IsStatic() {
+		if m.Class.Name != collectionsClass {
+			return false
+		}
+		_, ok := collectionsEffects[m.Name+m.Desc]
+		return ok
+	}
 	_, ok := effects[m.Name][m.Desc]
 	return ok
 }
@@ -176,6 +202,7 @@ const (
 	elementsPart viewPart = iota // the elements, a map's values
 	keysPart                     // a map's keys
 	entriesPart                  // a map's entries
+	wholePart                    // all of it: the elements and a map's keys
 )
 
 // viewKey names a view: what it is a view of, its class's ID (-1 for a view of
@@ -203,6 +230,8 @@ func (o *oracle) view(of int32, c *hierarchy.Class, part viewPart) int32 {
 	x := o.extra[of-o.nc]
 	v := extraObj{kind: objView, cls: c, elems: x.elems}
 	switch part {
+	case wholePart:
+		v.keys = x.keys
 	case keysPart:
 		v.elems = x.keys
 	case entriesPart:
@@ -226,8 +255,13 @@ func (o *oracle) openClass(c int32) bool {
 // summarised. Then modelledMember's members of its target sets are linked by
 // the model alone (result, linkMember): modelCall links its operands and result.
 func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, ok bool) {
-	eff, ok = effects[c.Ref.Name][c.Ref.Desc]
-	if !ok || o.summarised == nil || c.Op == bytecode.Invokestatic || !standard(c.Op) {
+	switch {
+	case c.Op == bytecode.Invokestatic && c.Ref.Class == collectionsClass:
+		eff, ok = collectionsEffects[c.Ref.Name+c.Ref.Desc]
+	case c.Op != bytecode.Invokestatic:
+		eff, ok = effects[c.Ref.Name][c.Ref.Desc]
+	}
+	if !ok || o.summarised == nil || !standard(c.Op) {
 		return nil, eff, false
 	}
 	decl := o.h.Class(c.Ref.Class)
@@ -281,10 +315,15 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 			}
 		}
 	}
-	o.ask(sub{n: operand(0), t: o.h.Class(c.Ref.Class), every: true, onTop: func() { summarisedCall(nil) }, objs: func(r int32) {
+	// The container is the receiver, or a static method's first argument.
+	t := o.h.Class(c.Ref.Class)
+	if mR.IsStatic() {
+		t = o.h.Object()
+	}
+	o.ask(sub{n: operand(0), t: t, every: true, onTop: func() { summarisedCall(nil) }, objs: func(r int32) {
 		if r < o.nc {
-			sel := mR // invokespecial does not dispatch
-			if c.Op != bytecode.Invokespecial {
+			sel := mR // invokespecial and invokestatic do not dispatch
+			if c.Op != bytecode.Invokespecial && c.Op != bytecode.Invokestatic {
 				sel = o.h.Select(o.h.Classes()[r], mR)
 			}
 			if sel != nil && o.modelledMember(sel) {
@@ -350,6 +389,9 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 		part = keysPart
 	case eff.entries:
 		part = entriesPart
+	case eff.whole:
+		o.add(def, o.view(r, nil, wholePart))
+		return
 	}
 	if (part == keysPart || part == entriesPart) && x.keys == 0 {
 		// Not a map's (a view's keySet): nothing the model follows.

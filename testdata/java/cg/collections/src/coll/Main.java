@@ -88,6 +88,17 @@ public class Main {
             s.area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
         }
 
+        // An unmodifiable wrapper reads the list through, and sorting keeps its
+        // elements.
+        List<Shape> wrapped = new ArrayList<>();
+        wrapped.add(new Square());
+        java.util.Collections.sort(wrapped, (a, b) -> 0);
+        for (Shape s : java.util.Collections.unmodifiableList(wrapped)) {
+            s.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+        Map<String, Shape> frozen = java.util.Collections.unmodifiableMap(named);
+        frozen.get("s").area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+
         // A priority queue and a copy-on-write list of java.util.concurrent.
         java.util.Queue<Shape> queue = new java.util.PriorityQueue<>((a, b) -> 0);
         queue.offer(new Circle());
