@@ -390,6 +390,19 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 	case eff.entries:
 		part = entriesPart
 	case eff.whole:
+		// A wrapper (unmodifiableList): of the classes its summary tells, or
+		// the container itself when it may return its argument.
+		if s := o.summary(mR); s != nil && (len(s.fresh) > 0 || len(s.params) > 0) {
+			for _, p := range s.params {
+				if p == 0 {
+					o.add(def, r)
+				}
+			}
+			for _, f := range s.fresh {
+				o.add(def, o.view(r, o.h.Classes()[f], wholePart))
+			}
+			return
+		}
 		o.add(def, o.view(r, nil, wholePart))
 		return
 	}

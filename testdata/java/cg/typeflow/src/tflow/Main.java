@@ -158,11 +158,12 @@ public class Main {
         it.hasNext(); // @calls(java.util.ArrayList$Itr.hasNext) @calls[rta](java.util.LinkedList$ListItr.hasNext) @calls[xta](java.util.LinkedList$ListItr.hasNext) @!calls[tfa](java.util.LinkedList$ListItr.hasNext)
         // Collections.unmodifiableList returns its argument when that is unmodifiable
         // already (the summary keeps the argument's classes: list's ArrayList), else
-        // one of two classes it creates; not a LinkedList. The elements still come
-        // from summarised code (any Shape), as t's do.
+        // one of two classes it creates; not a LinkedList. Its elements are list's
+        // (the container model, typeflow/containers.go): a, a Circle, only; RTA and
+        // XTA take any Shape.
         java.util.List<Shape> u = java.util.Collections.unmodifiableList(list);
         u.size(); // @calls(java.util.Collections$UnmodifiableCollection.size, java.util.ArrayList.size) @calls[rta](java.util.LinkedList.size) @calls[xta](java.util.LinkedList.size) @!calls[tfa](java.util.LinkedList.size)
-        u.get(0).name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name)
+        u.get(0).name(); // @calls(tflow.Circle.name) @calls[rta](tflow.Square.name) @calls[xta](tflow.Square.name) @!calls[tfa](tflow.Square.name)
     }
 
     // An exception is a value like any other until it is thrown: the local holding a
