@@ -118,7 +118,7 @@ var effects = func() map[string]map[string]effect {
 		"removeLastOccurrence("+obj+")Z", "ensureCapacity(I)V", "trimToSize()V", "capacity()I",
 		"removeAllElements()V", "removeElementAt(I)V", "removeElement("+obj+")Z", "search("+obj+")I",
 		"empty()Z", "hasNext()Z", "hasPrevious()Z", "hasMoreElements()Z", "nextIndex()I",
-		"previousIndex()I", "remove()V")
+		"previousIndex()I", "remove()V", "sort(Ljava/util/Comparator;)V")
 	put(effect{store: 1}, "add("+obj+")Z", "add("+obj+")V", "addFirst("+obj+")V", "addLast("+obj+")V",
 		"offer("+obj+")Z", "offerFirst("+obj+")Z", "offerLast("+obj+")Z", "push("+obj+")V",
 		"set("+obj+")V", "addElement("+obj+")V", "insertElementAt("+obj+"I)V", "setElementAt("+obj+"I)V")

@@ -93,6 +93,7 @@ public class Main {
         List<Shape> wrapped = new ArrayList<>();
         wrapped.add(new Square());
         java.util.Collections.sort(wrapped, (a, b) -> 0);
+        wrapped.sort(null);
         for (Shape s : java.util.Collections.unmodifiableList(wrapped)) {
             s.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
         }
