@@ -135,7 +135,7 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 	return b
 }
 
-// releaseWhenIdle returns the free pages of the heap to the operating system
+// releaseWhenIdle returns the free pages of the heap (and the mapped class files) to the operating system
 // Options.ReleaseIdle after build gen ended, unless another build started
 // meanwhile. A build leaves the previous snapshot's graphs and its own scratch
 // (about half the heap at its peak) as garbage, which the runtime would otherwise
@@ -152,8 +152,22 @@ func (s *Server) releaseWhenIdle(gen uint64) {
 		s.build.mu.Unlock()
 		if idle && s.bg.Err() == nil {
 			debug.FreeOSMemory()
+			s.dropMappedPages()
 		}
 	})
+}
+
+// dropMappedPages lets the pages of the mapped JDK images leave the resident set
+// (classpath.ClassPath.DropPages): an analysis touches nearly all of them, and an
+// idle server does not read them again until the next build.
+func (s *Server) dropMappedPages() {
+	snaps, release := s.currentAll()
+	defer release()
+	for _, snap := range snaps {
+		if err := snap.Index().ClassPath.DropPages(); err != nil {
+			s.log.Debug("dropping the mapped pages of the class path", zap.Error(err))
+		}
+	}
 }
 
 func (s *Server) cancelBuild() {

@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -17,13 +22,14 @@ import (
 // runServe speaks LSP over standard input and output. It is what `jcg-lsp`, `jcg-lsp
 // serve` and `jcg-lsp --stdio` run (VS Code's client appends --stdio).
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
-	cmd := newCommand("serve", "[--stdio] [--log FILE] [--log-level LEVEL] [--graph-cache DIR|off]",
+	cmd := newCommand("serve", "[--stdio] [--log FILE] [--log-level LEVEL] [--graph-cache DIR|off] [--debug ADDR]",
 		"Runs the language server over standard input and output (logs go to standard error).")
 	fs := cmd.fs
 	fs.Bool("stdio", true, "speak LSP over standard input and output (the only transport; accepted because VS Code passes it)")
 	logFile := fs.String("log", "", "also append the log to this file (the log always goes to standard error)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	graphCache := fs.String("graph-cache", "", "directory of the on-disk call-graph cache that makes restarts fast (default: the user cache directory's jcg-lsp/graphs; \"off\" for none)")
+	debugAddr := fs.String("debug", "", "serve Go's profiles (net/http/pprof: heap, CPU, goroutines) on this local address, e.g. localhost:6060")
 	// Help goes to stderr: in serve mode, stdout belongs to the LSP stream.
 	if err := cmd.parse(args, stderr); err != nil {
 		return err
@@ -41,6 +47,13 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("redirecting standard output: %w", err)
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
+	if *debugAddr != "" {
+		stopDebug, err := serveDebug(*debugAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopDebug()
+	}
 	opts := server.Options{Logger: log, Version: version(), ReleaseIdle: server.DefaultReleaseIdle}
 	// Resolved build class paths are kept across restarts, keyed by the content of
 	// the build files: a restart over unchanged POMs does not run Maven again.
@@ -82,4 +95,36 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// serveDebug serves net/http/pprof's handlers on addr until the returned stop is
+// called, so that a server's heap and CPU can be profiled while an editor uses it
+// (as gopls's -debug does). Only loopback addresses are accepted: the profiles
+// show the workspace's paths and names.
+func serveDebug(addr string, log *zap.Logger) (stop func(), err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usagef("--debug %q: %v", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, usagef("--debug %q: only a loopback address (localhost, 127.0.0.1, [::1]) may serve profiles", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--debug: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("debug server stopped", zap.Error(err))
+		}
+	}()
+	log.Info("serving profiles", zap.String("url", "http://"+ln.Addr().String()+"/debug/pprof/"))
+	return func() { _ = srv.Close() }, nil
 }

@@ -127,7 +127,7 @@ type ClassPath struct {
 	Nested []Container
 
 	byName     map[string]*Class
-	closers    []func() error
+	mappings   []*mapping            // one reference on each
 	containers map[string]*container // container files by path, for Reopen
 }
 
@@ -144,10 +144,23 @@ func (cp *ClassPath) Lookup(name string) *Class { return cp.byName[name] }
 // JDK image classes must not be used afterwards.
 func (cp *ClassPath) Close() error {
 	var errs []error
-	for _, c := range cp.closers {
-		errs = append(errs, c())
+	for _, m := range cp.mappings {
+		errs = append(errs, m.release())
 	}
-	cp.closers = nil
+	cp.mappings = nil
+	return errors.Join(errs...)
+}
+
+// DropPages tells the kernel that the mapped pages of the class path's files (the
+// JDK image) are not needed for now. They leave the process's resident set and come
+// back from the page cache, without a copy, when a class is read again. A server
+// calls it once idle: an analysis reads every class of the image, and the pages would
+// otherwise stay resident (about 115 MiB of the JDK 17 image) for nothing.
+func (cp *ClassPath) DropPages() error {
+	var errs []error
+	for _, m := range cp.mappings {
+		errs = append(errs, m.dropPages())
+	}
 	return errors.Join(errs...)
 }
 
@@ -205,7 +218,7 @@ func open(ctx context.Context, cfg Config, prev *ClassPath) (*ClassPath, error) 
 	}
 	err := forEach(ctx, l.workers, len(units), func(i int) { l.loadUnit(ctx, &units[i]) })
 	for _, u := range units {
-		cp.closers = append(cp.closers, u.closers...)
+		cp.mappings = append(cp.mappings, u.mappings...)
 		for _, c := range u.containers {
 			cp.containers[c.path] = c.c
 		}
@@ -223,11 +236,11 @@ func open(ctx context.Context, cfg Config, prev *ClassPath) (*ClassPath, error) 
 // unit is one Source being loaded; a JDK home or a source that is one
 // expands to several containers.
 type unit struct {
-	path    string
-	origin  Origin
-	classes []*Class
-	warns   []Warning
-	closers []func() error
+	path     string
+	origin   Origin
+	classes  []*Class
+	warns    []Warning
+	mappings []*mapping // one reference on each
 	// containers are the container files read or reused, for a later Reopen.
 	containers []containerAt
 	opened     []Container // every container whose kind was recognised
@@ -390,7 +403,7 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 			u.classes = append(u.classes, old.classes...)
 			u.warns = append(u.warns, old.warns...)
 			if old.mapping != nil {
-				u.closers = append(u.closers, old.mapping.release)
+				u.mappings = append(u.mappings, old.mapping)
 			}
 			u.nested = append(u.nested, old.nested...)
 			u.containers = append(u.containers, containerAt{path, old})
@@ -412,11 +425,9 @@ func (l *loader) loadContainer(ctx context.Context, u *unit, path string) {
 	case kindDir:
 		classes, warns, err = readDir(ctx, path, opt)
 	case kindImage:
-		var closer func() error
-		classes, warns, closer, err = readImageFile(ctx, path, opt)
-		if closer != nil {
-			mp = newMapping(closer)
-			u.closers = append(u.closers, mp.release)
+		classes, warns, mp, err = readImageFile(ctx, path, opt)
+		if mp != nil {
+			u.mappings = append(u.mappings, mp)
 		}
 	case kindZip, kindJmod:
 		read := ReadJar

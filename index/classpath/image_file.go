@@ -11,17 +11,17 @@ import (
 )
 
 // readAll is the fallback when a file cannot be mapped.
-func readAll(f *os.File, size int64) ([]byte, func() error, error) {
+func readAll(f *os.File, size int64) ([]byte, bool, func() error, error) {
 	b, err := io.ReadAll(io.NewSectionReader(f, 0, size))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", f.Name(), err)
+		return nil, false, nil, fmt.Errorf("reading %s: %w", f.Name(), err)
 	}
-	return b, func() error { return nil }, nil
+	return b, false, func() error { return nil }, nil
 }
 
-// readImageFile maps a jimage and lists its classes. The returned closer
-// unmaps it; it is nil when nothing stayed mapped.
-func readImageFile(ctx context.Context, path string, opt ReadOptions) ([]*Class, []Warning, func() error, error) {
+// readImageFile maps a jimage and lists its classes, whose data is in the
+// returned mapping; the mapping is nil when nothing stayed mapped.
+func readImageFile(ctx context.Context, path string, opt ReadOptions) ([]*Class, []Warning, *mapping, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, err
@@ -31,7 +31,7 @@ func readImageFile(ctx context.Context, path string, opt ReadOptions) ([]*Class,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	data, unmap, err := mapFile(f, st.Size())
+	data, mapped, unmap, err := mapFile(f, st.Size())
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -45,7 +45,7 @@ func readImageFile(ctx context.Context, path string, opt ReadOptions) ([]*Class,
 		unmap()
 		return nil, warns, nil, err
 	}
-	return classes, warns, unmap, err
+	return classes, warns, newMapping(data, mapped, unmap), err
 }
 
 // imageChunk is the number of entries a worker decodes or hashes at a time;

@@ -36,13 +36,27 @@ type container struct {
 // mapping is a memory mapping shared by the class paths that use it.
 type mapping struct {
 	refs  refcount.Count
+	data  []byte // the mapped pages; nil when the file was read onto the heap
 	unmap func() error
 }
 
-func newMapping(unmap func() error) *mapping {
+func newMapping(data []byte, mapped bool, unmap func() error) *mapping {
 	m := &mapping{unmap: unmap}
+	if mapped {
+		m.data = data
+	}
 	m.refs.Init()
 	return m
+}
+
+// dropPages drops the mapped pages from the resident set (see ClassPath.DropPages).
+// It holds a reference meanwhile, so that the pages are not unmapped under it.
+func (m *mapping) dropPages() error {
+	if m.data == nil || !m.refs.Acquire() {
+		return nil
+	}
+	defer m.release()
+	return dropPages(m.data)
 }
 
 // release drops a reference, unmapping with the last one.
