@@ -58,7 +58,7 @@ func serveIdle(b *testing.B, ws string) (rss, hwm float64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0])
-	cmd.Env = append(os.Environ(), "JCG_LSP_RUN_MAIN=1", "JCG_LSP_ARGS=serve --graph-cache off --debug localhost:6061")
+	cmd.Env = append(os.Environ(), "JCG_LSP_RUN_MAIN=1", "JCG_LSP_ARGS=serve --graph-cache off")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -48,7 +48,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	log.Info("jcg-lsp serving over stdio", zap.String("version", version()))
 	if *debugAddr != "" {
-		stopDebug, err := serveDebug(*debugAddr, log)
+		_, stopDebug, err := serveDebug(*debugAddr, log)
 		if err != nil {
 			return err
 		}
@@ -97,21 +97,21 @@ func version() string {
 	return "dev"
 }
 
-// serveDebug serves net/http/pprof's handlers on addr until the returned stop is
-// called, so that a server's heap and CPU can be profiled while an editor uses it
+// serveDebug serves net/http/pprof's handlers on addr, at the returned URL, until
+// the returned stop is called, so that a server's heap and CPU can be profiled while an editor uses it
 // (as gopls's -debug does). Only loopback addresses are accepted: the profiles
 // show the workspace's paths and names.
-func serveDebug(addr string, log *zap.Logger) (stop func(), err error) {
+func serveDebug(addr string, log *zap.Logger) (url string, stop func(), err error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, usagef("--debug %q: %v", addr, err)
+		return "", nil, usagef("--debug %q: %v", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, usagef("--debug %q: only a loopback address (localhost, 127.0.0.1, [::1]) may serve profiles", addr)
+		return "", nil, usagef("--debug %q: only a loopback address (localhost, 127.0.0.1, [::1]) may serve profiles", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("--debug: %w", err)
+		return "", nil, fmt.Errorf("--debug: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
@@ -125,6 +125,7 @@ func serveDebug(addr string, log *zap.Logger) (stop func(), err error) {
 			log.Warn("debug server stopped", zap.Error(err))
 		}
 	}()
-	log.Info("serving profiles", zap.String("url", "http://"+ln.Addr().String()+"/debug/pprof/"))
-	return func() { _ = srv.Close() }, nil
+	url = "http://" + ln.Addr().String() + "/debug/pprof/"
+	log.Info("serving profiles", zap.String("url", url))
+	return url, func() { _ = srv.Close() }, nil
 }

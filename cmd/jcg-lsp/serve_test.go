@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
 )
 
 // The serve tests run this test binary as the jcg-lsp command (main), so that the
@@ -93,4 +95,31 @@ func TestServeStdio(t *testing.T) {
 type rwc struct {
 	io.Reader
 	io.WriteCloser
+}
+
+// TestServeDebug serves the profiles on a free loopback port and reads the heap
+// profile's index from it; an address other than loopback is refused.
+func TestServeDebug(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:6060", ":6060", "example.com:6060", "localhost"} {
+		if _, _, err := serveDebug(addr, zap.NewNop()); err == nil {
+			t.Errorf("serveDebug(%q) accepted an address that is not loopback", addr)
+		}
+	}
+	url, stop, err := serveDebug("127.0.0.1:0", zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	resp, err := http.Get(url + "heap?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("heap profile")) {
+		t.Errorf("GET %sheap?debug=1: %s\n%.200s", url, resp.Status, body)
+	}
 }
