@@ -98,7 +98,7 @@ type Analyzer struct {
 	chaDispatch map[dispatchKey][]int32 // CHA dispatch results, the same at every level
 	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
 	fallbacks   map[fallbackKey][]int32 // conservative target sets
-	apiCache    map[int32][]CallResolver
+	apiCache    map[int32]*resolverList
 	plans       []atomic.Pointer[methodPlan] // by method ID
 	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
 	xtaTopSize  int                          // XTA's and TFA's widening size; 0 for their default (tests set it)
@@ -137,7 +137,7 @@ func New(prog Program) *Analyzer {
 		chaDispatch: map[dispatchKey][]int32{},
 		initChains:  map[int32][]int32{},
 		fallbacks:   map[fallbackKey][]int32{},
-		apiCache:    map[int32][]CallResolver{},
+		apiCache:    map[int32]*resolverList{},
 		plans:       make([]atomic.Pointer[methodPlan], len(h.Methods())),
 	}
 	return a

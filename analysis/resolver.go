@@ -64,19 +64,20 @@ func newRegistry() *registry {
 
 // apiResolvers returns the resolvers interested in calls of rm, looking through the
 // methods rm overrides (a call of an overriding loadClass is still a loading site).
-func (a *Analyzer) apiResolvers(rm *hierarchy.Method) []CallResolver {
+func (a *Analyzer) apiResolvers(rm *hierarchy.Method) *resolverList {
 	a.mu.Lock()
 	rs, ok := a.apiCache[rm.ID]
 	a.mu.Unlock()
 	if ok {
 		return rs
 	}
+	var list resolverList
 	seen := map[CallResolver]bool{}
 	add := func(m *hierarchy.Method) {
 		for _, r := range a.resolvers.byAPI[m.Class.Name+"."+m.Name] {
 			if !seen[r] {
 				seen[r] = true
-				rs = append(rs, r)
+				list = append(list, r)
 			}
 		}
 	}
@@ -91,8 +92,24 @@ func (a *Analyzer) apiResolvers(rm *hierarchy.Method) []CallResolver {
 			return true
 		})
 	}
+	if len(list) > 0 {
+		rs = &list
+	}
 	a.mu.Lock()
 	a.apiCache[rm.ID] = rs
 	a.mu.Unlock()
 	return rs
+}
+
+// resolverList is the resolvers of one API method. Call plans point to it (nil for
+// none): a plan per call instruction of the whole class path is a million plans,
+// and a pointer is a third of a slice header.
+type resolverList []CallResolver
+
+// all returns the resolvers of l; none for nil.
+func (l *resolverList) all() []CallResolver {
+	if l == nil {
+		return nil
+	}
+	return *l
 }

@@ -649,7 +649,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		return // a phantom or unresolvable target: counted by the hierarchy
 	}
 	if s.fl != nil {
-		for _, r := range p.apis {
+		for _, r := range p.apis.all() {
 			if cr, ok := r.(creatingResolver); ok && cr.returnsCreated(rm) {
 				s.fl.CreatesOnly(m, c.PC) // before the direct bundle links its result
 			}
@@ -679,7 +679,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 			s.nativeSite(at, rm)
 		}
 	}
-	for _, r := range p.apis {
+	for _, r := range p.apis.all() {
 		r.Resolve(s, at, c, rm)
 	}
 }
@@ -697,7 +697,7 @@ type callPlan struct {
 	resolved *hierarchy.Method // nil when unresolvable
 	special  *hierarchy.Method // invokespecial: the selected method
 	direct   bool              // a single possible target: invokestatic, invokespecial, or invokevirtual/interface of a private, final, ... method
-	apis     []CallResolver
+	apis     *resolverList     // nil when no resolver handles the resolved method
 }
 
 // plan returns m's plan, building it on first use. Concurrent runs may build it
