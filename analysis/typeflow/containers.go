@@ -47,12 +47,18 @@ func containerFamily(name string) family {
 	switch name {
 	case "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque", "java/util/Vector", "java/util/Stack",
 		"java/util/HashSet", "java/util/LinkedHashSet", "java/util/TreeSet", "java/util/PriorityQueue",
-		"java/util/concurrent/CopyOnWriteArrayList", "java/util/concurrent/ConcurrentLinkedQueue",
-		"java/util/concurrent/ConcurrentLinkedDeque":
+		"java/util/concurrent/CopyOnWriteArrayList", "java/util/concurrent/CopyOnWriteArraySet",
+		"java/util/concurrent/ConcurrentLinkedQueue", "java/util/concurrent/ConcurrentLinkedDeque",
+		"java/util/concurrent/ConcurrentSkipListSet", "java/util/concurrent/LinkedBlockingQueue",
+		"java/util/concurrent/LinkedBlockingDeque", "java/util/concurrent/ArrayBlockingQueue",
+		"java/util/concurrent/PriorityBlockingQueue", "java/util/concurrent/LinkedTransferQueue":
 		return collection
 	case "java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/Hashtable",
-		"java/util/IdentityHashMap", "java/util/WeakHashMap":
-		// Not ConcurrentHashMap: its entrySet and keySet(V) views add to the map.
+		"java/util/IdentityHashMap", "java/util/WeakHashMap", "java/util/EnumMap",
+		"java/util/concurrent/ConcurrentHashMap", "java/util/concurrent/ConcurrentSkipListMap":
+		// ConcurrentHashMap's views add to the map: keySet(V)'s add puts the key
+		// with V (the effect of keySet(V) stores V), and an add to its entrySet
+		// puts the entry's key and value (apply lets the map escape).
 		return mapping
 	}
 	return notContainer
@@ -118,10 +124,15 @@ var effects = func() map[string]map[string]effect {
 		"removeLastOccurrence("+obj+")Z", "ensureCapacity(I)V", "trimToSize()V", "capacity()I",
 		"removeAllElements()V", "removeElementAt(I)V", "removeElement("+obj+")Z", "search("+obj+")I",
 		"empty()Z", "hasNext()Z", "hasPrevious()Z", "hasMoreElements()Z", "nextIndex()I",
-		"previousIndex()I", "remove()V", "sort(Ljava/util/Comparator;)V")
+		"previousIndex()I", "remove()V", "sort(Ljava/util/Comparator;)V",
+		"<init>(Ljava/lang/Class;)V", "<init>(IZ)V", "<init>(IFI)V", // EnumMap, ArrayBlockingQueue, ConcurrentHashMap
+		"remainingCapacity()I", "mappingCount()J")
 	put(effect{store: 1}, "add("+obj+")Z", "add("+obj+")V", "addFirst("+obj+")V", "addLast("+obj+")V",
 		"offer("+obj+")Z", "offerFirst("+obj+")Z", "offerLast("+obj+")Z", "push("+obj+")V",
-		"set("+obj+")V", "addElement("+obj+")V", "insertElementAt("+obj+"I)V", "setElementAt("+obj+"I)V")
+		"set("+obj+")V", "addElement("+obj+")V", "insertElementAt("+obj+"I)V", "setElementAt("+obj+"I)V",
+		"put("+obj+")V", "putFirst("+obj+")V", "putLast("+obj+")V", "transfer("+obj+")V", "tryTransfer("+obj+")Z",
+		"offer("+obj+"JLjava/util/concurrent/TimeUnit;)Z", "offerFirst("+obj+"JLjava/util/concurrent/TimeUnit;)Z",
+		"offerLast("+obj+"JLjava/util/concurrent/TimeUnit;)Z")
 	put(effect{store: 2}, "add(I"+obj+")V")
 	put(effect{store: 1, load: true}, "push("+obj+")"+obj)
 	put(effect{store: 2, load: true}, "set(I"+obj+")"+obj, "replace("+obj+obj+")"+obj)
@@ -132,7 +143,9 @@ var effects = func() map[string]map[string]effect {
 		"getLast()"+obj, "first()"+obj, "last()"+obj, "firstElement()"+obj, "lastElement()"+obj,
 		"elementAt(I)"+obj, "floor("+obj+")"+obj, "ceiling("+obj+")"+obj, "higher("+obj+")"+obj,
 		"lower("+obj+")"+obj, "next()"+obj, "previous()"+obj, "nextElement()"+obj,
-		"get("+obj+")"+obj, "remove("+obj+")"+obj)
+		"get("+obj+")"+obj, "remove("+obj+")"+obj, "take()"+obj, "takeFirst()"+obj, "takeLast()"+obj,
+		"poll(JLjava/util/concurrent/TimeUnit;)"+obj, "pollFirst(JLjava/util/concurrent/TimeUnit;)"+obj,
+		"pollLast(JLjava/util/concurrent/TimeUnit;)"+obj)
 	put(effect{load: true, also: 2}, "getOrDefault("+obj+obj+")"+obj)
 	put(effect{loadKey: true}, "firstKey()"+obj, "lastKey()"+obj, "floorKey("+obj+")"+obj,
 		"ceilingKey("+obj+")"+obj, "higherKey("+obj+")"+obj, "lowerKey("+obj+")"+obj)
@@ -143,7 +156,10 @@ var effects = func() map[string]map[string]effect {
 	put(effect{view: true}, "iterator()Ljava/util/Iterator;", "listIterator()Ljava/util/ListIterator;",
 		"listIterator(I)Ljava/util/ListIterator;", "descendingIterator()Ljava/util/Iterator;",
 		"elements()Ljava/util/Enumeration;")
-	put(effect{view: true, keys: true}, "keys()Ljava/util/Enumeration;", "keySet()Ljava/util/Set;")
+	put(effect{view: true, keys: true}, "keys()Ljava/util/Enumeration;", "keySet()Ljava/util/Set;",
+		"keySet()Ljava/util/concurrent/ConcurrentHashMap$KeySetView;")
+	// ConcurrentHashMap.keySet(V): a view of the keys whose add puts V as the value.
+	put(effect{store: 1, view: true, keys: true}, "keySet("+obj+")Ljava/util/concurrent/ConcurrentHashMap$KeySetView;")
 	put(effect{view: true}, "values()Ljava/util/Collection;")
 	put(effect{view: true, entries: true}, "entrySet()Ljava/util/Set;")
 	put(effect{loadKey: true}, "getKey()"+obj) // a map's entry
@@ -238,6 +254,7 @@ func (o *oracle) view(of int32, c *hierarchy.Class, part viewPart) int32 {
 		entry := o.newExtra(extraObj{kind: objView, elems: x.elems, keys: x.keys})
 		v.elems = o.newNode()
 		o.add(v.elems, entry)
+		v.entry = entry
 	}
 	id := o.newExtra(v)
 	o.views[k] = id
@@ -343,6 +360,11 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.Call, mR *hierarchy.Method, def int32) {
 	x := o.extra[r-o.nc]
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
+	if x.entry != 0 && (eff.store != 0 || eff.bulk != 0) {
+		// An add to a map's entry set (ConcurrentHashMap's puts the entry's key and
+		// value) writes what the model does not follow into the map.
+		o.escaped(x.entry)
+	}
 	if eff.store != 0 {
 		o.link(operand(eff.store), x.elems, noFilter)
 	}

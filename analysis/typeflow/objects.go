@@ -45,6 +45,9 @@ type extraObj struct {
 	// elems is the node of an array's elements, of a container's (a map's
 	// values) and of the contents a view walks; keys that of a map's keys.
 	elems, keys int32
+	// entry is an entry set's entry object, whose elems and keys are its map's: an
+	// add to the entry set writes into the map (apply).
+	entry int32
 }
 
 // newExtra makes the ID of x.

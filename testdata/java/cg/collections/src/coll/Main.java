@@ -110,6 +110,29 @@ public class Main {
             s.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
         }
 
+        // A concurrent map: keySet(V) is a view of its keys whose add puts the key
+        // with V, so the map's values are the put Square and the Circle given to
+        // keySet (its keys: the put Square and the added Circle).
+        java.util.concurrent.ConcurrentHashMap<Shape, Shape> cmap = new java.util.concurrent.ConcurrentHashMap<>();
+        cmap.put(new Square(), new Square());
+        cmap.keySet(new Circle()).add(new Circle());
+        for (Shape v : cmap.values()) {
+            v.area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        }
+        for (Shape k : cmap.keySet()) {
+            k.area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        }
+        // An add to its entry set puts the entry's key and value: the map escapes.
+        java.util.concurrent.ConcurrentHashMap<String, Shape> centries = new java.util.concurrent.ConcurrentHashMap<>();
+        centries.put("s", new Square());
+        centries.entrySet().add(new java.util.AbstractMap.SimpleEntry<>("c", new Circle()));
+        centries.get("c").area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area, coll.Main$Blob.area)
+        try {
+            blocking();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
@@ -154,6 +177,16 @@ public class Main {
         Iterator<Shape> it = handed.iterator();
         drain(it);
         handed.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+    }
+
+    /** A blocking queue's put and take store and load, as offer and poll do. */
+    static void blocking() throws InterruptedException {
+        java.util.concurrent.BlockingQueue<Shape> bq = new java.util.concurrent.LinkedBlockingQueue<>();
+        bq.put(new Circle());
+        bq.take().area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        java.util.concurrent.BlockingDeque<Shape> bd = new java.util.concurrent.LinkedBlockingDeque<>();
+        bd.putFirst(new Square());
+        bd.pollLast(1, java.util.concurrent.TimeUnit.SECONDS).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
     }
 
     static void drain(Iterator<Shape> it) {
