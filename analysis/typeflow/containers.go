@@ -176,6 +176,9 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 		return false
 	}
 	if m.IsStatic() {
+		if _, ok := factoryOf(m.Class.Name, m.Name, m.Desc); ok {
+			return true
+		}
 		if m.Class.Name != collectionsClass {
 			return false
 		}
@@ -275,6 +278,8 @@ func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, 
 	switch {
 	case c.Op == bytecode.Invokestatic && c.Ref.Class == collectionsClass:
 		eff, ok = collectionsEffects[c.Ref.Name+c.Ref.Desc]
+	case c.Op == bytecode.Invokestatic:
+		_, ok = factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
 	case c.Op != bytecode.Invokestatic:
 		eff, ok = effects[c.Ref.Name][c.Ref.Desc]
 	}
@@ -285,7 +290,7 @@ func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, 
 	if decl == nil || decl.Phantom {
 		return nil, eff, false
 	}
-	mR, err := o.h.ResolveMethod(decl, c.Ref.Name, c.Ref.Desc, c.Op == bytecode.Invokeinterface)
+	mR, err := o.h.ResolveMethod(decl, c.Ref.Name, c.Ref.Desc, c.Op == bytecode.Invokeinterface || c.Ref.Interface)
 	if err != nil {
 		return nil, eff, false
 	}
@@ -308,6 +313,10 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 	def := int32(-1)
 	if r := returnDesc(c.Ref.Desc); len(r) > 0 && (r[0] == 'L' || r[0] == '[') && !o.createsOnly[k] {
 		def = o.def(caller, c.PC)
+	}
+	if fac, ok := factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc); ok && c.Op == bytecode.Invokestatic {
+		o.factoryCall(caller, c, mR, fac, def)
+		return
 	}
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
 	// summarisedCall is what summarised code does for a receiver the model does
@@ -385,20 +394,27 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 		}
 	}
 	if eff.bulk != 0 {
-		o.ask(sub{n: operand(eff.bulk), t: o.h.Object(), every: true,
-			onTop: func() { o.escaped(r) },
-			objs: func(y int32) {
-				if y < o.nc || o.extra[y-o.nc].kind != objContainer && o.extra[y-o.nc].kind != objView {
-					o.escaped(r) // contents nobody follows: any object
-					return
-				}
-				from := o.extra[y-o.nc]
-				o.link(from.elems, x.elems, noFilter)
-				if from.keys != 0 && x.keys != 0 {
-					o.link(from.keys, x.keys, noFilter)
-				}
-			}})
+		o.copyInto(operand(eff.bulk), r)
 	}
+}
+
+// copyInto adds the contents of the containers and views node n holds to those
+// of container or view r; other objects' contents nobody follows, so r escapes.
+func (o *oracle) copyInto(n, r int32) {
+	x := o.extra[r-o.nc]
+	o.ask(sub{n: n, t: o.h.Object(), every: true,
+		onTop: func() { o.escaped(r) },
+		objs: func(y int32) {
+			if y < o.nc || o.extra[y-o.nc].kind != objContainer && o.extra[y-o.nc].kind != objView {
+				o.escaped(r) // contents nobody follows: any object
+				return
+			}
+			from := o.extra[y-o.nc]
+			o.link(from.elems, x.elems, noFilter)
+			if from.keys != 0 && x.keys != 0 {
+				o.link(from.keys, x.keys, noFilter)
+			}
+		}})
 }
 
 // viewsOf puts into def the views that call mR returns on container or view r:
@@ -449,4 +465,86 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 	for _, f := range fresh {
 		o.add(def, o.view(r, o.h.Classes()[f], part))
 	}
+}
+
+// factory is what a static factory of an unmodifiable list, set or map (List.of,
+// Set.of, Map.of, and their copyOf) does with its arguments. Its result is a
+// container of the program's, created at the call: of the class the factory's
+// code tells (returns.go: List.of(a, b) is a List12), else of an open class
+// (view), as the factories pick among several by the number of elements.
+type factory struct {
+	array bool // of(E...): the one argument is an array of the elements
+	pairs bool // Map.of: the arguments are keys and values in turn
+	copy  bool // copyOf: the one argument's contents are copied
+}
+
+// factoryOf returns the factory that the static method class.name desc is.
+func factoryOf(class, name, desc string) (factory, bool) {
+	var elem, whole string
+	switch class {
+	case "java/util/List", "java/util/Set":
+		elem, whole = "Ljava/lang/Object;", "Ljava/util/Collection;"
+	case "java/util/Map":
+		elem, whole = "Ljava/lang/Object;", "Ljava/util/Map;"
+	default:
+		return factory{}, false
+	}
+	params, ret, ok := strings.Cut(strings.TrimPrefix(desc, "("), ")")
+	if !ok || ret != "L"+class+";" {
+		return factory{}, false
+	}
+	switch name {
+	case "copyOf":
+		return factory{copy: true}, params == whole
+	case "of":
+		if params == "[Ljava/lang/Object;" && class != "java/util/Map" {
+			return factory{array: true}, true
+		}
+		if len(params)%len(elem) != 0 || strings.ReplaceAll(params, elem, "") != "" {
+			return factory{}, false
+		}
+		return factory{pairs: class == "java/util/Map"}, true
+	}
+	return factory{}, false
+}
+
+// factoryCall links a call c of factory fac (whose method is mR) in caller: its
+// result def is the container the call creates, whose contents are what the
+// arguments give.
+func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierarchy.Method, fac factory, def int32) {
+	if def < 0 {
+		return // the result is not used: nothing can read the contents
+	}
+	id, ok := o.extraIDs[siteKey{caller.ID, c.PC}]
+	if !ok {
+		x := extraObj{kind: objView, m: caller, pc: c.PC, elems: o.newNode()}
+		if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
+			x.cls = o.h.Classes()[s.fresh[0]]
+		}
+		o.link(x.elems, o.sink, noFilter)
+		if c.Ref.Class == "java/util/Map" {
+			x.keys = o.newNode()
+			o.link(x.keys, o.sink, noFilter)
+		}
+		id = o.newExtra(x)
+	}
+	x := o.extra[id-o.nc]
+	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
+	switch {
+	case fac.copy:
+		// (copyOf may return its argument itself, an unmodifiable one: the copy
+		// has its contents, and an open class reaches its class's methods.)
+		o.copyInto(operand(0), id)
+	case fac.array:
+		o.arrays(operand(0), func(elems int32) { o.link(elems, x.elems, noFilter) })
+	default:
+		eachRefOperand(c, func(n int32) {
+			if fac.pairs && n%2 == 0 {
+				o.link(operand(n), x.keys, noFilter)
+			} else {
+				o.link(operand(n), x.elems, noFilter)
+			}
+		})
+	}
+	o.add(def, id)
 }

@@ -133,6 +133,29 @@ public class Main {
             Thread.currentThread().interrupt();
         }
 
+        // The unmodifiable factories make a container of the program's holding
+        // their arguments: List.of with two elements, and with eleven (an array),
+        // Set.of, Map.of (keys and values in turn) and copyOf.
+        List<Shape> listOf = List.of(new Square(), new Square());
+        listOf.get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        List<Shape> eleven = List.of(new Circle(), new Circle(), new Circle(), new Circle(), new Circle(),
+                new Circle(), new Circle(), new Circle(), new Circle(), new Circle(), new Circle());
+        eleven.get(10).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        for (Shape s : Set.<Shape>of(new Circle())) {
+            s.area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        }
+        Map<Shape, Shape> mapOf = Map.of(new Square(), new Circle());
+        mapOf.get(blob).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        for (Shape k : mapOf.keySet()) {
+            k.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+        List.copyOf(squares).get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        List.copyOf(listOf).get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        // List.of(a, b) is a List12, as the JDK's code of the factory tells.
+        listOf.size(); // @calls(java.util.ImmutableCollections$List12.size) @calls[rta](java.util.ImmutableCollections$ListN.size) @!calls[tfa](java.util.ImmutableCollections$ListN.size)
+        // A copy of a list the JDK made has contents nobody follows: any object.
+        List.copyOf(java.util.Arrays.<Shape>asList(new Circle())).get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
@@ -156,7 +179,7 @@ public class Main {
         streamed.add(new Square());
         streamed.stream().count();
         streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
-        List<Shape> fromJdk = new ArrayList<>(List.of(new Circle()));
+        List<Shape> fromJdk = new ArrayList<>(java.util.Arrays.asList(new Circle()));
         fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
         Pair pair = new Pair(new ArrayList<>());
         pair.items().add(new Square());
