@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -78,6 +79,11 @@ type effect struct {
 	keys     bool  // a view over a map's keys
 	entries  bool  // a view over a map's entries, each with the map's keys and values
 	whole    bool  // a view over all of it, of an open class (an unmodifiable wrapper)
+	// fn is the operand whose function's results are stored into the elements (a
+	// map's values: computeIfAbsent, merge, replaceAll); 0 for none. Only a lambda
+	// whose body the program has is followed (lambdaBody); with any other function
+	// the container escapes.
+	fn int32
 }
 
 // collectionsEffects holds the modelled static methods of java.util.Collections,
@@ -162,6 +168,16 @@ var effects = func() map[string]map[string]effect {
 	put(effect{store: 1, view: true, keys: true}, "keySet("+obj+")Ljava/util/concurrent/ConcurrentHashMap$KeySetView;")
 	put(effect{view: true}, "values()Ljava/util/Collection;")
 	put(effect{view: true, entries: true}, "entrySet()Ljava/util/Set;")
+	// The functional operations: the JDK hands the function the key and the
+	// elements (which feed the sink: arrays and containers among them escaped),
+	// and stores what it returns.
+	put(effect{}, "forEach(Ljava/util/function/Consumer;)V", "forEach(Ljava/util/function/BiConsumer;)V",
+		"removeIf(Ljava/util/function/Predicate;)Z")
+	put(effect{storeKey: 1, fn: 2, load: true}, "computeIfAbsent("+obj+"Ljava/util/function/Function;)"+obj,
+		"compute("+obj+"Ljava/util/function/BiFunction;)"+obj)
+	put(effect{fn: 2, load: true}, "computeIfPresent("+obj+"Ljava/util/function/BiFunction;)"+obj)
+	put(effect{storeKey: 1, store: 2, fn: 3, load: true}, "merge("+obj+obj+"Ljava/util/function/BiFunction;)"+obj)
+	put(effect{fn: 1}, "replaceAll(Ljava/util/function/UnaryOperator;)V", "replaceAll(Ljava/util/function/BiFunction;)V")
 	put(effect{loadKey: true}, "getKey()"+obj) // a map's entry
 	put(effect{load: true}, "getValue()"+obj)
 	put(effect{store: 1, load: true}, "setValue("+obj+")"+obj)
@@ -396,6 +412,62 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 	if eff.bulk != 0 {
 		o.copyInto(operand(eff.bulk), r)
 	}
+	if eff.fn != 0 {
+		o.ask(sub{n: operand(eff.fn), t: o.h.Object(), every: true,
+			onTop: func() { o.escaped(r) },
+			objs: func(y int32) {
+				if body := o.lambdaBody(y); body != nil {
+					o.link(o.returnNode(body), x.elems, noFilter)
+					return
+				}
+				o.escaped(r) // a function whose results nobody follows: any object
+			}})
+	}
+}
+
+// lambdaBody returns the method whose return is what lambda y returns: its
+// implementation when that is the one method the lambda calls (a static or
+// private method, as javac compiles a lambda's body) and returns an object. It
+// returns nil for anything else: an object that is not a lambda, a constructor
+// reference, a method reference that dispatches, a primitive result (boxed by
+// the JDK).
+func (o *oracle) lambdaBody(y int32) *hierarchy.Method {
+	if y < o.nc {
+		return nil
+	}
+	x := o.extra[y-o.nc]
+	if x.kind != objLambda {
+		return nil
+	}
+	c := o.callAt(x.m, x.pc)
+	if c == nil {
+		return nil
+	}
+	impl, ok := c.Indy.LambdaImpl()
+	if !ok {
+		return nil
+	}
+	ic := o.h.Class(impl.Ref.Class)
+	if ic == nil {
+		return nil
+	}
+	m, err := o.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+	if err != nil || m == nil {
+		return nil
+	}
+	switch impl.RefKind {
+	case classfile.RefInvokeStatic:
+	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface, classfile.RefInvokeSpecial:
+		if !m.IsPrivate() {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if r := returnDesc(m.Desc); r == "" || r[0] != 'L' && r[0] != '[' {
+		return nil
+	}
+	return m
 }
 
 // copyInto adds the contents of the containers and views node n holds to those

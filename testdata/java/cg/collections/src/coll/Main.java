@@ -156,6 +156,25 @@ public class Main {
         // A copy of a list the JDK made has contents nobody follows: any object.
         List.copyOf(java.util.Arrays.<Shape>asList(new Circle())).get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
 
+        // The functional operations: computeIfAbsent and merge store what the
+        // lambda returns, forEach and removeIf keep the contents; a function that is
+        // not a lambda (an object of the program's class) makes the map escape. The
+        // list a lambda's body creates is an ArrayList (get reaches ArrayList's
+        // only), but its elements are any object: summarised code may call the
+        // lambda anywhere and keep what it returns.
+        Map<String, List<Shape>> groups = new HashMap<>();
+        groups.computeIfAbsent("s", k -> new ArrayList<>()).add(new Square());
+        groups.get("s").get(0).area(); // @calls(java.util.ArrayList.get, coll.Main$Square.area, coll.Main$Blob.area) @calls[rta](java.util.LinkedList.get) @!calls[tfa](java.util.LinkedList.get)
+        Map<String, Shape> merged = new HashMap<>();
+        merged.merge("c", new Square(), (a, b) -> new Circle());
+        merged.get("c").area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        merged.forEach((k, v) -> {});
+        merged.values().removeIf(v -> false);
+        merged.get("c").area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        Map<String, Shape> viaClass = new HashMap<>();
+        viaClass.computeIfAbsent("x", new MakeCircle());
+        viaClass.get("x").area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
@@ -200,6 +219,10 @@ public class Main {
         Iterator<Shape> it = handed.iterator();
         drain(it);
         handed.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+    }
+
+    static class MakeCircle implements java.util.function.Function<String, Shape> {
+        public Shape apply(String name) { return new Circle(); }
     }
 
     /** A blocking queue's put and take store and load, as offer and poll do. */
