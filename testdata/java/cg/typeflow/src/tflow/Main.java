@@ -140,15 +140,19 @@ public class Main {
 
     // The JDK's code is summarised, as the paper treats library code: what a JDK
     // method returns is any created object of its declared type (t: any Shape the
-    // program creates, though the list holds a's Circle), unless the method returns
-    // one of its arguments unchanged, as Objects.requireNonNull does (s keeps it),
-    // or objects it creates itself on every path (u and it below).
+    // program creates, though the singleton list holds a's Circle), unless the
+    // method returns one of its arguments unchanged, as Objects.requireNonNull does
+    // (s keeps it), or objects it creates itself on every path (u and it below), or
+    // the container model knows the call (a list List.of makes holds its arguments:
+    // l's get returns a's Circle; cg/collections tests the model).
     static void summarised() {
         Shape a = new Circle();
         Shape s = java.util.Objects.requireNonNull(a);
         s.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
-        Shape t = java.util.List.of(a).get(0);
+        Shape t = java.util.Collections.singletonList(a).get(0);
         t.name(); // @calls(tflow.Circle.name) @calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
+        Shape l = java.util.List.of(a).get(0);
+        l.name(); // @calls(tflow.Circle.name) @calls[rta](tflow.Square.name, tflow.Moon.name, tflow.Comet.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
         a.name(); // @calls(tflow.Circle.name) @!calls[tfa](tflow.Square.name, tflow.Moon.name, tflow.Comet.name)
         // ArrayList.iterator() is "return new Itr();": the iterator is an
         // ArrayList$Itr, not any Iterator (LinkedList's, which the JDK creates too).
