@@ -104,6 +104,28 @@ var collectionsEffects = func() map[string]effect {
 
 const collectionsClass = "java/util/Collections"
 
+// optionalClass is Optional: a container of at most one element, whose effects
+// are its own (optionalEffects), as its get() is also Supplier's.
+const optionalClass = "java/util/Optional"
+
+// optionalEffects holds the modelled methods of Optional by name and descriptor.
+// It is never written.
+var optionalEffects = func() map[string]effect {
+	const obj = "Ljava/lang/Object;"
+	e := map[string]effect{
+		"orElse(" + obj + ")" + obj:                      {load: true, also: 1},
+		"orElseGet(Ljava/util/function/Supplier;)" + obj: {load: true, fn: 1},
+		"isPresent()Z": {},
+		"isEmpty()Z":   {},
+		"ifPresent(Ljava/util/function/Consumer;)V":                           {},
+		"ifPresentOrElse(Ljava/util/function/Consumer;Ljava/lang/Runnable;)V": {},
+	}
+	for _, sig := range []string{"get()" + obj, "orElseThrow()" + obj, "orElseThrow(Ljava/util/function/Supplier;)" + obj} {
+		e[sig] = effect{load: true}
+	}
+	return e
+}()
+
 // effects holds the modelled calls by name, then descriptor: the collection
 // API's methods whose effect on the contents its specification states, for every
 // container class above. It is never written. (Two levels: the lookups, made for
@@ -201,6 +223,10 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 		_, ok := collectionsEffects[m.Name+m.Desc]
 		return ok
 	}
+	if m.Class.Name == optionalClass {
+		_, ok := optionalEffects[m.Name+m.Desc]
+		return ok
+	}
 	_, ok := effects[m.Name][m.Desc]
 	return ok
 }
@@ -296,6 +322,8 @@ func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, 
 		eff, ok = collectionsEffects[c.Ref.Name+c.Ref.Desc]
 	case c.Op == bytecode.Invokestatic:
 		_, ok = factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
+	case c.Ref.Class == optionalClass:
+		eff, ok = optionalEffects[c.Ref.Name+c.Ref.Desc]
 	case c.Op != bytecode.Invokestatic:
 		eff, ok = effects[c.Ref.Name][c.Ref.Desc]
 	}
@@ -552,6 +580,11 @@ type factory struct {
 
 // factoryOf returns the factory that the static method class.name desc is.
 func factoryOf(class, name, desc string) (factory, bool) {
+	if class == optionalClass {
+		// Optional.of and ofNullable: an Optional holding the argument (open:
+		// ofNullable's may be the empty one).
+		return factory{}, (name == "of" || name == "ofNullable") && desc == "(Ljava/lang/Object;)Ljava/util/Optional;"
+	}
 	var elem, whole string
 	switch class {
 	case "java/util/List", "java/util/Set":

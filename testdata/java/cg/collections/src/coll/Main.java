@@ -175,6 +175,17 @@ public class Main {
         viaClass.computeIfAbsent("x", new MakeCircle());
         viaClass.get("x").area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
 
+        // An Optional the program makes holds what of and ofNullable were given;
+        // orElse and orElseGet's lambda add their own. map is not modelled: the
+        // Optional it is called on escapes.
+        java.util.Optional<Shape> maybe = java.util.Optional.of(new Square());
+        maybe.get().area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        maybe.orElse(new Circle()).area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        java.util.Optional.<Shape>ofNullable(new Circle()).orElseGet(() -> new Square()).area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        java.util.Optional<Shape> mapped = java.util.Optional.of(new Circle());
+        mapped.map(x -> x).isPresent();
+        mapped.get().area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
