@@ -84,6 +84,18 @@ type effect struct {
 	// whose body the program has is followed (lambdaBody); with any other function
 	// the container escapes.
 	fn int32
+	// mapped is the operand whose function's results are the elements of the
+	// view the call returns (a stream's map); 0 for none.
+	mapped int32
+	// anyResult: the result is any object (a stream's mapToInt: an IntStream the
+	// JDK makes), though the call keeps the contents.
+	anyResult bool
+}
+
+// yields reports whether a call with effect e returns an object (not a
+// primitive, nor nothing).
+func (e effect) yields() bool {
+	return e.load || e.loadKey || e.view || e.also != 0 || e.mapped != 0 || e.anyResult
 }
 
 // collectionsEffects holds the modelled static methods of java.util.Collections,
@@ -200,6 +212,27 @@ var effects = func() map[string]map[string]effect {
 	put(effect{fn: 2, load: true}, "computeIfPresent("+obj+"Ljava/util/function/BiFunction;)"+obj)
 	put(effect{storeKey: 1, store: 2, fn: 3, load: true}, "merge("+obj+obj+"Ljava/util/function/BiFunction;)"+obj)
 	put(effect{fn: 1}, "replaceAll(Ljava/util/function/UnaryOperator;)V", "replaceAll(Ljava/util/function/BiFunction;)V")
+	// Streams: a collection's stream is a view of its elements, and so is what
+	// the operations that keep elements return (filter, sorted, limit...), and
+	// findFirst's Optional; map's is a view of what its function returns. Any
+	// other call (collect, flatMap, reduce, toArray) lets the stream escape.
+	const stream = "Ljava/util/stream/Stream;"
+	put(effect{view: true}, "stream()"+stream, "parallelStream()"+stream,
+		"filter(Ljava/util/function/Predicate;)"+stream, "distinct()"+stream, "sorted()"+stream,
+		"sorted(Ljava/util/Comparator;)"+stream, "limit(J)"+stream, "skip(J)"+stream,
+		"peek(Ljava/util/function/Consumer;)"+stream, "takeWhile(Ljava/util/function/Predicate;)"+stream,
+		"dropWhile(Ljava/util/function/Predicate;)"+stream, "parallel()Ljava/util/stream/BaseStream;",
+		"sequential()Ljava/util/stream/BaseStream;", "unordered()Ljava/util/stream/BaseStream;",
+		"findFirst()Ljava/util/Optional;", "findAny()Ljava/util/Optional;",
+		"min(Ljava/util/Comparator;)Ljava/util/Optional;", "max(Ljava/util/Comparator;)Ljava/util/Optional;",
+		"toList()Ljava/util/List;")
+	put(effect{mapped: 1}, "map(Ljava/util/function/Function;)"+stream)
+	put(effect{}, "forEachOrdered(Ljava/util/function/Consumer;)V", "count()J",
+		"anyMatch(Ljava/util/function/Predicate;)Z", "allMatch(Ljava/util/function/Predicate;)Z",
+		"noneMatch(Ljava/util/function/Predicate;)Z")
+	put(effect{anyResult: true}, "mapToInt(Ljava/util/function/ToIntFunction;)Ljava/util/stream/IntStream;",
+		"mapToLong(Ljava/util/function/ToLongFunction;)Ljava/util/stream/LongStream;",
+		"mapToDouble(Ljava/util/function/ToDoubleFunction;)Ljava/util/stream/DoubleStream;")
 	put(effect{loadKey: true}, "getKey()"+obj) // a map's entry
 	put(effect{load: true}, "getValue()"+obj)
 	put(effect{store: 1, load: true}, "setValue("+obj+")"+obj)
@@ -368,7 +401,7 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 	// java.util's classes keep nothing else (sel: the method the receiver
 	// selects); code of other classes, or not known, may keep all it is handed.
 	summarisedCall := func(sel *hierarchy.Method) {
-		if def >= 0 && (eff.load || eff.loadKey || eff.view || eff.also != 0) {
+		if def >= 0 && eff.yields() {
 			o.link(o.any, def, noFilter)
 		}
 		if sel == nil || !strings.HasPrefix(sel.Class.Name, "java/util/") {
@@ -436,21 +469,35 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 		if eff.also != 0 {
 			o.link(operand(eff.also), def, noFilter)
 		}
+		if eff.anyResult {
+			o.link(o.any, def, noFilter)
+		}
+		if eff.mapped != 0 {
+			v := o.siteView(caller, c.PC, nil, false)
+			o.fnResults(operand(eff.mapped), o.extra[v-o.nc].elems)
+			o.add(def, v)
+		}
 	}
 	if eff.bulk != 0 {
 		o.copyInto(operand(eff.bulk), r)
 	}
 	if eff.fn != 0 {
-		o.ask(sub{n: operand(eff.fn), t: o.h.Object(), every: true,
-			onTop: func() { o.escaped(r) },
-			objs: func(y int32) {
-				if body := o.lambdaBody(y); body != nil {
-					o.link(o.returnNode(body), x.elems, noFilter)
-					return
-				}
-				o.escaped(r) // a function whose results nobody follows: any object
-			}})
+		o.fnResults(operand(eff.fn), x.elems)
 	}
+}
+
+// fnResults links what the functions node fn holds return to node to: the return
+// of a lambda whose body the program has (lambdaBody), else any object.
+func (o *oracle) fnResults(fn, to int32) {
+	o.ask(sub{n: fn, t: o.h.Object(), every: true,
+		onTop: func() { o.link(o.any, to, noFilter) },
+		objs: func(y int32) {
+			if body := o.lambdaBody(y); body != nil {
+				o.link(o.returnNode(body), to, noFilter)
+				return
+			}
+			o.link(o.any, to, noFilter) // a function whose results nobody follows
+		}})
 }
 
 // lambdaBody returns the method whose return is what lambda y returns: its
@@ -620,19 +667,11 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 	if def < 0 {
 		return // the result is not used: nothing can read the contents
 	}
-	id, ok := o.extraIDs[siteKey{caller.ID, c.PC}]
-	if !ok {
-		x := extraObj{kind: objView, m: caller, pc: c.PC, elems: o.newNode()}
-		if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
-			x.cls = o.h.Classes()[s.fresh[0]]
-		}
-		o.link(x.elems, o.sink, noFilter)
-		if c.Ref.Class == "java/util/Map" {
-			x.keys = o.newNode()
-			o.link(x.keys, o.sink, noFilter)
-		}
-		id = o.newExtra(x)
+	var cls *hierarchy.Class
+	if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
+		cls = o.h.Classes()[s.fresh[0]]
 	}
+	id := o.siteView(caller, c.PC, cls, c.Ref.Class == "java/util/Map")
 	x := o.extra[id-o.nc]
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
 	switch {
@@ -652,4 +691,20 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 		})
 	}
 	o.add(def, id)
+}
+
+// siteView returns the ID of the container that the call at pc in caller creates
+// (a factory's, a stream's map): a view of class cls (nil: an open class) with
+// contents of its own, and keys when it is a map's.
+func (o *oracle) siteView(caller *hierarchy.Method, pc int32, cls *hierarchy.Class, keys bool) int32 {
+	if id, ok := o.extraIDs[siteKey{caller.ID, pc}]; ok {
+		return id
+	}
+	x := extraObj{kind: objView, m: caller, pc: pc, cls: cls, elems: o.newNode()}
+	o.link(x.elems, o.sink, noFilter)
+	if keys {
+		x.keys = o.newNode()
+		o.link(x.keys, o.sink, noFilter)
+	}
+	return o.newExtra(x)
 }

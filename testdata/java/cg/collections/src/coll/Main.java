@@ -186,6 +186,19 @@ public class Main {
         mapped.map(x -> x).isPresent();
         mapped.get().area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
 
+        // Streams: a list's stream, and what filter, sorted and findFirst return,
+        // are views of its elements; map's is a view of what its lambda returns;
+        // forEach and count keep the contents (collect lets them escape, below).
+        List<Shape> streamy = new ArrayList<>();
+        streamy.add(new Square());
+        streamy.stream().filter(s -> true).sorted((a, b) -> 0).forEach(s -> {});
+        streamy.stream().filter(s -> true).findFirst().get().area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        streamy.stream().<Shape>map(s -> new Circle()).toList().get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
+        System.out.println(streamy.stream().count() + streamy.stream().mapToInt(s -> 1).sum()); // @calls(java.util.stream.IntPipeline.sum)
+        streamy.get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        // A stream the JDK made is not followed: what its map returns is any object.
+        java.util.stream.Stream.of(new Square()).<Shape>map(s -> new Circle()).findFirst().get().area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area, coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
@@ -204,10 +217,10 @@ public class Main {
         adder.run();
         captured.get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
 
-        // Escapes: a stream, a copy of a list the JDK made, a getter of a record.
+        // Escapes: a stream's collect, a copy of a list the JDK made, a getter of a record.
         List<Shape> streamed = new ArrayList<>();
         streamed.add(new Square());
-        streamed.stream().count();
+        streamed.stream().collect(java.util.stream.Collectors.toList());
         streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
         List<Shape> fromJdk = new ArrayList<>(java.util.Arrays.asList(new Circle()));
         fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
