@@ -90,12 +90,16 @@ type effect struct {
 	// anyResult: the result is any object (a stream's mapToInt: an IntStream the
 	// JDK makes), though the call keeps the contents.
 	anyResult bool
+	// collect is the operand of a stream's collector: with one of Collectors'
+	// toList and friends (a collector object of the model's), the result is a
+	// new container of the stream's elements; with any other, the stream escapes.
+	collect int32
 }
 
 // yields reports whether a call with effect e returns an object (not a
 // primitive, nor nothing).
 func (e effect) yields() bool {
-	return e.load || e.loadKey || e.view || e.also != 0 || e.mapped != 0 || e.anyResult
+	return e.load || e.loadKey || e.view || e.also != 0 || e.mapped != 0 || e.anyResult || e.collect != 0
 }
 
 // collectionsEffects holds the modelled static methods of java.util.Collections,
@@ -227,6 +231,7 @@ var effects = func() map[string]map[string]effect {
 		"min(Ljava/util/Comparator;)Ljava/util/Optional;", "max(Ljava/util/Comparator;)Ljava/util/Optional;",
 		"toList()Ljava/util/List;")
 	put(effect{mapped: 1}, "map(Ljava/util/function/Function;)"+stream)
+	put(effect{collect: 1}, "collect(Ljava/util/stream/Collector;)"+obj)
 	put(effect{}, "forEachOrdered(Ljava/util/function/Consumer;)V", "count()J",
 		"anyMatch(Ljava/util/function/Predicate;)Z", "allMatch(Ljava/util/function/Predicate;)Z",
 		"noneMatch(Ljava/util/function/Predicate;)Z")
@@ -249,6 +254,9 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 	if m.IsStatic() {
 		if _, ok := factoryOf(m.Class.Name, m.Name, m.Desc); ok {
 			return true
+		}
+		if m.Class.Name == collectorsClass {
+			return collectorOf(m.Name, m.Desc)
 		}
 		if m.Class.Name != collectionsClass {
 			return false
@@ -353,6 +361,8 @@ func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, 
 	switch {
 	case c.Op == bytecode.Invokestatic && c.Ref.Class == collectionsClass:
 		eff, ok = collectionsEffects[c.Ref.Name+c.Ref.Desc]
+	case c.Op == bytecode.Invokestatic && c.Ref.Class == collectorsClass:
+		ok = collectorOf(c.Ref.Name, c.Ref.Desc)
 	case c.Op == bytecode.Invokestatic:
 		_, ok = factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
 	case c.Ref.Class == optionalClass:
@@ -393,6 +403,10 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 	}
 	if fac, ok := factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc); ok && c.Op == bytecode.Invokestatic {
 		o.factoryCall(caller, c, mR, fac, def)
+		return
+	}
+	if c.Op == bytecode.Invokestatic && c.Ref.Class == collectorsClass {
+		o.collectorCall(caller, c, def)
 		return
 	}
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
@@ -477,6 +491,11 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 			o.fnResults(operand(eff.mapped), o.extra[v-o.nc].elems)
 			o.add(def, v)
 		}
+		if eff.collect != 0 {
+			o.collectInto(operand(eff.collect), r, caller, c.PC, def)
+		}
+	} else if eff.collect != 0 {
+		o.escapeUnlessCollector(operand(eff.collect), r)
 	}
 	if eff.bulk != 0 {
 		o.copyInto(operand(eff.bulk), r)
@@ -612,6 +631,67 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 	for _, f := range fresh {
 		o.add(def, o.view(r, o.h.Classes()[f], part))
 	}
+}
+
+// collectorsClass holds the factories of the collectors the model follows
+// (collectorOf): a stream's collect with one of them makes a new list or set.
+const collectorsClass = "java/util/stream/Collectors"
+
+// collectorOf reports whether Collectors' static method name desc makes a
+// collector that gathers a stream's elements into a new collection.
+func collectorOf(name, desc string) bool {
+	switch name + desc {
+	case "toList()Ljava/util/stream/Collector;", "toSet()Ljava/util/stream/Collector;",
+		"toUnmodifiableList()Ljava/util/stream/Collector;", "toUnmodifiableSet()Ljava/util/stream/Collector;":
+		return true
+	}
+	return false
+}
+
+// collectorCall links a call of a collectorOf factory: its result is a collector
+// object of the model's (siteView, marked collects), which nothing else reads.
+func (o *oracle) collectorCall(caller *hierarchy.Method, c *facts.Call, def int32) {
+	if def < 0 {
+		return
+	}
+	id := o.siteView(caller, c.PC, nil, false)
+	o.extra[id-o.nc].collects = true
+	o.add(def, id)
+}
+
+// collectInto links a stream's collect on view r with the collectors node n
+// holds: with a collector of the model's, the result def is a new collection at
+// the call holding r's elements; with any other the stream escapes and the result
+// is any object.
+func (o *oracle) collectInto(n, r int32, caller *hierarchy.Method, pc, def int32) {
+	x := o.extra[r-o.nc]
+	o.ask(sub{n: n, t: o.h.Object(), every: true,
+		onTop: func() {
+			o.escaped(r)
+			o.link(o.any, def, noFilter)
+		},
+		objs: func(y int32) {
+			if y >= o.nc && o.extra[y-o.nc].collects {
+				v := o.siteView(caller, pc, nil, false)
+				o.link(x.elems, o.extra[v-o.nc].elems, noFilter)
+				o.add(def, v)
+				return
+			}
+			o.escaped(r)
+			o.link(o.any, def, noFilter)
+		}})
+}
+
+// escapeUnlessCollector lets r escape unless node n holds collectors of the
+// model's only (a collect whose result nobody reads).
+func (o *oracle) escapeUnlessCollector(n, r int32) {
+	o.ask(sub{n: n, t: o.h.Object(), every: true,
+		onTop: func() { o.escaped(r) },
+		objs: func(y int32) {
+			if y < o.nc || !o.extra[y-o.nc].collects {
+				o.escaped(r)
+			}
+		}})
 }
 
 // factory is what a static factory of an unmodifiable list, set or map (List.of,

@@ -48,6 +48,8 @@ type extraObj struct {
 	// entry is an entry set's entry object, whose elems and keys are its map's: an
 	// add to the entry set writes into the map (apply).
 	entry int32
+	// collects marks a collector of Collectors.toList and friends (containers.go).
+	collects bool
 }
 
 // newExtra makes the ID of x.

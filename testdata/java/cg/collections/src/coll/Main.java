@@ -196,6 +196,9 @@ public class Main {
         streamy.stream().<Shape>map(s -> new Circle()).toList().get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
         System.out.println(streamy.stream().count() + streamy.stream().mapToInt(s -> 1).sum()); // @calls(java.util.stream.IntPipeline.sum)
         streamy.get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        // collect with Collectors.toList makes a new list of the stream's elements.
+        List<Shape> gathered = streamy.stream().filter(s -> true).collect(java.util.stream.Collectors.toList());
+        gathered.get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
         // A stream the JDK made is not followed: what its map returns is any object.
         java.util.stream.Stream.of(new Square()).<Shape>map(s -> new Circle()).findFirst().get().area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area, coll.Main$Blob.area)
 
@@ -217,10 +220,11 @@ public class Main {
         adder.run();
         captured.get(0).area(); // @calls(coll.Main$Circle.area) @!calls[tfa](coll.Main$Square.area, coll.Main$Blob.area)
 
-        // Escapes: a stream's collect, a copy of a list the JDK made, a getter of a record.
+        // Escapes: a stream's collect with a collector the model does not know, a
+        // copy of a list the JDK made, a getter of a record.
         List<Shape> streamed = new ArrayList<>();
         streamed.add(new Square());
-        streamed.stream().collect(java.util.stream.Collectors.toList());
+        streamed.stream().collect(java.util.stream.Collectors.groupingBy(s -> s));
         streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
         List<Shape> fromJdk = new ArrayList<>(java.util.Arrays.asList(new Circle()));
         fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
