@@ -258,6 +258,9 @@ func (o *oracle) modelledMember(m *hierarchy.Method) bool {
 		if m.Class.Name == collectorsClass {
 			return collectorOf(m.Name, m.Desc)
 		}
+		if m.Class.Name == arraysClass {
+			return m.Name+m.Desc == asListSig
+		}
 		if m.Class.Name != collectionsClass {
 			return false
 		}
@@ -363,6 +366,8 @@ func (o *oracle) modelledCall(c *facts.Call) (mR *hierarchy.Method, eff effect, 
 		eff, ok = collectionsEffects[c.Ref.Name+c.Ref.Desc]
 	case c.Op == bytecode.Invokestatic && c.Ref.Class == collectorsClass:
 		ok = collectorOf(c.Ref.Name, c.Ref.Desc)
+	case c.Op == bytecode.Invokestatic && c.Ref.Class == arraysClass:
+		ok = c.Ref.Name+c.Ref.Desc == asListSig
 	case c.Op == bytecode.Invokestatic:
 		_, ok = factoryOf(c.Ref.Class, c.Ref.Name, c.Ref.Desc)
 	case c.Ref.Class == optionalClass:
@@ -407,6 +412,10 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 	}
 	if c.Op == bytecode.Invokestatic && c.Ref.Class == collectorsClass {
 		o.collectorCall(caller, c, def)
+		return
+	}
+	if c.Op == bytecode.Invokestatic && c.Ref.Class == arraysClass {
+		o.asListCall(caller, c, mR, def)
 		return
 	}
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
@@ -631,6 +640,33 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 	for _, f := range fresh {
 		o.add(def, o.view(r, o.h.Classes()[f], part))
 	}
+}
+
+// arraysClass and asListSig name Arrays.asList: a list backed by the array it
+// is given (asListCall).
+const (
+	arraysClass = "java/util/Arrays"
+	asListSig   = "asList([Ljava/lang/Object;)Ljava/util/List;"
+)
+
+// asListCall links a call of Arrays.asList (whose method is mR): its result def
+// is a list at the call whose elements are the array's, both ways, as a write
+// through the list (set, sort) writes the array.
+func (o *oracle) asListCall(caller *hierarchy.Method, c *facts.Call, mR *hierarchy.Method, def int32) {
+	if def < 0 {
+		return
+	}
+	var cls *hierarchy.Class
+	if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
+		cls = o.h.Classes()[s.fresh[0]]
+	}
+	id := o.siteView(caller, c.PC, cls, false)
+	list := o.extra[id-o.nc].elems
+	o.arrays(o.operand(caller, c.PC, 0), func(elems int32) {
+		o.link(elems, list, noFilter)
+		o.link(list, elems, noFilter)
+	})
+	o.add(def, id)
 }
 
 // collectorsClass holds the factories of the collectors the model follows

@@ -154,7 +154,7 @@ public class Main {
         // List.of(a, b) is a List12, as the JDK's code of the factory tells.
         listOf.size(); // @calls(java.util.ImmutableCollections$List12.size) @calls[rta](java.util.ImmutableCollections$ListN.size) @!calls[tfa](java.util.ImmutableCollections$ListN.size)
         // A copy of a list the JDK made has contents nobody follows: any object.
-        List.copyOf(java.util.Arrays.<Shape>asList(new Circle())).get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+        List.copyOf(java.util.Collections.<Shape>singletonList(new Circle())).get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
 
         // The functional operations: computeIfAbsent and merge store what the
         // lambda returns, forEach and removeIf keep the contents; a function that is
@@ -202,6 +202,14 @@ public class Main {
         // A stream the JDK made is not followed: what its map returns is any object.
         java.util.stream.Stream.of(new Square()).<Shape>map(s -> new Circle()).findFirst().get().area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area, coll.Main$Blob.area)
 
+        // Arrays.asList is backed by the array: a set through the list is in the
+        // array, and the array's elements are in the list.
+        Shape[] backing = { new Square() };
+        List<Shape> asList = java.util.Arrays.asList(backing);
+        asList.set(0, new Circle());
+        backing[0].area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+        asList.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
@@ -226,7 +234,7 @@ public class Main {
         streamed.add(new Square());
         streamed.stream().collect(java.util.stream.Collectors.groupingBy(s -> s));
         streamed.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Blob.area)
-        List<Shape> fromJdk = new ArrayList<>(java.util.Arrays.asList(new Circle()));
+        List<Shape> fromJdk = new ArrayList<>(java.util.Collections.singletonList(new Circle()));
         fromJdk.get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
         Pair pair = new Pair(new ArrayList<>());
         pair.items().add(new Square());
