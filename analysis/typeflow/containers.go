@@ -94,12 +94,17 @@ type effect struct {
 	// toList and friends (a collector object of the model's), the result is a
 	// new container of the stream's elements; with any other, the stream escapes.
 	collect int32
+	// array: the result is a new array at the call holding the elements
+	// (toArray); fill is the operand array the call copies the elements into
+	// (toArray(T[]), which returns it when it is large enough: also).
+	array bool
+	fill  int32
 }
 
 // yields reports whether a call with effect e returns an object (not a
 // primitive, nor nothing).
 func (e effect) yields() bool {
-	return e.load || e.loadKey || e.view || e.also != 0 || e.mapped != 0 || e.anyResult || e.collect != 0
+	return e.load || e.loadKey || e.view || e.also != 0 || e.mapped != 0 || e.anyResult || e.collect != 0 || e.array
 }
 
 // collectionsEffects holds the modelled static methods of java.util.Collections,
@@ -231,6 +236,9 @@ var effects = func() map[string]map[string]effect {
 		"min(Ljava/util/Comparator;)Ljava/util/Optional;", "max(Ljava/util/Comparator;)Ljava/util/Optional;",
 		"toList()Ljava/util/List;")
 	put(effect{mapped: 1}, "map(Ljava/util/function/Function;)"+stream)
+	// toArray: a new array of the elements, or the one given, filled.
+	put(effect{array: true}, "toArray()[Ljava/lang/Object;", "toArray(Ljava/util/function/IntFunction;)[Ljava/lang/Object;")
+	put(effect{array: true, fill: 1, also: 1}, "toArray([Ljava/lang/Object;)[Ljava/lang/Object;")
 	put(effect{collect: 1}, "collect(Ljava/util/stream/Collector;)"+obj)
 	put(effect{}, "forEachOrdered(Ljava/util/function/Consumer;)V", "count()J",
 		"anyMatch(Ljava/util/function/Predicate;)Z", "allMatch(Ljava/util/function/Predicate;)Z",
@@ -435,7 +443,7 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 			})
 			return
 		}
-		for _, n := range []int32{eff.store, eff.storeKey, eff.bulk} {
+		for _, n := range []int32{eff.store, eff.storeKey, eff.bulk, eff.fill} {
 			if n != 0 {
 				o.link(operand(n), o.any, noFilter) // arrays and containers escape
 			}
@@ -503,6 +511,9 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 		if eff.collect != 0 {
 			o.collectInto(operand(eff.collect), r, caller, c.PC, def)
 		}
+		if eff.array {
+			o.add(def, o.siteArray(caller, c.PC, x.elems))
+		}
 	} else if eff.collect != 0 {
 		o.escapeUnlessCollector(operand(eff.collect), r)
 	}
@@ -512,6 +523,20 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 	if eff.fn != 0 {
 		o.fnResults(operand(eff.fn), x.elems)
 	}
+	if eff.fill != 0 {
+		o.arrays(operand(eff.fill), func(elems int32) { o.link(x.elems, elems, noFilter) })
+	}
+}
+
+// siteArray returns the ID of the array that the call at pc in caller creates
+// (toArray's), whose elements are what node elems holds.
+func (o *oracle) siteArray(caller *hierarchy.Method, pc, elems int32) int32 {
+	id, ok := o.extraIDs[siteKey{caller.ID, pc}]
+	if !ok {
+		id = o.newExtra(extraObj{kind: objArray, m: caller, pc: pc, elems: o.newNode()})
+	}
+	o.link(elems, o.extra[id-o.nc].elems, noFilter)
+	return id
 }
 
 // fnResults links what the functions node fn holds return to node to: the return
@@ -656,11 +681,7 @@ func (o *oracle) asListCall(caller *hierarchy.Method, c *facts.Call, mR *hierarc
 	if def < 0 {
 		return
 	}
-	var cls *hierarchy.Class
-	if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
-		cls = o.h.Classes()[s.fresh[0]]
-	}
-	id := o.siteView(caller, c.PC, cls, false)
+	id := o.siteView(caller, c.PC, o.freshClass(mR), false)
 	list := o.extra[id-o.nc].elems
 	o.arrays(o.operand(caller, c.PC, 0), func(elems int32) {
 		o.link(elems, list, noFilter)
@@ -783,11 +804,7 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 	if def < 0 {
 		return // the result is not used: nothing can read the contents
 	}
-	var cls *hierarchy.Class
-	if s := o.summary(mR); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
-		cls = o.h.Classes()[s.fresh[0]]
-	}
-	id := o.siteView(caller, c.PC, cls, c.Ref.Class == "java/util/Map")
+	id := o.siteView(caller, c.PC, o.freshClass(mR), c.Ref.Class == "java/util/Map")
 	x := o.extra[id-o.nc]
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
 	switch {
@@ -807,6 +824,15 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 		})
 	}
 	o.add(def, id)
+}
+
+// freshClass returns the one class of the objects that summarised method m
+// creates and returns on every path (returns.go), or nil.
+func (o *oracle) freshClass(m *hierarchy.Method) *hierarchy.Class {
+	if s := o.summary(m); s != nil && len(s.params) == 0 && len(s.fresh) == 1 {
+		return o.h.Classes()[s.fresh[0]]
+	}
+	return nil
 }
 
 // siteView returns the ID of the container that the call at pc in caller creates

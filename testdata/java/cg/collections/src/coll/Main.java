@@ -210,6 +210,21 @@ public class Main {
         backing[0].area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
         asList.get(0).area(); // @calls(coll.Main$Square.area, coll.Main$Circle.area) @!calls[tfa](coll.Main$Blob.area)
 
+        // toArray makes an array of the elements, or fills the one it is given; a
+        // list the JDK made fills it with any object.
+        List<Shape> arrayed = new ArrayList<>();
+        arrayed.add(new Square());
+        Object[] plain = arrayed.toArray();
+        ((Shape) plain[0]).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        Shape[] typed = arrayed.toArray(new Shape[0]);
+        typed[0].area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        Shape[] into = new Shape[1];
+        arrayed.toArray(into);
+        into[0].area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        Shape[] filled = new Shape[1];
+        java.util.Collections.<Shape>singletonList(new Circle()).toArray(filled);
+        filled[0].area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
+
         // addAll copies another container's contents.
         List<Shape> copy = new ArrayList<>(squares);
         copy.addAll(squares);
