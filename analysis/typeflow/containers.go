@@ -18,11 +18,14 @@ import (
 // add and put store their arguments into the contents, get, next and poll return
 // them, addAll copies another container's, and iterator(), keySet(), values()
 // and entrySet() return views sharing them (view), whose next, getKey, getValue
-// and setValue are modelled too. A call the model does not know (stream,
-// forEach, sort, ...) hands the container to summarised code: it escapes as an
-// array does, and its contents are any object from then on. So do containers
-// stored where such code may read them (a field it may read, an array or
-// container that escaped).
+// and setValue are modelled too, as are a stream's (stream(), filter, map,
+// collect(toList())...). The factories List.of, Set.of, Map.of, Optional.of and
+// Arrays.asList, and toArray and a stream's map and collect, create containers
+// (and arrays) at their calls (siteView, siteArray). A call the model does not
+// know (spliterator, a stream's flatMap or reduce, ...) hands the container to
+// summarised code: it escapes as an array does, and its contents are any object
+// from then on. So do containers stored where such code may read them (a field it
+// may read, an array or container that escaped).
 //
 // The contents themselves are handed to summarised code by nearly every call
 // (contains and equals call the elements' equals, toString theirs): the arrays
@@ -223,8 +226,9 @@ var effects = func() map[string]map[string]effect {
 	put(effect{fn: 1}, "replaceAll(Ljava/util/function/UnaryOperator;)V", "replaceAll(Ljava/util/function/BiFunction;)V")
 	// Streams: a collection's stream is a view of its elements, and so is what
 	// the operations that keep elements return (filter, sorted, limit...), and
-	// findFirst's Optional; map's is a view of what its function returns. Any
-	// other call (collect, flatMap, reduce, toArray) lets the stream escape.
+	// findFirst's Optional; map's is a view of what its function returns, and
+	// collect's with Collectors.toList a new list of the elements. Any other call
+	// (flatMap, reduce, another collector) lets the stream escape.
 	const stream = "Ljava/util/stream/Stream;"
 	put(effect{view: true}, "stream()"+stream, "parallelStream()"+stream,
 		"filter(Ljava/util/function/Predicate;)"+stream, "distinct()"+stream, "sorted()"+stream,
@@ -531,10 +535,7 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 // siteArray returns the ID of the array that the call at pc in caller creates
 // (toArray's), whose elements are what node elems holds.
 func (o *oracle) siteArray(caller *hierarchy.Method, pc, elems int32) int32 {
-	id, ok := o.extraIDs[siteKey{caller.ID, pc}]
-	if !ok {
-		id = o.newExtra(extraObj{kind: objArray, m: caller, pc: pc, elems: o.newNode()})
-	}
+	id := o.arrayID(caller, pc)
 	o.link(elems, o.extra[id-o.nc].elems, noFilter)
 	return id
 }

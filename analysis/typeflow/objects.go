@@ -114,13 +114,19 @@ func (o *oracle) lambdaNode(m *hierarchy.Method, pc int32, iface string) int32 {
 // arrayNode returns the node of what the anewarray at pc in m pushes: the array
 // it creates, with a node of its elements.
 func (o *oracle) arrayNode(m *hierarchy.Method, pc int32) int32 {
+	id := o.newNode()
+	o.add(id, o.arrayID(m, pc))
+	return id
+}
+
+// arrayID returns the ID of the array that the instruction at pc in m creates,
+// with a node of its elements.
+func (o *oracle) arrayID(m *hierarchy.Method, pc int32) int32 {
 	c, ok := o.extraIDs[siteKey{m.ID, pc}]
 	if !ok {
 		c = o.newExtra(extraObj{kind: objArray, m: m, pc: pc, elems: o.newNode()})
 	}
-	id := o.newNode()
-	o.add(id, c)
-	return id
+	return c
 }
 
 // anyArrayNode returns a node holding the arrays nobody traced.
