@@ -398,6 +398,10 @@ func (h *Host) Acquire(match func(*Snapshot) bool) (*Snapshot, func()) {
 	}
 }
 
+// ReleaseStrings empties the table of strings that builds parse classes with
+// (index.FactsCache.ReleaseStrings): a server calls it when no build runs.
+func (h *Host) ReleaseStrings() { h.facts.ReleaseStrings() }
+
 // Close writes the pending graphs to the disk cache and releases the current
 // snapshots (their indexes close once every holder has released them). Call it
 // after the last Build returned.

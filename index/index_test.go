@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
@@ -121,5 +122,50 @@ func TestRebuildKeepsHierarchy(t *testing.T) {
 	defer third.Close()
 	if w2, w3 := h2.Class("app/Work"), third.Hierarchy().Class("app/Work"); w2 == w3 || len(w3.Methods) != len(w2.Methods)+1 {
 		t.Errorf("after a header change: Work is %p (%d methods), was %p (%d)", w3, len(w3.Methods), w2, len(w2.Methods))
+	}
+}
+
+// TestIndexSharesStrings: the classes of an index, and their facts, share one copy
+// of each name: the calls of two JDK classes to the same method name its class
+// with one string, and so do the classes' own names where the facts name them.
+// After ReleaseStrings the facts extracted later are still right.
+func TestIndexSharesStrings(t *testing.T) {
+	cache := NewFactsCache()
+	ix, err := Build(context.Background(), jdkConfig(t), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h := ix.Hierarchy()
+	// owners maps the class of each call of the classes below to its first string.
+	owners := map[string]string{}
+	shared := 0
+	for i, n := range []string{"java/lang/String", "java/util/HashMap", "java/util/ArrayList"} {
+		if i == 2 {
+			cache.ReleaseStrings()
+		}
+		f, err := ix.ClassFacts(h.Class(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range f.Methods {
+			for _, c := range m.Calls {
+				first, ok := owners[c.Ref.Class]
+				switch {
+				case !ok:
+					owners[c.Ref.Class] = c.Ref.Class
+				case i == 1 && unsafe.StringData(first) != unsafe.StringData(c.Ref.Class):
+					t.Fatalf("%s: a call names %s with a second copy", n, c.Ref.Class)
+				case i == 1:
+					shared++
+				}
+			}
+		}
+		if i == 2 && len(f.Methods) == 0 {
+			t.Fatalf("%s: no facts after ReleaseStrings", n)
+		}
+	}
+	if shared == 0 || owners["java/lang/Object"] == "" {
+		t.Fatalf("String and HashMap call no common class (%d shared): the test proves nothing", shared)
 	}
 }

@@ -156,7 +156,12 @@ func NewFile(r io.ReaderAt, size int64) (*File, error) {
 
 // Parse parses the class file in data. The returned File keeps data for lazy
 // decoding of method bodies.
-func Parse(data []byte) (*File, error) {
+func Parse(data []byte) (*File, error) { return ParseShared(data, nil) }
+
+// ParseShared is Parse with the strings of the class file (its names and
+// descriptors, those its pool gives later) taken from strs, when not nil, so that
+// the class files parsed with one table share their equal strings.
+func ParseShared(data []byte, strs *Strings) (*File, error) {
 	if len(data) > maxClassSize {
 		return nil, &FormatError{Offset: maxClassSize, Msg: "class file too large", Val: len(data)}
 	}
@@ -177,6 +182,7 @@ func Parse(data []byte) (*File, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	f.Pool.strs = strs
 	p := f.Pool
 	f.Access = r.u2()
 	thisOff := r.pos()

@@ -158,6 +158,14 @@ func FuzzParse(f *testing.F) {
 		if d := methodRefsMismatch(cf); d != "" {
 			t.Error(d)
 		}
+		// A table of strings changes where strings are stored, never what they are.
+		shared, err := classfile.ParseShared(data, classfile.NewStrings())
+		if err != nil {
+			t.Fatalf("Parse accepts the class, ParseShared fails: %v", err)
+		}
+		if got, want := poolStrings(shared), poolStrings(cf); !slices.Equal(got, want) {
+			t.Errorf("ParseShared's strings %q, Parse's %q", got, want)
+		}
 	})
 }
 
@@ -179,6 +187,17 @@ func TestModifiedUTF8(t *testing.T) {
 	}
 	if got, want := f.Pool.Utf8(1), "\x00\U0001F600"; got != want {
 		t.Errorf("Utf8 = %q, want %q", got, want)
+	}
+	// The table keys a string by its raw bytes and keeps it decoded.
+	strs := classfile.NewStrings()
+	for range 2 {
+		f, err := classfile.ParseShared(b, strs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := f.Pool.Utf8(1), "\x00\U0001F600"; got != want {
+			t.Errorf("Utf8 from the table = %q, want %q", got, want)
+		}
 	}
 	if f.Name != "java/lang/Object" || f.Super != "" {
 		t.Errorf("name %q super %q", f.Name, f.Super)

@@ -67,10 +67,10 @@ const asciiBit = 1 << 31
 // Pool is a parsed constant pool. Index 0 and the second slot of Long and Double
 // entries are unusable, as in the JVMS. Accessors given an index of the wrong kind
 // return zero values; Tag tells the kind first when the index comes from untrusted
-// bytecode. A Pool is immutable and safe for concurrent use; it decodes strings on
-// every call rather than caching them, because a cache would double the memory of the
-// ~5 million constants of the JDK, and callers that look up the same constant often
-// (facts extraction) intern per class anyway.
+// bytecode. A Pool is immutable and safe for concurrent use. It does not cache
+// strings by index, which would double the memory of the ~5 million constants of
+// the JDK: it decodes a new string on every call, or, parsed with a table of
+// Strings (ParseShared), returns the table's copy.
 type Pool struct {
 	data []byte
 	// offs holds, per slot, the offset of the entry's tag byte in data (0 for
@@ -78,6 +78,8 @@ type Pool struct {
 	// read from data on access, which Parse has validated: four bytes per constant
 	// rather than a decoded entry of eight or twelve.
 	offs []uint32
+	// strs, when not nil, is the table the pool's strings come from (ParseShared).
+	strs *Strings
 }
 
 // Len returns constant_pool_count (valid indices are 1..Len()-1).
@@ -126,6 +128,9 @@ func (p *Pool) Utf8(i uint16) string {
 	b, ascii, ok := p.utf8Bytes(i)
 	if !ok {
 		return ""
+	}
+	if p.strs != nil {
+		return p.strs.utf8(b, ascii)
 	}
 	if ascii {
 		return string(b)
