@@ -95,10 +95,11 @@ type Analyzer struct {
 	resolvers *registry
 
 	mu          sync.Mutex
-	chaDispatch map[dispatchKey][]int32 // CHA dispatch results, the same at every level
-	initChains  map[int32][]int32       // class ID -> <clinit> IDs run when it is initialised
-	fallbacks   map[fallbackKey][]int32 // conservative target sets
-	apiCache    map[int32]*resolverList
+	chaDispatch map[dispatchKey][]int32      // CHA dispatch results, the same at every level
+	initChains  map[int32][]int32            // class ID -> <clinit> IDs run when it is initialised
+	fallbacks   map[fallbackKey][]int32      // conservative target sets
+	apiCache    map[int32]int32              // resolved method ID -> callPlan.apis
+	apiLists    [][]CallResolver             // by callPlan.apis - 1: the resolvers of an API method
 	plans       []atomic.Pointer[methodPlan] // by method ID
 	bundleHint  atomic.Int64                 // bundles of the last run, to size the next
 	xtaTopSize  int                          // XTA's and TFA's widening size; 0 for their default (tests set it)
@@ -137,7 +138,7 @@ func New(prog Program) *Analyzer {
 		chaDispatch: map[dispatchKey][]int32{},
 		initChains:  map[int32][]int32{},
 		fallbacks:   map[fallbackKey][]int32{},
-		apiCache:    map[int32]*resolverList{},
+		apiCache:    map[int32]int32{},
 		plans:       make([]atomic.Pointer[methodPlan], len(h.Methods())),
 	}
 	return a
@@ -292,10 +293,10 @@ func (a *Analyzer) prepareCHA(ctx context.Context) error {
 		}
 		for i := range p.calls {
 			c := &p.calls[i]
-			if c.resolved == nil || c.direct || c.owner == nil {
+			if c.resolved == 0 || c.direct || c.owner == 0 {
 				continue
 			}
-			k := dispatchKey{c.resolved.ID, c.owner.ID, 0}
+			k := dispatchKey{c.resolved - 1, c.owner - 1, 0}
 			if !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)

@@ -63,15 +63,16 @@ func newRegistry() *registry {
 }
 
 // apiResolvers returns the resolvers interested in calls of rm, looking through the
-// methods rm overrides (a call of an overriding loadClass is still a loading site).
-func (a *Analyzer) apiResolvers(rm *hierarchy.Method) *resolverList {
+// methods rm overrides (a call of an overriding loadClass is still a loading site),
+// as 1 + their index in a.apiLists (apiList), or 0 for none: call plans hold it.
+func (a *Analyzer) apiResolvers(rm *hierarchy.Method) int32 {
 	a.mu.Lock()
-	rs, ok := a.apiCache[rm.ID]
+	idx, ok := a.apiCache[rm.ID]
 	a.mu.Unlock()
 	if ok {
-		return rs
+		return idx
 	}
-	var list resolverList
+	var list []CallResolver
 	seen := map[CallResolver]bool{}
 	add := func(m *hierarchy.Method) {
 		for _, r := range a.resolvers.byAPI[m.Class.Name+"."+m.Name] {
@@ -92,24 +93,25 @@ func (a *Analyzer) apiResolvers(rm *hierarchy.Method) *resolverList {
 			return true
 		})
 	}
-	if len(list) > 0 {
-		rs = &list
-	}
 	a.mu.Lock()
-	a.apiCache[rm.ID] = rs
-	a.mu.Unlock()
-	return rs
+	defer a.mu.Unlock()
+	if idx, ok := a.apiCache[rm.ID]; ok {
+		return idx // another goroutine was first
+	}
+	if len(list) > 0 {
+		a.apiLists = append(a.apiLists, list)
+		idx = int32(len(a.apiLists))
+	}
+	a.apiCache[rm.ID] = idx
+	return idx
 }
 
-// resolverList is the resolvers of one API method. Call plans point to it (nil for
-// none): a plan per call instruction of the whole class path is a million plans,
-// and a pointer is a third of a slice header.
-type resolverList []CallResolver
-
-// all returns the resolvers of l; none for nil.
-func (l *resolverList) all() []CallResolver {
-	if l == nil {
+// apiList returns the resolvers of a call plan's apis (apiResolvers).
+func (a *Analyzer) apiList(idx int32) []CallResolver {
+	if idx == 0 {
 		return nil
 	}
-	return *l
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.apiLists[idx-1]
 }

@@ -600,7 +600,7 @@ func (s *solver) visit(m *hierarchy.Method) {
 		s.call(m, int32(i), &f.Calls[i], &p.calls[i])
 	}
 	for i := range f.Allocs {
-		c := p.allocs[i]
+		c := p.alloc(s.a.h, i)
 		if c == nil {
 			continue
 		}
@@ -626,7 +626,7 @@ func (s *solver) visit(m *hierarchy.Method) {
 		s.handleConst(site{caller: m, pc: hc.PC, line: hc.Line, call: -1}, hc.Const, 0)
 	}
 	for i := range f.Fields {
-		if c := p.statics[i]; c != nil {
+		if c := p.static(s.a.h, i); c != nil {
 			fa := &f.Fields[i]
 			s.initialize(site{caller: m, pc: fa.PC, line: fa.Line, call: -1}, c)
 		}
@@ -644,12 +644,14 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		}
 		return
 	}
-	rm := p.resolved
+	h := s.a.h
+	rm := methodOf(h, p.resolved)
 	if rm == nil {
 		return // a phantom or unresolvable target: counted by the hierarchy
 	}
+	apis := s.a.apiList(p.apis)
 	if s.fl != nil {
-		for _, r := range p.apis.all() {
+		for _, r := range apis {
 			if cr, ok := r.(creatingResolver); ok && cr.returnsCreated(rm) {
 				s.fl.CreatesOnly(m, c.PC) // before the direct bundle links its result
 			}
@@ -660,7 +662,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		s.bundle(at, s.singleton(rm.ID), s.std.static, false)
 		s.initialize(at, rm.Class)
 	case bytecode.Invokespecial:
-		s.bundle(at, s.singleton(p.special.ID), s.std.special, false)
+		s.bundle(at, s.singleton(p.special-1), s.std.special, false)
 	case bytecode.Invokevirtual, bytecode.Invokeinterface:
 		ri := s.std.virtual
 		if c.Op == bytecode.Invokeinterface {
@@ -669,7 +671,7 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 		if p.direct {
 			s.bundle(at, s.singleton(rm.ID), ri, false)
 		} else {
-			s.dispatchIdx(at, algo.OperandOf(m, c.PC, 0, p.owner), rm, ri, nil)
+			s.dispatchIdx(at, algo.OperandOf(m, c.PC, 0, classOf(h, p.owner)), rm, ri, nil)
 		}
 	}
 	if rm.IsNative() && !rm.IsSignaturePolymorphic() {
@@ -679,25 +681,57 @@ func (s *solver) call(m *hierarchy.Method, i int32, c *facts.Call, p *callPlan) 
 			s.nativeSite(at, rm)
 		}
 	}
-	for _, r := range p.apis.all() {
+	for _, r := range apis {
 		r.Resolve(s, at, c, rm)
 	}
 }
 
 // methodPlan is what visiting a method needs from the hierarchy, resolved once and
-// shared by every run: the same at every level and with every algorithm.
+// shared by every run: the same at every level and with every algorithm. It holds
+// IDs, not pointers: there is a plan for every call instruction of the class path
+// (1.2 million with the JDK), and without pointers they are half the size and the
+// collector does not scan them.
 type methodPlan struct {
-	calls   []callPlan
-	allocs  []*hierarchy.Class // by facts.Allocs index: the class of a new, else nil
-	statics []*hierarchy.Class // by facts.Fields index: the class a static access initialises
+	calls []callPlan
+	// classes holds, by facts.Allocs index, 1 + the ID of the class a new creates
+	// and then, by facts.Fields index, 1 + the ID of the class a static access
+	// initialises; 0 for none.
+	classes []int32
+	nAllocs int32
+}
+
+// alloc returns the class the method's allocation i creates with new, else nil.
+func (p *methodPlan) alloc(h *hierarchy.Hierarchy, i int) *hierarchy.Class {
+	return classOf(h, p.classes[i])
+}
+
+// static returns the class the method's static field access i initialises, else nil.
+func (p *methodPlan) static(h *hierarchy.Hierarchy, i int) *hierarchy.Class {
+	return classOf(h, p.classes[int(p.nAllocs)+i])
+}
+
+// classOf returns the class of a plan's 1 + ID, nil for 0.
+func classOf(h *hierarchy.Hierarchy, id1 int32) *hierarchy.Class {
+	if id1 == 0 {
+		return nil
+	}
+	return h.Classes()[id1-1]
 }
 
 type callPlan struct {
-	owner    *hierarchy.Class  // the class named by the instruction (Object for arrays)
-	resolved *hierarchy.Method // nil when unresolvable
-	special  *hierarchy.Method // invokespecial: the selected method
-	direct   bool              // a single possible target: invokestatic, invokespecial, or invokevirtual/interface of a private, final, ... method
-	apis     *resolverList     // nil when no resolver handles the resolved method
+	owner    int32 // 1 + the ID of the class named by the instruction (Object for arrays); 0 when not in the hierarchy
+	resolved int32 // 1 + the ID of the resolved method; 0 when unresolvable
+	special  int32 // invokespecial: 1 + the ID of the selected method
+	apis     int32 // 1 + the index in Analyzer.apiLists of the resolvers of the resolved method; 0 for none
+	direct   bool  // a single possible target: invokestatic, invokespecial, or invokevirtual/interface of a private, final, ... method
+}
+
+// method returns the method of a plan's 1 + ID, nil for 0.
+func methodOf(h *hierarchy.Hierarchy, id1 int32) *hierarchy.Method {
+	if id1 == 0 {
+		return nil
+	}
+	return h.Methods()[id1-1]
 }
 
 // plan returns m's plan, building it on first use. Concurrent runs may build it
@@ -707,7 +741,7 @@ func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
 		return p
 	}
 	h := a.h
-	p := &methodPlan{calls: make([]callPlan, len(f.Calls)), allocs: make([]*hierarchy.Class, len(f.Allocs)), statics: make([]*hierarchy.Class, len(f.Fields))}
+	p := &methodPlan{calls: make([]callPlan, len(f.Calls)), classes: make([]int32, len(f.Allocs)+len(f.Fields)), nAllocs: int32(len(f.Allocs))}
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		if c.Op == bytecode.Invokedynamic {
@@ -718,23 +752,22 @@ func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
 		// JVM), and an array class overrides none of them: the resolved method is the
 		// only target.
 		array := c.Ref.Class != "" && c.Ref.Class[0] == '['
-		if array {
-			cp.owner = h.Object()
-		} else {
-			cp.owner = h.Class(c.Ref.Class)
+		owner := h.Object()
+		if !array {
+			owner = h.Class(c.Ref.Class)
 		}
-		if cp.owner == nil {
+		if owner == nil {
 			continue
 		}
-		rm, err := h.ResolveMethod(cp.owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+		cp.owner = owner.ID + 1
+		rm, err := h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
 		if err != nil || rm == nil {
 			continue
 		}
-		cp.resolved = rm
-		cp.special = rm
+		cp.resolved, cp.special = rm.ID+1, rm.ID+1
 		if c.Op == bytecode.Invokespecial && rm.Name != "<init>" {
-			if sel := h.SpecialTarget(m.Class, rm, cp.owner); sel != nil {
-				cp.special = sel
+			if sel := h.SpecialTarget(m.Class, rm, owner); sel != nil {
+				cp.special = sel.ID + 1
 			}
 		}
 		// Only invokevirtual and invokeinterface dispatch: Prepare computes the CHA
@@ -746,7 +779,7 @@ func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
 	for i := range f.Allocs {
 		if al := &f.Allocs[i]; al.Op == bytecode.New {
 			if c := h.Class(al.Type); c != nil && !c.Phantom {
-				p.allocs[i] = c
+				p.classes[i] = c.ID + 1
 			}
 		}
 	}
@@ -757,7 +790,7 @@ func (a *Analyzer) plan(m *hierarchy.Method, f *facts.Method) *methodPlan {
 		}
 		if c := h.Class(fa.Ref.Class); c != nil {
 			if fd, err := h.ResolveField(c, fa.Ref.Name, fa.Ref.Desc); err == nil && fd != nil {
-				p.statics[i] = fd.Class
+				p.classes[len(f.Allocs)+i] = fd.Class.ID + 1
 			}
 		}
 	}
