@@ -564,7 +564,7 @@ func (s *solver) traceFieldHandle(fa *facts.FieldAccess, t *handleTrace, depth i
 }
 
 // resolveFieldRef returns the field a field instruction names, or nil.
-func (s *solver) resolveFieldRef(ref classfile.Ref) *hierarchy.Field {
+func (s *solver) resolveFieldRef(ref *classfile.Ref) *hierarchy.Field {
 	c := s.h.Class(ref.Class)
 	if c == nil {
 		return nil

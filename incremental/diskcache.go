@@ -173,5 +173,6 @@ func decodeFacts(data []byte, hash uint64) (f *facts.Class, err error) {
 	if err := gob.NewDecoder(bytes.NewReader(data[8:])).Decode(f); err != nil {
 		return nil, err
 	}
+	f.FillRefs()
 	return f, nil
 }

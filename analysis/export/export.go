@@ -188,7 +188,7 @@ func (jw *jcgWriter) sites(m *hierarchy.Method) error {
 		}
 		return s
 	}
-	refJSON := func(r classfile.Ref) func() []byte {
+	refJSON := func(r *classfile.Ref) func() []byte {
 		return func() []byte { return mustJSON(jcgOf(r.Class, r.Name, r.Desc)) }
 	}
 	// Every call instruction is a site, even one without targets.

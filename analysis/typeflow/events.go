@@ -98,7 +98,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 	}
 	if f != nil && o.encap && m.Class.Origin != hierarchy.JDK {
 		for i := range f.Calls {
-			if grantsFieldAccess(f.Calls[i].Ref) {
+			if grantsFieldAccess(*f.Calls[i].Ref) {
 				o.grantOwnAccess()
 				break
 			}

@@ -14,7 +14,7 @@ import (
 // cannot call these (they are not public), so they are checked here.
 func TestLoadingNameOperand(t *testing.T) {
 	call := func(op bytecode.Opcode, class, name, desc string) *facts.Call {
-		return &facts.Call{Op: op, Ref: classfile.Ref{Class: class, Name: name, Desc: desc}}
+		return &facts.Call{Op: op, Ref: &classfile.Ref{Class: class, Name: name, Desc: desc}}
 	}
 	for _, tc := range []struct {
 		c    *facts.Call

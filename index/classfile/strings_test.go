@@ -73,7 +73,7 @@ func TestParseShared(t *testing.T) {
 	if shared == 0 {
 		t.Fatal("no string was shared across the classes")
 	}
-	if n := strs.Len(); n != len(canon) {
+	if n, _ := strs.Len(); n != len(canon) {
 		t.Errorf("the table holds %d strings, the classes %d distinct ones", n, len(canon))
 	}
 }
@@ -92,10 +92,14 @@ func TestStringsRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := poolStrings(f)
-	n := strs.Len()
+	ref := f.Pool.SharedRef(refIndex(t, f))
+	n, refs := strs.Len()
 	strs.Release()
-	if got := strs.Len(); got != 0 || n == 0 {
-		t.Fatalf("the table holds %d strings before Release and %d after, want some and 0", n, got)
+	if got, gotRefs := strs.Len(); got != 0 || gotRefs != 0 || n == 0 || refs != 1 {
+		t.Fatalf("the table holds %d strings and %d references before Release and %d and %d after, want some, 1, 0 and 0", n, refs, got, gotRefs)
+	}
+	if again := f.Pool.SharedRef(refIndex(t, f)); again == ref || *again != *ref {
+		t.Errorf("after Release SharedRef gives %v at %p, before %v at %p: want an equal new one", *again, again, *ref, ref)
 	}
 	after := poolStrings(f)
 	for i := range before {
@@ -103,7 +107,7 @@ func TestStringsRelease(t *testing.T) {
 			t.Errorf("string %d: %q before Release, %q after", i, before[i], after[i])
 		}
 	}
-	if got := strs.Len(); got != n {
+	if got, _ := strs.Len(); got != n {
 		t.Errorf("after reading the pool again the table holds %d strings, want %d", got, n)
 	}
 }
@@ -137,5 +141,58 @@ func TestStringsConcurrent(t *testing.T) {
 				t.Fatalf("%s: goroutines 0 and %d hold different copies", names[0][i], w)
 			}
 		}
+	}
+}
+
+// refIndex returns the pool index of f's first method or field reference.
+func refIndex(t *testing.T, f *classfile.File) uint16 {
+	for i := 1; i < f.Pool.Len(); i++ {
+		switch f.Pool.Tag(uint16(i)) {
+		case classfile.TagMethodref, classfile.TagInterfaceMethodref, classfile.TagFieldref:
+			return uint16(i)
+		}
+	}
+	t.Fatal("no reference in the pool")
+	return 0
+}
+
+// TestSharedRef: equal references of two classes parsed with one table are one
+// Ref; without a table each call gives a new one; other entries give a zero Ref.
+func TestSharedRef(t *testing.T) {
+	strs := classfile.NewStrings()
+	byValue := map[classfile.Ref]*classfile.Ref{}
+	shared := 0
+	for name, b := range compiledClasses(t) {
+		f, err := classfile.ParseShared(b, strs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := classfile.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < f.Pool.Len(); i++ {
+			idx := uint16(i)
+			r := f.Pool.SharedRef(idx)
+			if *r != f.Pool.Ref(idx) {
+				t.Fatalf("%s #%d: SharedRef %v, Ref %v", name, i, *r, f.Pool.Ref(idx))
+			}
+			if p := plain.Pool.SharedRef(idx); p == plain.Pool.SharedRef(idx) || *p != *r {
+				t.Fatalf("%s #%d: without a table SharedRef gives %v, twice the same pointer or another value than %v", name, i, *p, *r)
+			}
+			if prev, ok := byValue[*r]; ok {
+				if prev != r {
+					t.Errorf("%s #%d: a second %v", name, i, *r)
+				}
+				shared++
+			}
+			byValue[*r] = r
+		}
+	}
+	if zero, ok := byValue[classfile.Ref{}]; !ok || *zero != (classfile.Ref{}) {
+		t.Error("no zero Ref for the entries that are no references")
+	}
+	if shared == 0 {
+		t.Fatal("no reference shared")
 	}
 }

@@ -1,7 +1,7 @@
 package facts
 
 import (
-	"github.com/jcg-lsp/jcg-lsp/internal/classgen"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
+	"github.com/jcg-lsp/jcg-lsp/internal/classgen"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -40,11 +41,15 @@ func FuzzExtract(f *testing.F) {
 	}))
 	f.Add(constantsSeed(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cf, err := classfile.Parse(data)
+		cf, err := classfile.ParseShared(data, classfile.NewStrings())
 		if err != nil {
 			return
 		}
-		Extract(cf)
+		if fc, err := Extract(cf); err == nil {
+			if msg := nilRef(fc); msg != "" {
+				t.Error(msg)
+			}
+		}
 		for i := range cf.Methods {
 			m := &cf.Methods[i]
 			fl, err := Analyze(cf, m)
@@ -149,5 +154,43 @@ func TestHandleConsts(t *testing.T) {
 		hc[1].Const.Kind != ConstDynamic || hc[1].Const.Dynamic.Bootstrap.Name != "bsm" || hc[1].Const.Dynamic.Name != "k" ||
 		len(hc[1].Const.Dynamic.Args) != 1 || hc[1].Const.Dynamic.Args[0].Kind != ConstMethodHandle {
 		t.Errorf("handle constants %+v", hc)
+	}
+}
+
+// nilRef returns which call or field access of c has a nil Ref, or "".
+func nilRef(c *Class) string {
+	for i, m := range c.Methods {
+		for j, call := range m.Calls {
+			if call.Ref == nil {
+				return fmt.Sprintf("method %d: call %d (%v) has no Ref", i, j, call.Op)
+			}
+		}
+		for j, fa := range m.Fields {
+			if fa.Ref == nil {
+				return fmt.Sprintf("method %d: field access %d has no Ref", i, j)
+			}
+		}
+	}
+	return ""
+}
+
+// TestFillRefs: facts with references missing (as a damaged cache file may
+// decode) get zero ones, and the others keep theirs.
+func TestFillRefs(t *testing.T) {
+	kept := &classfile.Ref{Class: "a/B", Name: "f", Desc: "I"}
+	c := &Class{Methods: []Method{{
+		Calls:  []Call{{PC: 1}, {PC: 2, Ref: kept}},
+		Fields: []FieldAccess{{PC: 3}, {PC: 4, Ref: kept}},
+	}}}
+	if nilRef(c) == "" {
+		t.Fatal("nilRef finds nothing to fill")
+	}
+	c.FillRefs()
+	if msg := nilRef(c); msg != "" {
+		t.Fatal(msg)
+	}
+	m := c.Methods[0]
+	if *m.Calls[0].Ref != (classfile.Ref{}) || *m.Fields[0].Ref != (classfile.Ref{}) || m.Calls[1].Ref != kept || m.Fields[1].Ref != kept {
+		t.Errorf("after FillRefs: %v %v %v %v", *m.Calls[0].Ref, *m.Fields[0].Ref, m.Calls[1].Ref, m.Fields[1].Ref)
 	}
 }

@@ -87,6 +87,9 @@ func TestExtractJDK(t *testing.T) {
 		if len(fc.Methods) != len(f.Methods) {
 			t.Fatalf("%s: %d method facts for %d methods", c.name, len(fc.Methods), len(f.Methods))
 		}
+		if msg := nilRef(fc); msg != "" {
+			t.Errorf("%s: %s", c.name, msg)
+		}
 		for _, m := range fc.Methods {
 			methods++
 			calls += len(m.Calls)
