@@ -69,18 +69,58 @@ type Field struct {
 	ConstantValue uint16 // constant-pool index of a ConstantValue, or 0
 }
 
-// Method is a method_info structure. The Code attribute is only located by Parse.
+// Method is a method_info structure. Parse validates its attributes and only
+// locates those that are read rarely (Code, Signature, Exceptions,
+// MethodParameters), which their accessors decode: an index keeps a Method for
+// each of the class path's 265 thousand methods.
 type Method struct {
 	Access     uint16
+	sigIdx     uint16 // the Signature attribute's Utf8 constant; 0 when absent
 	Name, Desc string
-	Signature  string
-	Exceptions []string
-	Parameters []MethodParameter
 
-	file     *File
-	codeOff  uint32 // offset of the Code attribute's info in the class bytes; 0 when absent
-	codeLen  uint32
-	codeAttr bool
+	file      *File
+	codeOff   uint32 // offset of the Code attribute's info in the class bytes; 0 when absent
+	codeLen   uint32
+	excOff    uint32 // offset of the Exceptions attribute's info; 0 when absent
+	paramsOff uint32 // offset of the MethodParameters attribute's info; 0 when absent
+	codeAttr  bool
+}
+
+// Signature returns the method's generic signature (its Signature attribute), or
+// "" when it has none.
+func (m *Method) Signature() string {
+	if m.sigIdx == 0 {
+		return ""
+	}
+	return m.file.Pool.Utf8(m.sigIdx)
+}
+
+// Exceptions returns the internal names of the classes the method's Exceptions
+// attribute says it throws.
+func (m *Method) Exceptions() []string {
+	if m.excOff == 0 {
+		return nil
+	}
+	p, at := m.file.Pool, m.excOff
+	out := make([]string, p.u2(at))
+	for j := range out {
+		out[j] = p.ClassName(p.u2(at + 2 + 2*uint32(j)))
+	}
+	return out
+}
+
+// Parameters returns the entries of the method's MethodParameters attribute.
+func (m *Method) Parameters() []MethodParameter {
+	if m.paramsOff == 0 {
+		return nil
+	}
+	p, at := m.file.Pool, m.paramsOff
+	out := make([]MethodParameter, m.file.data[at])
+	for j := range out {
+		e := at + 1 + 4*uint32(j)
+		out[j] = MethodParameter{Name: p.Utf8(p.u2(e)), Access: p.u2(e + 2)}
+	}
+	return out
 }
 
 // MethodParameter is an entry of the MethodParameters attribute.
@@ -229,19 +269,27 @@ func ParseShared(data []byte, strs *Strings) (*File, error) {
 	return f, nil
 }
 
-// utf8At reads a u2 index that must name a Utf8 constant.
+// utf8At reads a u2 index that must name a Utf8 constant, and returns its string.
 func (f *File) utf8At(r *reader, what string) string {
+	if i := f.utf8Index(r, what); i != 0 {
+		return f.Pool.Utf8(i)
+	}
+	return ""
+}
+
+// utf8Index reads a u2 index that must name a Utf8 constant; 0 after an error.
+func (f *File) utf8Index(r *reader, what string) uint16 {
 	off := r.pos()
 	i := r.u2()
 	if r.err != nil {
-		return ""
+		return 0
 	}
 	if f.Pool.Tag(i) != TagUtf8 {
 		r.err = &FormatError{Offset: off, Msg: what + " is not a Utf8 constant", Val: i}
 		r.off = len(r.b)
-		return ""
+		return 0
 	}
-	return f.Pool.Utf8(i)
+	return i
 }
 
 // classAt reads a u2 index that must name a Class constant (or be 0 when zeroOK).
@@ -257,6 +305,15 @@ func (f *File) classAt(r *reader, what string, zeroOK bool) string {
 		return ""
 	}
 	return f.Pool.ClassName(i)
+}
+
+// classIndex reads a u2 index that must name a Class constant.
+func (f *File) classIndex(r *reader, what string) {
+	off := r.pos()
+	if i := r.u2(); r.err == nil && f.Pool.Tag(i) != TagClass {
+		r.err = &FormatError{Offset: off, Msg: what + " is not a Class constant", Val: i}
+		r.off = len(r.b)
+	}
 }
 
 // attribute reads an attribute header and returns its name (the raw bytes of the Utf8
@@ -374,21 +431,20 @@ func (f *File) parseMethods(r *reader) {
 				m.codeLen = uint32(len(ar.b))
 				ar.off = len(ar.b)
 			case "Signature":
-				m.Signature = f.utf8At(ar, "Signature")
+				m.sigIdx = f.utf8Index(ar, "Signature")
 			case "Exceptions":
-				k := ar.count(2, "exceptions")
-				m.Exceptions = make([]string, k)
-				for j := range k {
-					m.Exceptions[j] = f.classAt(ar, "exception", false)
+				m.excOff = uint32(ar.base)
+				for range ar.count(2, "exceptions") {
+					f.classIndex(ar, "exception")
 				}
 			case "MethodParameters":
+				m.paramsOff = uint32(ar.base)
 				k := int(ar.u1())
 				if ar.err == nil && k*4 > len(ar.b)-ar.off {
 					ar.fail("count of method parameters exceeds the remaining data", k)
 					break
 				}
-				m.Parameters = make([]MethodParameter, k)
-				for j := range k {
+				for range k {
 					off := ar.pos()
 					ni := ar.u2()
 					if ni != 0 && f.Pool.Tag(ni) != TagUtf8 {
@@ -396,7 +452,7 @@ func (f *File) parseMethods(r *reader) {
 						ar.err.Offset = off
 						break
 					}
-					m.Parameters[j] = MethodParameter{Name: f.Pool.Utf8(ni), Access: ar.u2()}
+					ar.u2()
 				}
 			default:
 				ar.off = len(ar.b)

@@ -271,3 +271,60 @@ func TestCodeDoesNotAllocate(t *testing.T) {
 		t.Fatal("no method bodies checked")
 	}
 }
+
+// TestMethodParameters: javac -parameters (javatest.Compile passes it) names every
+// parameter of a method with code in MethodParameters, and -g names the same
+// parameters in the local-variable table, in the slots after "this": the two
+// attributes agree.
+func TestMethodParameters(t *testing.T) {
+	n := 0
+	for name, b := range compiledClasses(t) {
+		f, err := classfile.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Methods {
+			m := &f.Methods[i]
+			code, err := m.Code()
+			params := m.Parameters()
+			if err != nil || code == nil || len(params) == 0 {
+				continue
+			}
+			lvs, err := code.LocalVariables()
+			if err != nil {
+				t.Fatalf("%s.%s: %v", name, m.Name, err)
+			}
+			names := map[int]string{} // slot -> name at pc 0
+			for _, lv := range lvs {
+				if lv.StartPC == 0 {
+					names[int(lv.Index)] = lv.Name
+				}
+			}
+			args, _, err := classfile.ParseMethodDescriptor(m.Desc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(params) != len(args) {
+				continue // javac's synthetic parameters (an inner class's outer instance) are not all named
+			}
+			slot := 0
+			if !m.IsStatic() {
+				slot = 1
+			}
+			for j, p := range params {
+				if lv, ok := names[slot]; ok && p.Name != lv {
+					t.Errorf("%s.%s%s: parameter %d is %q in MethodParameters, %q in the local variables", f.Name, m.Name, m.Desc, j, p.Name, lv)
+				}
+				n++
+				if args[j] == "J" || args[j] == "D" {
+					slot += 2
+				} else {
+					slot++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no MethodParameters decoded")
+	}
+}

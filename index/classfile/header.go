@@ -26,8 +26,8 @@ func SameHeader(a, b *File) bool {
 				constant(a.Pool, x.ConstantValue) == constant(b.Pool, y.ConstantValue)
 		}) &&
 		slices.EqualFunc(a.Methods, b.Methods, func(x, y Method) bool {
-			return x.Access == y.Access && x.Name == y.Name && x.Desc == y.Desc && x.Signature == y.Signature &&
-				x.codeAttr == y.codeAttr && slices.Equal(x.Exceptions, y.Exceptions) && slices.Equal(x.Parameters, y.Parameters)
+			return x.Access == y.Access && x.Name == y.Name && x.Desc == y.Desc && x.Signature() == y.Signature() &&
+				x.codeAttr == y.codeAttr && slices.Equal(x.Exceptions(), y.Exceptions()) && slices.Equal(x.Parameters(), y.Parameters())
 		})
 }
 

@@ -89,6 +89,7 @@ func TestParseWholeJDK(t *testing.T) {
 type javapClass struct {
 	name       string
 	methods    []string // "name desc flags"
+	attrs      []string // per method: "name desc throws a.B, c.D", then "name desc signature S"
 	lines      []string // per method with code: "name desc: line pc, line pc, ..."
 	bootstraps []string // "REF_kind owner.name:desc"
 }
@@ -127,7 +128,7 @@ func TestCrossCheckJavap(t *testing.T) {
 	if len(got) != len(pick) {
 		t.Fatalf("javap printed %d classes, want %d", len(got), len(pick))
 	}
-	var nMethods, nLines, nBSM int
+	var nMethods, nLines, nBSM, nAttrs int
 	for _, want := range got {
 		nMethods += len(want.methods)
 		nLines += len(want.lines)
@@ -146,12 +147,14 @@ func TestCrossCheckJavap(t *testing.T) {
 		compare(t, want.name+" methods", mine.methods, want.methods)
 		compare(t, want.name+" line tables", mine.lines, want.lines)
 		compare(t, want.name+" bootstrap methods", mine.bootstraps, want.bootstraps)
+		compare(t, want.name+" exceptions and signatures", mine.attrs, want.attrs)
+		nAttrs += len(want.attrs)
 	}
 	// Guard against a javap output format this parser no longer understands.
-	if nMethods < 1000 || nLines < 500 || nBSM < 10 {
-		t.Errorf("javap comparison too small: %d methods, %d line tables, %d bootstrap methods", nMethods, nLines, nBSM)
+	if nMethods < 1000 || nLines < 500 || nBSM < 10 || nAttrs < 100 {
+		t.Errorf("javap comparison too small: %d methods, %d line tables, %d bootstrap methods, %d exceptions and signatures", nMethods, nLines, nBSM, nAttrs)
 	}
-	t.Logf("compared %d classes: %d methods, %d line tables, %d bootstrap methods", len(got), nMethods, nLines, nBSM)
+	t.Logf("compared %d classes: %d methods, %d line tables, %d bootstrap methods, %d exceptions and signatures", len(got), nMethods, nLines, nBSM, nAttrs)
 }
 
 func compare(t *testing.T, what string, got, want []string) {
@@ -174,6 +177,12 @@ func describe(t *testing.T, f *classfile.File) javapClass {
 	for i := range f.Methods {
 		m := &f.Methods[i]
 		d.methods = append(d.methods, fmt.Sprintf("%s %s %#04x", m.Name, m.Desc, m.Access))
+		if exc := m.Exceptions(); len(exc) > 0 {
+			d.attrs = append(d.attrs, m.Name+" "+m.Desc+" throws "+strings.ReplaceAll(strings.Join(exc, ", "), "/", "."))
+		}
+		if sig := m.Signature(); sig != "" {
+			d.attrs = append(d.attrs, m.Name+" "+m.Desc+" signature "+sig)
+		}
 		code, err := m.Code()
 		if err != nil {
 			t.Errorf("%s.%s: %v", f.Name, m.Name, err)
@@ -201,6 +210,9 @@ var (
 	reLine      = regexp.MustCompile(`^        line (\d+): (\d+)$`)
 	reBSM       = regexp.MustCompile(`^  \d+: #\d+ (REF_\w+) ([^:]+):(\S+)$`)
 	reMethod    = regexp.MustCompile(`^  [^ ].*\);$|^  [^ ].*\) throws .*;$|^  static \{\};$`)
+	reMember    = regexp.MustCompile(`^  [^ ]`)
+	reThrows    = regexp.MustCompile(`^      throws (.+)$`)
+	reSignature = regexp.MustCompile(`^    Signature: #\d+ +// (.+)$`)
 )
 
 // parseJavap reads javap -v -p output. A method starts at a two-space-indented
@@ -220,6 +232,7 @@ func parseJavap(t *testing.T, out []byte) []javapClass {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	pendingMethod := false
+	method := "" // "name desc" of the method whose attributes are being read, if any
 	for sc.Scan() {
 		l := sc.Text()
 		if m := reClassfile.FindStringSubmatch(l); m != nil {
@@ -228,7 +241,7 @@ func parseJavap(t *testing.T, out []byte) []javapClass {
 			}
 			classes = append(classes, javapClass{name: m[1]})
 			cur = &classes[len(classes)-1]
-			inBSM, pendingMethod = false, false
+			inBSM, pendingMethod, method = false, false, ""
 			continue
 		}
 		if cur == nil {
@@ -246,15 +259,21 @@ func parseJavap(t *testing.T, out []byte) []javapClass {
 			}
 		case reMethod.MatchString(l):
 			flushLines()
-			pendingMethod = true
+			pendingMethod, method = true, ""
 			name = javapMethodName(l, cur.name)
+		case reMember.MatchString(l) || l == "}":
+			method = "" // a field, or the end of the members
+		case method != "" && reThrows.MatchString(l):
+			cur.attrs = append(cur.attrs, method+" throws "+reThrows.FindStringSubmatch(l)[1])
+		case method != "" && reSignature.MatchString(l):
+			cur.attrs = append(cur.attrs, method+" signature "+reSignature.FindStringSubmatch(l)[1])
 		case pendingMethod && reDesc.MatchString(l):
 			desc = reDesc.FindStringSubmatch(l)[1]
 		case pendingMethod && reFlags.MatchString(l):
 			flags := reFlags.FindStringSubmatch(l)[1]
 			v, _ := strconv.ParseUint(flags[2:], 16, 16)
 			cur.methods = append(cur.methods, fmt.Sprintf("%s %s %#04x", name, desc, v))
-			pendingMethod = false
+			pendingMethod, method = false, name+" "+desc
 		default:
 			if m := reLine.FindStringSubmatch(l); m != nil {
 				lines = append(lines, m[1]+" "+m[2])
