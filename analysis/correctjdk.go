@@ -27,6 +27,29 @@ type jdkModel struct {
 
 	targetsOnce sync.Once
 	targets     *jvmTargets // nil when the model does not parse
+
+	// texts holds the evidence strings made from the model (modelText), by
+	// modelTextKey: every call of a native has the same, in every run.
+	texts sync.Map
+}
+
+// modelTextKey names an evidence string of the model: an entry's summary for a
+// native (eff -1), or the reason of one of its effects, made from native m (-1:
+// the JVM).
+type modelTextKey struct {
+	e      *jdkmodel.Entry
+	m, eff int32
+}
+
+// modelText returns the string mk makes for key, made once per analyzer: the
+// JDK's 12 thousand call sites of natives would otherwise hold a copy each, in
+// each graph a server keeps.
+func (a *Analyzer) modelText(key modelTextKey, mk func() string) string {
+	if v, ok := a.jdk.texts.Load(key); ok {
+		return v.(string)
+	}
+	v, _ := a.jdk.texts.LoadOrStore(key, mk())
+	return v.(string)
 }
 
 func (a *Analyzer) model() (*jdkmodel.Model, error) {
@@ -48,7 +71,8 @@ func (s *solver) modelSite(at site, m *hierarchy.Method) {
 	s.sites = append(s.sites, callgraph.Site{
 		Caller: at.caller.ID, PC: at.pc, Line: at.line, Call: at.call,
 		Feature: callgraph.FeatNative, API: m.Class.Name + "." + m.Name,
-		Status: callgraph.Resolved, Evidence: modelSummary(m, e), Targets: s.singleton(m.ID),
+		Status: callgraph.Resolved, Targets: s.singleton(m.ID),
+		Evidence: s.a.modelText(modelTextKey{e, m.ID, -1}, func() string { return modelSummary(m, e) }),
 	})
 }
 
@@ -125,8 +149,14 @@ func envSet(env map[string]string, key string) bool {
 // applyEffects adds the edges and instantiations of a model entry at a site: the
 // native method m itself, or the JVM (m nil).
 func (s *solver) applyEffects(at site, m *hierarchy.Method, e *jdkmodel.Entry) {
-	for _, eff := range e.Effects {
+	from := int32(-1)
+	if m != nil {
+		from = m.ID
+	}
+	for i, eff := range e.Effects {
 		r := modelReason(m, e, eff)
+		// The first run's string is the one every graph keeps.
+		r.Evidence = s.a.modelText(modelTextKey{e, from, int32(i)}, func() string { return r.Evidence })
 		switch eff.Kind {
 		case jdkmodel.EffCall:
 			if t := s.modelMethod(eff); t != nil {

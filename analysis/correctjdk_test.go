@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 )
@@ -45,5 +46,55 @@ func TestJVMUpcallsByEnvironment(t *testing.T) {
 		if gotJFR, gotExit := calls(c.level, c.env); gotJFR != c.jfr || gotExit != c.exit {
 			t.Errorf("%v with %v: <native> calls JFR's upcall %v, Thread.exit %v; want %v, %v", c.level, c.env, gotJFR, gotExit, c.jfr, c.exit)
 		}
+	}
+}
+
+// TestModelTextsShared: the evidence the JDK model gives (a native's summary on
+// each call of it, the reasons of its effects) is one string per analyzer, shared
+// by every site and every run, not a copy per call site and graph.
+func TestModelTextsShared(t *testing.T) {
+	ix := programsIndex(t, "cg/correctjdk")
+	a := New(ix)
+	run := func() *callgraph.Graph {
+		g, err := a.Run(context.Background(), Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA, Mains: []string{"correctjdk.Main"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	first, second := run(), run()
+	summaries := map[int32]string{} // native -> the first site's evidence
+	shared, reasons := 0, 0
+	for _, g := range []*callgraph.Graph{first, second} {
+		for _, s := range g.Sites {
+			if s.Feature != callgraph.FeatNative || s.Status != callgraph.Resolved {
+				continue
+			}
+			native := g.Sets[s.Targets][0]
+			if prev, ok := summaries[native]; !ok {
+				summaries[native] = s.Evidence
+			} else if unsafe.StringData(prev) != unsafe.StringData(s.Evidence) {
+				t.Fatalf("%s: two sites hold copies of the evidence %q", s.API, s.Evidence)
+			} else {
+				shared++
+			}
+		}
+	}
+	byEvidence := map[string]string{}
+	for _, g := range []*callgraph.Graph{first, second} {
+		for _, r := range g.Reasons {
+			if r.Resolver != "jdk-model" {
+				continue
+			}
+			if prev, ok := byEvidence[r.Evidence]; ok && unsafe.StringData(prev) != unsafe.StringData(r.Evidence) {
+				t.Fatalf("the runs hold copies of the reason %q", r.Evidence)
+			} else if ok {
+				reasons++
+			}
+			byEvidence[r.Evidence] = r.Evidence
+		}
+	}
+	if shared == 0 || reasons == 0 {
+		t.Fatalf("%d shared summaries, %d shared reasons: the test proves nothing", shared, reasons)
 	}
 }
