@@ -89,7 +89,8 @@ type Graph struct {
 	// each node is a member of (setsOf[setStart[n]:setStart[n+1]]). Not an edge list:
 	// a set shared by thousands of bundles (Object.toString) would make it millions.
 	callersOnce sync.Once
-	bySet       [][]int32
+	bySet       []int32 // by set: the bundles using it, bySet[bundleStart[s]:bundleStart[s+1]]
+	bundleStart []int32
 	setStart    []int32
 	setsOf      []int32
 }
@@ -112,11 +113,11 @@ func (g *Graph) Callers(n NodeID) []int32 {
 	case 0:
 		return nil
 	case 1:
-		return g.bySet[sets[0]]
+		return g.bundlesOf(sets[0])
 	}
 	var out []int32
 	for _, s := range sets {
-		out = append(out, g.bySet[s]...)
+		out = append(out, g.bundlesOf(s)...)
 	}
 	slices.Sort(out) // a bundle has one set: no duplicates
 	return out
@@ -126,7 +127,7 @@ func (g *Graph) Callers(n NodeID) []int32 {
 func (g *Graph) NumCallers(n NodeID) int {
 	total := 0
 	for _, s := range g.containing(n) {
-		total += len(g.bySet[s])
+		total += int(g.bundleStart[s+1] - g.bundleStart[s])
 	}
 	return total
 }
@@ -140,15 +141,35 @@ func (g *Graph) containing(n NodeID) []int32 {
 	return g.setsOf[g.setStart[n]:g.setStart[n+1]]
 }
 
+// bundlesOf returns the indices of the bundles whose callees are set s.
+func (g *Graph) bundlesOf(s int32) []int32 {
+	from, to := g.bundleStart[s], g.bundleStart[s+1]
+	return g.bySet[from:to:to]
+}
+
+// buildCallers indexes the bundles by set and the sets by member, each with a
+// counting sort into one array: an index of a graph's million bundles built by
+// appending to a slice per set left as many small allocations behind, which a
+// server keeps for each graph.
 func (g *Graph) buildCallers() {
-	g.bySet = make([][]int32, len(g.Sets))
-	for i, b := range g.Bundles {
-		g.bySet[b.Set] = append(g.bySet[b.Set], int32(i))
+	g.bundleStart = make([]int32, len(g.Sets)+1)
+	for _, b := range g.Bundles {
+		g.bundleStart[b.Set+1]++
 	}
+	for s := 1; s <= len(g.Sets); s++ {
+		g.bundleStart[s] += g.bundleStart[s-1]
+	}
+	g.bySet = make([]int32, len(g.Bundles))
+	next := slices.Clone(g.bundleStart[:len(g.Sets)])
+	for i, b := range g.Bundles {
+		g.bySet[next[b.Set]] = int32(i)
+		next[b.Set]++
+	}
+	used := func(s int) bool { return g.bundleStart[s+1] > g.bundleStart[s] }
 	// A counting sort of (member, set) pairs by member.
 	g.setStart = make([]int32, g.NumNodes+1)
 	for s, ids := range g.Sets {
-		if len(g.bySet[s]) > 0 {
+		if used(s) {
 			for _, id := range ids {
 				g.setStart[id+1]++
 			}
@@ -158,9 +179,9 @@ func (g *Graph) buildCallers() {
 		g.setStart[i] += g.setStart[i-1]
 	}
 	g.setsOf = make([]int32, g.setStart[g.NumNodes])
-	next := slices.Clone(g.setStart[:g.NumNodes])
+	next = slices.Clone(g.setStart[:g.NumNodes])
 	for s, ids := range g.Sets {
-		if len(g.bySet[s]) > 0 {
+		if used(s) {
 			for _, id := range ids {
 				g.setsOf[next[id]] = int32(s)
 				next[id]++
