@@ -24,6 +24,18 @@ import (
 // (VmHWM), read from /proc. The server is this test binary run as the command, over
 // standard input and output, as an editor runs it.
 func BenchmarkServeIdleMemory(b *testing.B) {
+	benchServeMemory(b, 0)
+}
+
+// BenchmarkServeEditMemory is BenchmarkServeIdleMemory after 60 edits: Worker.class
+// changes back and forth between two versions of its body (the second records the
+// greeting twice), and each edit's build is waited for before the next. The
+// resident set once idle must not grow with the edits.
+func BenchmarkServeEditMemory(b *testing.B) {
+	benchServeMemory(b, 60)
+}
+
+func benchServeMemory(b *testing.B, edits int) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		b.Skipf("no /proc to read a process's memory from: %v", err)
 	}
@@ -32,13 +44,42 @@ func BenchmarkServeIdleMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	classes := javatest.Compile(b, src, javatest.Release(17))
-	ws := b.TempDir()
-	javatest.CopyTree(b, classes, filepath.Join(ws, "target", "classes"))
+	// The edited version: a copy of the sources whose Worker.run records twice.
+	edited := b.TempDir()
+	javatest.CopyTree(b, src, edited)
+	worker := filepath.Join(edited, "app", "Worker.java")
+	text, err := os.ReadFile(worker)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := "Main.record(plugin.greet());"
+	if !strings.Contains(string(text), body) {
+		b.Fatalf("%s no longer has %q to edit", worker, body)
+	}
+	if err := os.WriteFile(worker, []byte(strings.Replace(string(text), body, body+" "+body, 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	versions := [2][]byte{}
+	for i, dir := range []string{classes, javatest.Compile(b, edited, javatest.Release(17))} {
+		if versions[i], err = os.ReadFile(filepath.Join(dir, "app", "Worker.class")); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var idle, peak []float64
 	for i := 0; i < b.N; i++ {
-		rss, hwm := serveIdle(b, ws)
+		ws := b.TempDir()
+		javatest.CopyTree(b, classes, filepath.Join(ws, "target", "classes"))
+		p := startServer(b, ws)
+		p.waitReady(b)
+		for e := 1; e <= edits; e++ {
+			if err := os.WriteFile(filepath.Join(ws, "target", "classes", "app", "Worker.class"), versions[e%2], 0o644); err != nil {
+				b.Fatal(err)
+			}
+			p.waitReady(b)
+		}
+		rss, hwm := p.idleMemory(b)
 		idle, peak = append(idle, rss), append(peak, hwm)
-		b.Logf("run %d: idle resident %.0f MiB, peak %.0f MiB", i+1, rss, hwm)
+		b.Logf("run %d: idle resident %.0f MiB after %d edits, peak %.0f MiB", i+1, rss, edits, hwm)
 	}
 	b.ReportMetric(maxOf(idle), "idle-resident-max-MiB")
 	b.ReportMetric(maxOf(peak), "peak-resident-max-MiB")
@@ -52,11 +93,18 @@ func maxOf(xs []float64) float64 {
 	return m
 }
 
-// serveIdle starts a server on workspace ws, waits for its first ready status and
-// the idle release after it, and returns its resident and peak resident sets in MiB.
-func serveIdle(b *testing.B, ws string) (rss, hwm float64) {
+// serverProcess is a `jcg-lsp serve` process and the LSP stream to it.
+type serverProcess struct {
+	cmd *exec.Cmd
+	st  jsonrpc2.Stream
+	ctx context.Context
+}
+
+// startServer starts a server on workspace ws and initializes it; it is killed
+// when the benchmark ends.
+func startServer(b *testing.B, ws string) *serverProcess {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	b.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, os.Args[0])
 	cmd.Env = append(os.Environ(), "JCG_LSP_RUN_MAIN=1", "JCG_LSP_ARGS=serve --graph-cache off")
 	in, err := cmd.StdinPipe()
@@ -70,40 +118,42 @@ func serveIdle(b *testing.B, ws string) (rss, hwm float64) {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	st := jsonrpc2.NewStream(rwc{out, in})
-	write := func(m jsonrpc2.Message) {
-		if _, err := st.Write(ctx, m); err != nil {
-			b.Fatal(err)
-		}
-	}
-	raw := func(v any) jsonrpc2.RawMessage {
-		data, err := json.Marshal(v)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return data
-	}
-	call := func(id int64, method string, params any) {
-		write(jsonrpc2.NewCall(jsonrpc2.NewNumberID(id), method, raw(params)))
-	}
-	notify := func(method string, params any) {
-		write(jsonrpc2.NewNotification(method, raw(params)))
-	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	p := &serverProcess{cmd: cmd, st: jsonrpc2.NewStream(rwc{out, in}), ctx: ctx}
 	root := "file://" + ws
-	call(1, "initialize", map[string]any{"processId": nil, "rootUri": root,
-		"workspaceFolders": []map[string]string{{"uri": root, "name": "ws"}}, "capabilities": map[string]any{}})
-	notify("initialized", map[string]any{})
-	for ready := false; !ready; {
-		m, _, err := st.Read(ctx)
+	p.write(b, jsonrpc2.NewCall(jsonrpc2.NewNumberID(1), "initialize", raw(b, map[string]any{"processId": nil, "rootUri": root,
+		"workspaceFolders": []map[string]string{{"uri": root, "name": "ws"}}, "capabilities": map[string]any{}})))
+	p.write(b, jsonrpc2.NewNotification("initialized", raw(b, map[string]any{})))
+	return p
+}
+
+func raw(b *testing.B, v any) jsonrpc2.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+func (p *serverProcess) write(b *testing.B, m jsonrpc2.Message) {
+	if _, err := p.st.Write(p.ctx, m); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// waitReady reads the server's messages until its next ready status, answering
+// its requests as an editor does.
+func (p *serverProcess) waitReady(b *testing.B) {
+	for {
+		m, _, err := p.st.Read(p.ctx)
 		if err != nil {
-			b.Fatalf("waiting for the first ready status: %v", err)
+			b.Fatalf("waiting for a ready status: %v", err)
 		}
 		switch m := m.(type) {
 		case *jsonrpc2.Call:
 			// The server's own requests (configuration, progress, registrations): an
 			// editor answers each; null stands for "nothing configured".
-			write(jsonrpc2.NewResponse(m.ID(), jsonrpc2.RawMessage("null"), nil))
+			p.write(b, jsonrpc2.NewResponse(m.ID(), jsonrpc2.RawMessage("null"), nil))
 		case *jsonrpc2.Notification:
 			if m.Method() == "jcg/status" {
 				var s struct{ State string }
@@ -111,21 +161,28 @@ func serveIdle(b *testing.B, ws string) (rss, hwm float64) {
 					b.Fatal(err)
 				}
 				if s.State == "failed" {
-					b.Fatalf("the first build failed: %s", m.Params())
+					b.Fatalf("a build failed: %s", m.Params())
 				}
-				ready = s.State == "ready"
+				if s.State == "ready" {
+					return
+				}
 			}
 		}
 	}
+}
+
+// idleMemory waits for the idle release after the last build and returns the
+// resident and peak resident sets in MiB.
+func (p *serverProcess) idleMemory(b *testing.B) (rss, hwm float64) {
 	go func() { // keep reading, so that the server never blocks on its output
 		for {
-			if _, _, err := st.Read(ctx); err != nil {
+			if _, _, err := p.st.Read(p.ctx); err != nil {
 				return
 			}
 		}
 	}()
 	time.Sleep(server.DefaultReleaseIdle + 3*time.Second)
-	return procStatusMiB(b, cmd.Process.Pid, "VmRSS"), procStatusMiB(b, cmd.Process.Pid, "VmHWM")
+	return procStatusMiB(b, p.cmd.Process.Pid, "VmRSS"), procStatusMiB(b, p.cmd.Process.Pid, "VmHWM")
 }
 
 // procStatusMiB returns a memory field of /proc/PID/status in MiB.
