@@ -51,3 +51,47 @@ func BenchmarkRunJavacc(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFirstRunJavacc measures the first run of a new analyzer over javacc with
+// the JDK at the defaults (TFA at Correct-JDK), as after an edit of method bodies,
+// with Prepare beside it as the server runs it: "fresh" plans every method again,
+// "inherited" starts from the previous analyzer's plans and caches (Inherit).
+func BenchmarkFirstRunJavacc(b *testing.B) {
+	const jar = "/usr/share/java/javacc.jar"
+	if _, err := os.Stat(jar); err != nil {
+		b.Skipf("%s not found: install javacc", jar)
+	}
+	ctx := context.Background()
+	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: jar, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	opts := Options{Mains: []string{"javacc"}}
+	prev := New(ix)
+	if _, err := prev.Run(ctx, opts); err != nil {
+		b.Fatal(err)
+	}
+	for _, inherit := range []bool{false, true} {
+		name := "fresh"
+		if inherit {
+			name = "inherited"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				a := New(ix)
+				if inherit {
+					a.Inherit(prev, nil)
+				}
+				done := make(chan error, 1)
+				go func() { done <- a.Prepare(ctx, opts.Algorithm) }()
+				if _, err := a.Run(ctx, opts); err != nil {
+					b.Fatal(err)
+				}
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

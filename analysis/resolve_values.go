@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -29,6 +31,43 @@ func (s *solver) values() *values.Analyzer {
 func (a *Analyzer) valuesIndex() *values.Index {
 	a.valuesOnce.Do(func() { a.vindex = values.NewIndex(a.prog) })
 	return a.vindex
+}
+
+// Inherit gives a, whose hierarchy shares prev's classes and methods (an edit of
+// the bodies of the classes named in changed: hierarchy.WithBodies), what prev
+// computed that such an edit cannot change, so that a's first run does not
+// compute it again: the plans of the other classes' methods, the resolvers of
+// API methods, CHA's dispatch, the initialisation chains, the conservative
+// fallback sets (all from the hierarchy alone) and the value index
+// (inheritValuesIndex). It does nothing for another hierarchy, and must be called
+// before a's first run.
+func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
+	if prev == nil || !a.h.SameClasses(prev.h) {
+		return
+	}
+	edited := map[int32]bool{}
+	for _, n := range changed {
+		if c := a.h.Class(n); c != nil {
+			edited[c.ID] = true
+		}
+	}
+	prev.mu.Lock()
+	apiCache, apiLists := maps.Clone(prev.apiCache), slices.Clone(prev.apiLists)
+	cha, chains, fallbacks := maps.Clone(prev.chaDispatch), maps.Clone(prev.initChains), maps.Clone(prev.fallbacks)
+	prev.mu.Unlock()
+	a.mu.Lock()
+	a.apiCache, a.apiLists = apiCache, apiLists
+	a.chaDispatch, a.initChains, a.fallbacks = cha, chains, fallbacks
+	a.mu.Unlock()
+	// Plans hold IDs and indexes into apiLists, which a now extends.
+	for i, m := range a.h.Methods() {
+		if !edited[m.Class.ID] {
+			if p := prev.plans[i].Load(); p != nil {
+				a.plans[i].CompareAndSwap(nil, p)
+			}
+		}
+	}
+	a.inheritValuesIndex(prev, changed)
 }
 
 // inheritValuesIndex gives a, whose program has prev's classes and differs in the

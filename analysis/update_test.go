@@ -309,3 +309,63 @@ func TestUpdateDeclinesOtherRuns(t *testing.T) {
 		t.Errorf("TFA: %v", err)
 	}
 }
+
+// TestInherit: an analyzer of an edited program (index.Rebuild from the base: the
+// same hierarchy with other method bodies) that starts from the base analyzer's
+// plans and caches (Inherit) gives the graph of a new analyzer, under TFA (the
+// default, which runs anew on every edit) and CHA, whether the edit adds, removes
+// or redirects calls; and it reuses the plans of the classes the edit left alone.
+// A member edit makes another hierarchy: Inherit then takes nothing.
+func TestInherit(t *testing.T) {
+	ctx := context.Background()
+	base := updateProgram(t, "")
+	a0 := New(base)
+	for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+		if _, err := a0.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: alg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, variant := range []string{"addcall", "removecall", "newreach", "newlambda", "property", "helper"} {
+		t.Run(variant, func(t *testing.T) {
+			src := t.TempDir()
+			javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+			javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+			ix, err := index.Rebuild(ctx, index.Config{Sources: []classpath.Source{
+				{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: javatest.Compile(t, src), Origin: classpath.Application}}}, nil, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			changed := ix.Changes(base)
+			same := ix.Hierarchy().SameClasses(base.Hierarchy())
+			if same == (variant == "helper") {
+				t.Fatalf("%s: the edited hierarchy shares the base's classes: %v", variant, same)
+			}
+			for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+				opts := Options{Level: callgraph.CorrectJDK, Algorithm: alg}
+				a := New(ix)
+				a.Inherit(a0, changed)
+				reused := 0
+				for i := range a.plans {
+					if p := a.plans[i].Load(); p != nil && p == a0.plans[i].Load() {
+						reused++
+					}
+				}
+				if same != (reused > 0) {
+					t.Errorf("%s: %d plans reused, hierarchy shared: %v", alg, reused, same)
+				}
+				got, err := a.Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := New(ix).Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
+					t.Errorf("%s: the graph of the inheriting analyzer differs from a new one's:\n%s", alg, d)
+				}
+			}
+		})
+	}
+}

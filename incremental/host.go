@@ -266,6 +266,9 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 			h.log.Debug("call graph not updated in place for the specification", zap.String("why", why))
 		}
 	case made != nil && prev != nil && prev.Graph != nil:
+		// Whatever the edit, the new analyzer need not plan the unchanged classes
+		// again when the hierarchy is the same (an edit of method bodies).
+		w.an.Inherit(prev.w.an, w.ix.Changes(prev.w.ix))
 		var why string
 		if inPlace, why = w.updateFrom(ctx, prev.w, opts, prev.Spec, spec, false); inPlace {
 			h.log.Info("call graph updated in place", zap.Duration("took", time.Since(t0)))

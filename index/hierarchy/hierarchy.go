@@ -507,6 +507,14 @@ func (h *Hierarchy) TopLevel(c *Class) *Class {
 	return c
 }
 
+// SameClasses reports whether h and o share their classes, methods and fields, as
+// a hierarchy and those WithBodies makes of it do: what depends on the hierarchy
+// alone is the same for both.
+func (h *Hierarchy) SameClasses(o *Hierarchy) bool {
+	return len(h.classes) == len(o.classes) && len(h.methods) == len(o.methods) &&
+		(len(h.classes) == 0 || &h.classes[0] == &o.classes[0]) && (len(h.methods) == 0 || &h.methods[0] == &o.methods[0])
+}
+
 // WithBodies returns a hierarchy of the same classes as h, sharing its classes,
 // members and their IDs, in which the classes named by files are read from those
 // class files instead. Only method bodies may differ: it returns nil when a file is
