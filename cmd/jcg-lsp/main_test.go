@@ -338,3 +338,19 @@ func TestCallgraphFormatsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryLimit: the server keeps its 1.3 GiB soft limit, whichever way it is
+// started; the batch jobs get 2 GiB.
+func TestMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		mib  int64
+	}{
+		{nil, 1300}, {[]string{"--stdio"}, 1300}, {[]string{"serve", "--debug", "localhost:0"}, 1300},
+		{[]string{"analyze", "x.jar"}, 2000}, {[]string{"callgraph"}, 2000}, {[]string{"why"}, 2000},
+	} {
+		if got := memoryLimit(c.args) >> 20; got != c.mib {
+			t.Errorf("memoryLimit(%q) = %d MiB, want %d", c.args, got, c.mib)
+		}
+	}
+}
