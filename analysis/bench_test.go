@@ -15,17 +15,8 @@ import (
 // the worklist or the site report cost, without the indexing and planning that
 // dominate the first run and vary with the machine's load.
 func BenchmarkRunJavacc(b *testing.B) {
-	const jar = "/usr/share/java/javacc.jar"
-	if _, err := os.Stat(jar); err != nil {
-		b.Skipf("%s not found: install javacc", jar)
-	}
 	ctx := context.Background()
-	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: jar, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
-	a := New(ix)
+	a := New(javaccIndex(b))
 	if err := a.Prepare(ctx, callgraph.CHA); err != nil {
 		b.Fatal(err)
 	}
@@ -57,16 +48,8 @@ func BenchmarkRunJavacc(b *testing.B) {
 // with Prepare beside it as the server runs it: "fresh" plans every method again,
 // "inherited" starts from the previous analyzer's plans and caches (Inherit).
 func BenchmarkFirstRunJavacc(b *testing.B) {
-	const jar = "/usr/share/java/javacc.jar"
-	if _, err := os.Stat(jar); err != nil {
-		b.Skipf("%s not found: install javacc", jar)
-	}
 	ctx := context.Background()
-	ix, err := index.Build(ctx, index.Config{Sources: []classpath.Source{{Path: jar, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	ix := javaccIndex(b)
 	opts := Options{Mains: []string{"javacc"}}
 	prev := New(ix)
 	if _, err := prev.Run(ctx, opts); err != nil {
@@ -94,4 +77,18 @@ func BenchmarkFirstRunJavacc(b *testing.B) {
 			}
 		})
 	}
+}
+
+// javaccIndex indexes Debian's javacc with the JDK, closed when the benchmark ends.
+func javaccIndex(b *testing.B) *index.Index {
+	const jar = "/usr/share/java/javacc.jar"
+	if _, err := os.Stat(jar); err != nil {
+		b.Skipf("%s not found: install javacc", jar)
+	}
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{{Path: jar, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	return ix
 }

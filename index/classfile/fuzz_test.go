@@ -204,10 +204,9 @@ func TestModifiedUTF8(t *testing.T) {
 	}
 }
 
-// TestLocalVariables decodes the local-variable tables javac -g writes: every
-// instance method's slot 0 is "this".
-func TestLocalVariables(t *testing.T) {
-	n := 0
+// eachBody calls fn for every method with code of the features program's
+// classes, with its decoded local-variable table.
+func eachBody(t *testing.T, fn func(f *classfile.File, m *classfile.Method, lvs []classfile.LocalVariable)) {
 	for name, b := range compiledClasses(t) {
 		f, err := classfile.Parse(b)
 		if err != nil {
@@ -216,23 +215,35 @@ func TestLocalVariables(t *testing.T) {
 		for i := range f.Methods {
 			m := &f.Methods[i]
 			code, err := m.Code()
-			if err != nil || code == nil || m.IsStatic() {
+			if err != nil || code == nil {
 				continue
 			}
 			lvs, err := code.LocalVariables()
 			if err != nil {
 				t.Fatalf("%s.%s: %v", name, m.Name, err)
 			}
-			for _, lv := range lvs {
-				if lv.Index == 0 {
-					n++
-					if lv.Name != "this" || lv.Desc != "L"+f.Name+";" {
-						t.Errorf("%s.%s: slot 0 is %s %s", f.Name, m.Name, lv.Name, lv.Desc)
-					}
+			fn(f, m, lvs)
+		}
+	}
+}
+
+// TestLocalVariables decodes the local-variable tables javac -g writes: every
+// instance method's slot 0 is "this".
+func TestLocalVariables(t *testing.T) {
+	n := 0
+	eachBody(t, func(f *classfile.File, m *classfile.Method, lvs []classfile.LocalVariable) {
+		if m.IsStatic() {
+			return
+		}
+		for _, lv := range lvs {
+			if lv.Index == 0 {
+				n++
+				if lv.Name != "this" || lv.Desc != "L"+f.Name+";" {
+					t.Errorf("%s.%s: slot 0 is %s %s", f.Name, m.Name, lv.Name, lv.Desc)
 				}
 			}
 		}
-	}
+	})
 	if n == 0 {
 		t.Error("no local variable tables decoded")
 	}
@@ -278,52 +289,40 @@ func TestCodeDoesNotAllocate(t *testing.T) {
 // attributes agree.
 func TestMethodParameters(t *testing.T) {
 	n := 0
-	for name, b := range compiledClasses(t) {
-		f, err := classfile.Parse(b)
+	eachBody(t, func(f *classfile.File, m *classfile.Method, lvs []classfile.LocalVariable) {
+		params := m.Parameters()
+		if len(params) == 0 {
+			return
+		}
+		names := map[int]string{} // slot -> name at pc 0
+		for _, lv := range lvs {
+			if lv.StartPC == 0 {
+				names[int(lv.Index)] = lv.Name
+			}
+		}
+		args, _, err := classfile.ParseMethodDescriptor(m.Desc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range f.Methods {
-			m := &f.Methods[i]
-			code, err := m.Code()
-			params := m.Parameters()
-			if err != nil || code == nil || len(params) == 0 {
-				continue
+		if len(params) != len(args) {
+			return // javac's synthetic parameters (an inner class's outer instance) are not all named
+		}
+		slot := 0
+		if !m.IsStatic() {
+			slot = 1
+		}
+		for j, p := range params {
+			if lv, ok := names[slot]; ok && p.Name != lv {
+				t.Errorf("%s.%s%s: parameter %d is %q in MethodParameters, %q in the local variables", f.Name, m.Name, m.Desc, j, p.Name, lv)
 			}
-			lvs, err := code.LocalVariables()
-			if err != nil {
-				t.Fatalf("%s.%s: %v", name, m.Name, err)
-			}
-			names := map[int]string{} // slot -> name at pc 0
-			for _, lv := range lvs {
-				if lv.StartPC == 0 {
-					names[int(lv.Index)] = lv.Name
-				}
-			}
-			args, _, err := classfile.ParseMethodDescriptor(m.Desc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(params) != len(args) {
-				continue // javac's synthetic parameters (an inner class's outer instance) are not all named
-			}
-			slot := 0
-			if !m.IsStatic() {
-				slot = 1
-			}
-			for j, p := range params {
-				if lv, ok := names[slot]; ok && p.Name != lv {
-					t.Errorf("%s.%s%s: parameter %d is %q in MethodParameters, %q in the local variables", f.Name, m.Name, m.Desc, j, p.Name, lv)
-				}
-				n++
-				if args[j] == "J" || args[j] == "D" {
-					slot += 2
-				} else {
-					slot++
-				}
+			n++
+			if args[j] == "J" || args[j] == "D" {
+				slot += 2
+			} else {
+				slot++
 			}
 		}
-	}
+	})
 	if n == 0 {
 		t.Error("no MethodParameters decoded")
 	}
