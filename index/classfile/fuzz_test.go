@@ -166,6 +166,13 @@ func FuzzParse(f *testing.F) {
 		if got, want := poolStrings(shared), poolStrings(cf); !slices.Equal(got, want) {
 			t.Errorf("ParseShared's strings %q, Parse's %q", got, want)
 		}
+		for range 2 { // the second time from the table
+			for i := range cf.Pool.Len() {
+				if got, want := *shared.Pool.SharedRef(uint16(i)), cf.Pool.Ref(uint16(i)); got != want {
+					t.Fatalf("entry %d: SharedRef %v, Ref %v", i, got, want)
+				}
+			}
+		}
 	})
 }
 
