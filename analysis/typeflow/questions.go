@@ -3,6 +3,7 @@ package typeflow
 import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"math/bits"
 )
 
 // The questions the oracle answers (algo.Oracle): which classes a value may
@@ -184,12 +185,25 @@ func (o *oracle) eachCreated(t *hierarchy.Class, fn func(c int32)) {
 
 // eachOf calls fn for each concrete class of type t in a set given as flags and
 // list: by walking t's subclasses when t is a class below Object (a tree, usually
-// small), else the list. fn must not change the set (tell only queues).
+// small), the bits of an interface's subtypes (a question on an interface walked
+// every created class, a tenth of TFA's time on javacc), else the list. fn must
+// not change the set (tell only queues).
 func (o *oracle) eachOf(t *hierarchy.Class, in []bool, list []int32, fn func(c int32)) {
-	if t.IsInterface() || t == o.h.Object() {
+	classes := o.h.Classes()
+	switch {
+	case t == o.h.Object():
 		for _, c := range list {
-			if c < o.nc && o.isSub(c, t) && algo.Concrete(o.h.Classes()[c]) {
+			if c < o.nc && algo.Concrete(classes[c]) {
 				fn(c)
+			}
+		}
+		return
+	case t.IsInterface():
+		for i, w := range o.subtypes(t) {
+			for ; w != 0; w &= w - 1 {
+				if c := int32(i*64 + bits.TrailingZeros64(w)); in[c] && algo.Concrete(classes[c]) {
+					fn(c)
+				}
 			}
 		}
 		return
