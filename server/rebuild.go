@@ -138,11 +138,11 @@ func (s *Server) Rebuild(ctx context.Context, reason incremental.Reason) *Build 
 // releaseWhenIdle returns the free pages of the heap (and of the mapped class
 // files) to the operating system Options.ReleaseIdle after build gen ended, unless
 // another build started meanwhile; it drops the table of strings that only builds
-// read first (Host.ReleaseStrings). A build leaves the previous snapshot's graphs and its own scratch
-// (about half the heap at its peak) as garbage, which the runtime would otherwise
-// keep resident while the server idles: on the plugins workspace with the JDK,
-// 1.32 GiB resident for 0.67 GiB live. It costs one full collection per quiet
-// period.
+// read first (Host.ReleaseStrings). A build leaves the previous snapshot's graphs
+// and its own scratch (about half the heap at its peak) as garbage, which the
+// runtime would otherwise keep resident while the server idles: on the plugins
+// workspace with the JDK, 1.32 GiB resident for 0.67 GiB live. It costs one full
+// collection per quiet period.
 func (s *Server) releaseWhenIdle(gen uint64) {
 	if s.releaseIdle <= 0 {
 		return
