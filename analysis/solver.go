@@ -726,7 +726,7 @@ type callPlan struct {
 	direct   bool  // a single possible target: invokestatic, invokespecial, or invokevirtual/interface of a private, final, ... method
 }
 
-// method returns the method of a plan's 1 + ID, nil for 0.
+// methodOf returns the method of a plan's 1 + ID, nil for 0.
 func methodOf(h *hierarchy.Hierarchy, id1 int32) *hierarchy.Method {
 	if id1 == 0 {
 		return nil

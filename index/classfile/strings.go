@@ -13,9 +13,10 @@ import (
 // MB) are distinct, and an index keeps nearly all of them (in the members it
 // parsed and the facts it extracted) for as long as it lives.
 //
-// The table keeps every string it has given out, so it belongs to something that
-// lives as long as its class files (an index and the indexes rebuilt from it,
-// which share their unchanged classes). A Strings is safe for concurrent use.
+// The table keeps every string it has given out until Release, so it belongs to
+// something that lives as long as its class files (the FactsCache of an index and
+// of the indexes rebuilt from it, which share their unchanged classes). A Strings
+// is safe for concurrent use.
 type Strings struct {
 	seed   maphash.Seed
 	shards [stringShards]stringShard
