@@ -1,7 +1,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -316,30 +315,6 @@ func runCallgraph(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	return nil
-}
-
-// createOutput opens the output file path ("-": stdout), gzip-compressed when its
-// name ends in .gz: a whole-program graph in the JCG format is gigabytes of JSON,
-// which compresses about twelve times. done flushes and closes it.
-func createOutput(path string, stdout io.Writer) (w io.Writer, done func() error, err error) {
-	if path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !strings.HasSuffix(path, ".gz") {
-		return f, f.Close, nil
-	}
-	// The fastest level: on javacc's whole program (5.1 GB of JSON) it writes 425 MB
-	// in 28 s, the default level 325 MB in 47 s.
-	zw, err := gzip.NewWriterLevel(f, gzip.BestSpeed)
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return zw, func() error { return errors.Join(zw.Close(), f.Close()) }, nil
 }
 
 // levelErrors joins the errors of the runs of levels. An error every level met alike
