@@ -108,20 +108,8 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 		maps.Copy(e.written, seed.written)
 		e.any, e.anySecurity = seed.any, seed.anySecurity
 	}
-	if sys := s.h.Class("java/lang/System"); sys != nil {
-		for _, m := range sys.Methods {
-			switch m.Name {
-			case "setProperty", "setProperties", "getProperties":
-				e.apis[m.ID] = ""
-			}
-		}
-	}
-	if sec := s.h.Class("java/security/Security"); sec != nil {
-		for _, m := range sec.Methods {
-			if m.Name == "setProperty" {
-				e.apis[m.ID] = values.SecurityKey
-			}
-		}
+	for _, m := range propertyWriterAPIs(s.h) {
+		e.apis[m.ID] = writerSpace(m)
 	}
 	return e
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/config"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
@@ -326,6 +327,67 @@ func TestLaunchReads(t *testing.T) {
 			}
 			if sites != 1 {
 				t.Errorf("%s: %d loading sites, want 1", m.Name, sites)
+			}
+		}
+	}
+}
+
+// TestPropertyWriters lists the sites of testdata/java/envwriters that may set
+// every system property (its comment says why each call is or is not one): main's
+// invoke of a method named by its arguments, at line 22, whose fallback holds
+// System.setProperty; at Correct-Env also the native code the JDK model does not
+// describe yet; nothing below Correct-Env.
+func TestPropertyWriters(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "envwriters"))
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
+		{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	a := New(ix)
+	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
+		g, err := a.Run(context.Background(), Options{Level: lv, Mains: []string{"ew.Main"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := PropertyWriters(g, a.h)
+		if !lv.UsesAnalysedEnvironment() {
+			if ws != nil {
+				t.Errorf("%v: %d property writers, want none listed below Correct-Env", lv, len(ws))
+			}
+			continue
+		}
+		// Below Correct-JDK native code may call back into any method with what
+		// it holds: the NativeMethod node is a site too.
+		var mainSite *PropertyWriter
+		var sites []string
+		for i, w := range ws {
+			switch {
+			case w.Caller == g.Native:
+				sites = append(sites, "NativeMethod")
+			case a.h.Methods()[w.Caller].Name == "main":
+				sites = append(sites, fmt.Sprintf("main line %d", w.Line))
+				mainSite = &ws[i]
+			default:
+				sites = append(sites, a.h.Methods()[w.Caller].String())
+			}
+		}
+		want := []string{"main line 22"}
+		if !lv.ModelsJDK() {
+			want = append(want, "NativeMethod")
+		}
+		if !slices.Equal(sites, want) {
+			t.Fatalf("%v: property writers %v, want %v", lv, sites, want)
+		}
+		if mainSite.Security() || !slices.ContainsFunc(mainSite.Writers, func(m *hierarchy.Method) bool {
+			return m.Class.Name == "java/lang/System" && m.Name == "setProperty"
+		}) {
+			t.Errorf("%v: main's writers %v, want System.setProperty and no security property", lv, mainSite.Writers)
+		}
+		for _, b := range mainSite.Bundles {
+			if r := g.Reasons[g.Bundles[b].Reason]; r.Kind != callgraph.KindReflection || r.Fallback == 0 {
+				t.Errorf("%v: bundle %d's reason %+v, want a reflective fallback", lv, b, r)
 			}
 		}
 	}

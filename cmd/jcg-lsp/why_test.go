@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,48 @@ func TestTopReasonText(t *testing.T) {
 	got := topReason{Kind: "callback", Evidence: long}.text()
 	if n := len([]rune(got)); n > len("callback: ")+maxTextEvidence || !strings.HasSuffix(got, "…") || !strings.HasPrefix(got, "callback: hotspot") {
 		t.Errorf("long evidence: %d runes %q", n, got)
+	}
+}
+
+// TestWhyTopPropertyWriters: at Correct-JDK, why --top lists the sites that may
+// set every property; testdata/java/envwriters's main has one, at line 22 (its
+// comment says why its other calls are not), among the JDK's own; not the native
+// NativeLibraries.load, whose callback of System.setProperty the JDK model gives
+// with its key. Below Correct-Env the list is absent: the environment is unknown
+// there anyway.
+func TestWhyTopPropertyWriters(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "envwriters"))
+	code, stdout, stderr, err := runCmd("why", "--top", "1", "--format", "json", classes)
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	var rep topReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	var mainLines []int32
+	for _, w := range rep.PropertyWriters {
+		if strings.HasPrefix(w.Method, "jdk.internal.loader.NativeLibraries.load(") {
+			// A native whose model names the one key it sets (sun.font.fontmanager).
+			t.Errorf("NativeLibraries.load listed: %+v", w)
+		}
+		if strings.HasPrefix(w.Method, "ew.Main.main(") {
+			mainLines = append(mainLines, w.Line)
+			if !slices.Contains(w.Writers, "System.setProperty") || len(w.Reasons) == 0 {
+				t.Errorf("main's site: %+v, want System.setProperty among its writers, and its reasons", w)
+			}
+		}
+	}
+	if !slices.Equal(mainLines, []int32{22}) {
+		t.Errorf("main's sites that may set every property at lines %v, want [22] (of %d sites)", mainLines, len(rep.PropertyWriters))
+	}
+	_, text, _, _ := runCmd("why", "--top", "1", classes)
+	if !strings.Contains(text, "Call sites that may set every property") || !strings.Contains(text, "ew.Main.main([Ljava/lang/String;)V (line 22, pc ") {
+		t.Errorf("text form lacks the property writers or main's line 22:\n%s", text)
+	}
+	_, stdout, _, _ = runCmd("why", "--level", "4", "--top", "1", "--format", "json", classes)
+	rep = topReport{}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.PropertyWriters) > 0 {
+		t.Errorf("Correct-String: %d property writers (%v), want the list absent", len(rep.PropertyWriters), err)
 	}
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -19,6 +21,20 @@ type topReport struct {
 	Reachable int         `json:"reachable"`
 	Sites     []topSite   `json:"sites"`
 	Kinds     []kindReach `json:"kinds"`
+	// PropertyWriters (Correct-Env and above) are the sites through which reachable
+	// code may set every system or security property (analysis.PropertyWriters):
+	// while there is one, no property a loading site reads is taken as unset.
+	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
+}
+
+// writerSite is a call site that may set every property, with what it calls.
+type writerSite struct {
+	Method   string      `json:"method"`
+	Line     int32       `json:"line,omitempty"`
+	PC       int32       `json:"pc"`
+	Writers  []string    `json:"writers"`  // the property writers among its targets: System.setProperty, ...
+	Security bool        `json:"security"` // it may set every security property too
+	Reasons  []topReason `json:"reasons"`
 }
 
 // topSite is one call site among those that bring the most methods in.
@@ -49,29 +65,22 @@ type kindReach struct {
 // fallbackKind names the pseudo-kind of every fallback edge, whatever its kind.
 const fallbackKind = "fallback (any kind)"
 
-func reachReport(g *callgraph.Graph, ms []*hierarchy.Method, n int, algo string) topReport {
+func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string) topReport {
+	ms := h.Methods()
 	rep := topReport{Algorithm: algo, Level: g.Level.Title(), Entries: len(g.Entries), Reachable: g.NumReachable()}
 	for _, sr := range g.TopSites(n) {
-		ts := topSite{Method: nodeName(g, ms, sr.Caller), Line: max(sr.Line, 0), PC: sr.PC, Subtree: sr.Subtree, Targets: sr.Targets}
+		ts := topSite{Method: nodeName(g, ms, sr.Caller), Line: max(sr.Line, 0), PC: sr.PC, Subtree: sr.Subtree, Targets: sr.Targets,
+			Reasons: bundleReasons(g, sr.Bundles)}
 		ts.Without = g.ReachWithout(func(b int32) bool { _, ok := slices.BinarySearch(sr.Bundles, b); return ok })
-		seen := map[int32]bool{}
-		for _, b := range sr.Bundles {
-			ri := g.Bundles[b].Reason
-			if seen[ri] {
-				continue
-			}
-			seen[ri] = true
-			r := g.Reasons[ri]
-			tr := topReason{Kind: r.Kind.String(), Evidence: r.Evidence}
-			if r.Kind.Dynamic() {
-				tr.Resolver = r.Resolver
-			}
-			if r.Fallback != 0 {
-				tr.Fallback = r.Fallback.Title()
-			}
-			ts.Reasons = append(ts.Reasons, tr)
-		}
 		rep.Sites = append(rep.Sites, ts)
+	}
+	for _, w := range analysis.PropertyWriters(g, h) {
+		ws := writerSite{Method: nodeName(g, ms, w.Caller), Line: max(w.Line, 0), PC: w.PC, Security: w.Security(),
+			Reasons: bundleReasons(g, w.Bundles)}
+		for _, m := range w.Writers {
+			ws.Writers = append(ws.Writers, path.Base(m.Class.Name)+"."+m.Name)
+		}
+		rep.PropertyWriters = append(rep.PropertyWriters, ws)
 	}
 	// By kind, and every fallback edge as one more row.
 	byKind := map[string][]bool{}
@@ -103,19 +112,35 @@ func reachReport(g *callgraph.Graph, ms []*hierarchy.Method, n int, algo string)
 	return rep
 }
 
+// bundleReasons returns the distinct reasons of bundles, in their order.
+func bundleReasons(g *callgraph.Graph, bundles []int32) []topReason {
+	var out []topReason
+	seen := map[int32]bool{}
+	for _, b := range bundles {
+		ri := g.Bundles[b].Reason
+		if seen[ri] {
+			continue
+		}
+		seen[ri] = true
+		r := g.Reasons[ri]
+		tr := topReason{Kind: r.Kind.String(), Evidence: r.Evidence}
+		if r.Kind.Dynamic() {
+			tr.Resolver = r.Resolver
+		}
+		if r.Fallback != 0 {
+			tr.Fallback = r.Fallback.Title()
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
 func (rep topReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "%s call graph at %s: %d reachable methods from %d entry points.\n\n", rep.Algorithm, rep.Level, rep.Reachable, rep.Entries)
 	fmt.Fprintf(w, "Call sites that bring the most methods in (subtree: methods below the site in a\nshortest-path tree from the entry points; without: reachable methods without the site's edges):\n")
 	fmt.Fprintf(w, "%4s %9s %9s %8s  %s\n", "#", "subtree", "without", "targets", "site")
 	for i, s := range rep.Sites {
-		at := fmt.Sprintf("pc %d", s.PC)
-		if s.Line > 0 {
-			at = fmt.Sprintf("line %d, pc %d", s.Line, s.PC)
-		}
-		if s.PC < 0 {
-			at = "no instruction (native effects, JVM upcalls)"
-		}
-		fmt.Fprintf(w, "%4d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Targets, s.Method, at)
+		fmt.Fprintf(w, "%4d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Targets, s.Method, siteAt(s.Line, s.PC))
 		for j, r := range s.Reasons {
 			if j == maxTextReasons {
 				fmt.Fprintf(w, "%34s … %d more reasons (--format json lists them all)\n", "", len(s.Reasons)-j)
@@ -128,13 +153,43 @@ func (rep topReport) writeText(w io.Writer) {
 	for _, k := range rep.Kinds {
 		fmt.Fprintf(w, "%-22s %9d %9d %9d\n", k.Kind, k.Bundles, k.Without, rep.Reachable-k.Without)
 	}
+	if len(rep.PropertyWriters) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCall sites that may set every property (dynamic calls that reach a property writer with\n"+
+		"arguments nothing follows): %d. While one is reachable, %s takes no system property\n"+
+		"as unset (nor a security property, where one may call Security.setProperty).\n", len(rep.PropertyWriters), rep.Level)
+	for i, s := range rep.PropertyWriters {
+		if i == maxTextWriters {
+			fmt.Fprintf(w, "  … %d more (--format json lists them all)\n", len(rep.PropertyWriters)-i)
+			break
+		}
+		calls := strings.Join(s.Writers, ", ")
+		fmt.Fprintf(w, "  %s (%s): may call %s\n", s.Method, siteAt(s.Line, s.PC), calls)
+		for _, r := range s.Reasons {
+			fmt.Fprintf(w, "      %s\n", r.text())
+		}
+	}
+}
+
+// siteAt says where in its method a site is.
+func siteAt(line, pc int32) string {
+	switch {
+	case pc < 0:
+		return "no instruction (native effects, JVM upcalls)"
+	case line > 0:
+		return fmt.Sprintf("line %d, pc %d", line, pc)
+	}
+	return fmt.Sprintf("pc %d", pc)
 }
 
 // The text form shows a site's first reasons, each on one line: a site of the
 // NativeMethod node has dozens, each with a long citation of the JVM's sources.
+// It lists the first property writers only: javacc's graph has 35.
 const (
 	maxTextReasons  = 4
 	maxTextEvidence = 160
+	maxTextWriters  = 20
 )
 
 // text is one line: the edge's kind, its resolver where it says more than the

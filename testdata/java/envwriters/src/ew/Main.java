@@ -1,0 +1,29 @@
+/*
+ * Which reachable code may set every system property (analysis.PropertyWriters,
+ * jcg-lsp why --top at Correct-Env and Correct-JDK). Four calls, one of them such a
+ * site:
+ *   - line 20 sets ew.key, a key the string analysis knows: it writes that key
+ *     only, and is not a dynamic call;
+ *   - line 22 invokes a method whose class and name come from the arguments: the
+ *     fallback is every public static method taking two objects, System.setProperty
+ *     among them (two Strings), with arguments nothing follows: the one site;
+ *   - line 24 invokes Main.helper, resolved from constants: no writer;
+ *   - line 25 loads a class named by an argument: the fallback runs <clinit>s only.
+ */
+package ew;
+
+import java.lang.reflect.Method;
+
+public class Main {
+    public static void main(String[] args) throws Exception {
+        Object a = args[2], b = args[3];
+        System.setProperty("ew.key", "v");
+        Method any = Class.forName(args[0]).getMethod(args[1], String.class, String.class);
+        any.invoke(null, a, b);
+        Method known = Main.class.getMethod("helper", String.class, String.class);
+        known.invoke(null, a, b);
+        Class.forName(args[4]);
+    }
+
+    public static void helper(String a, String b) {}
+}
