@@ -55,6 +55,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		nodes:      make([]node, nm+nf+numSpecial),
 		global:     make([]bool, nc),
 		all:        make([]bool, nc),
+		createdAt:  make([]int32, nc),
 		subBits:    make([][]uint64, nc),
 		gSubs:      map[int32][]int32{},
 		aSubs:      map[int32][]int32{},
@@ -144,6 +145,7 @@ type oracle struct {
 	global, all               []bool            // by class ID: seen everywhere (the JVM's objects); created anywhere
 	globalOrder               []int32           // global classes in the order they came
 	allOrder                  []int32           // every created class in the order it came
+	createdAt                 []int32           // by class ID: its index in allOrder, once created
 	extraOrder                []int32           // every created lambda and array (objects.go), likewise
 	subs                      []sub             // questions asked
 	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
