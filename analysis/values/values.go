@@ -12,6 +12,7 @@ package values
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -137,11 +138,13 @@ type CallRef struct {
 // NewIndex returns a shared index over prog; it is built on first use.
 func NewIndex(prog Program) *Index { return &Index{prog: prog} }
 
-// NewIndexAfter returns an index over prog, a program with the classes of prev's
-// (the same IDs) that differs only in the code of the classes changed. It shares the
-// table of which classes name which methods that prev built, if any (reading every
-// constant pool of the JDK takes tens of milliseconds), and treats the changed
-// classes as naming every method: the table only narrows where to look.
+// NewIndexAfter returns an index over prog, a program with the classes and methods
+// of prev's (hierarchy.WithBodies) that differs only in the code of the classes
+// changed. It shares the table of which classes name which methods that prev
+// built, if any (reading every constant pool of the JDK takes tens of
+// milliseconds), and treats the changed classes as naming every method: the table
+// only narrows where to look. It also keeps what prev looked up that the change
+// cannot alter (inheritLookups).
 func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
 	ix := &Index{prog: prog}
 	if prev == nil || len(prev.prog.Hierarchy().Classes()) != len(prog.Hierarchy().Classes()) {
@@ -153,7 +156,69 @@ func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
 		ix.refsOnce.Do(func() {}) // refs is complete
 		ix.extra = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(prev.extra), changed...))))
 	}
+	ix.inheritLookups(prev, changed)
 	return ix
+}
+
+// inheritLookups gives ix prev's call instructions by name, and the callers found
+// from them, for every name and descriptor that the changed classes' code names
+// neither before nor after the change: the other classes' code is the same, so
+// those are too. (An edit loop on javacc spent a sixth of each run indexing the
+// JDK's calls by name again.) The CHA dispatch and the methods by name come from
+// the hierarchy, which is prev's.
+func (ix *Index) inheritLookups(prev *Index, changed []int32) {
+	touched := map[refKey]bool{}
+	for _, id := range changed {
+		for _, p := range []Program{prev.prog, ix.prog} {
+			for _, m := range p.Hierarchy().Classes()[id].Methods {
+				eachKey(p.Facts(m), func(k refKey, _ int32, _ string) { touched[k] = true })
+			}
+		}
+	}
+	prev.refsMu.Lock()
+	if prev.named != nil {
+		ix.named, ix.partial = map[refKey]*namedRefs{}, map[refKey]*namedRefs{}
+		ix.indexed = make([]bool, len(prev.indexed))
+		for k, n := range prev.named {
+			if !touched[k] {
+				ix.named[k] = n // complete, never modified: shared
+			}
+		}
+	}
+	prev.refsMu.Unlock()
+	prev.callerMu.Lock()
+	if prev.callerCache != nil {
+		ms := ix.prog.Hierarchy().Methods()
+		ix.callerCache = map[int32][]CallRef{}
+		for id, refs := range prev.callerCache {
+			if m := ms[id]; !touched[refKey{m.Name, m.Desc}] {
+				ix.callerCache[id] = refs
+			}
+		}
+	}
+	ix.dispatchCache = maps.Clone(prev.dispatchCache)
+	prev.callerMu.Unlock()
+}
+
+// eachKey calls fn with the name and descriptor each call instruction of f names
+// (with the call's index), and each method-handle constant of an invokedynamic's
+// bootstrap arguments (with the constant's class).
+func eachKey(f *facts.Method, fn func(k refKey, call int32, handleClass string)) {
+	if f == nil {
+		return
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Indy == nil {
+			fn(refKey{c.Ref.Name, c.Ref.Desc}, int32(i), "")
+			continue
+		}
+		for _, arg := range c.Indy.Args {
+			if arg.Kind == facts.ConstMethodHandle {
+				fn(refKey{arg.Ref.Name, arg.Ref.Desc}, -1, arg.Ref.Class)
+			}
+		}
+	}
 }
 
 // callsNamed returns the call instructions naming a method with this name and
@@ -215,38 +280,22 @@ func (ix *Index) callsNamed(name, desc string) *namedRefs {
 // indexClass adds the call instructions and method-handle constants of c's code to
 // the keys they name. The caller holds refsMu.
 func (ix *Index) indexClass(c *hierarchy.Class) {
-	add := func(k refKey) *namedRefs {
-		if _, done := ix.named[k]; done {
-			return nil // cannot happen: c names k, so k waited for c
-		}
-		n := ix.partial[k]
-		if n == nil {
-			n = &namedRefs{}
-			ix.partial[k] = n
-		}
-		return n
-	}
 	for _, m := range c.Methods {
-		f := ix.prog.Facts(m)
-		if f == nil {
-			continue
-		}
-		for i := range f.Calls {
-			c := &f.Calls[i]
-			if c.Indy == nil {
-				if n := add(refKey{c.Ref.Name, c.Ref.Desc}); n != nil {
-					n.calls = append(n.calls, CallRef{m, int32(i)})
-				}
-				continue
+		eachKey(ix.prog.Facts(m), func(k refKey, call int32, handleClass string) {
+			if _, done := ix.named[k]; done {
+				return // inherited (NewIndexAfter), or waited for c
 			}
-			for _, arg := range c.Indy.Args {
-				if arg.Kind == facts.ConstMethodHandle {
-					if n := add(refKey{arg.Ref.Name, arg.Ref.Desc}); n != nil {
-						n.handles = append(n.handles, arg.Ref.Class)
-					}
-				}
+			n := ix.partial[k]
+			if n == nil {
+				n = &namedRefs{}
+				ix.partial[k] = n
 			}
-		}
+			if call >= 0 {
+				n.calls = append(n.calls, CallRef{m, call})
+			} else {
+				n.handles = append(n.handles, handleClass)
+			}
+		})
 	}
 }
 
