@@ -2,7 +2,10 @@ package values
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/index"
@@ -11,46 +14,85 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
-// TestNewIndexAfterLookups edits the body of one class of testdata/java/update
-// (a call added, calls removed, a new reachable method) and checks that an index
-// made after the edit from the previous one's look-ups (NewIndexAfter) finds the
-// same callers of every method as a new index does, and that it does keep some of
-// the previous look-ups (of names the edited class names neither before nor after).
+// methodRefWork is testdata/java/update/base's Work with one method of Lib called
+// through a method reference: a method-handle constant names it, so it has a
+// caller no call instruction shows (hiddenCallers). Both versions have a method
+// reference, so that an edit from one to the other changes bodies only.
+func methodRefWork(target string) string {
+	return `package app;
+
+public class Work {
+    static void run(String[] a) {
+        Lib.common();
+        Runnable r = Lib::` + target + `;
+        r.run();
+        Creator.create();
+        System.out.println(a.length);
+    }
+
+    static void other() {
+        Lib.common();
+    }
+}
+`
+}
+
+// TestNewIndexAfterLookups edits the body of Work in testdata/java/update (a call
+// added, calls removed, a new reachable method, a method reference that names
+// another method) and checks that an index made after the edit from the previous one's
+// look-ups (NewIndexAfter) finds the same callers and hidden callers of every
+// method as a new index does (the calls of a name the edited class names are the
+// previous index's with the class's part replaced), and that it does keep the
+// previous look-ups.
 func TestNewIndexAfterLookups(t *testing.T) {
 	ctx := context.Background()
 	sources := func(t *testing.T, variant string) []classpath.Source {
 		src := t.TempDir()
 		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
-		if variant != "" {
+		switch variant {
+		case "":
+		case "ref-common", "ref-onlyFromWork":
+			work := methodRefWork(strings.TrimPrefix(variant, "ref-"))
+			if err := os.WriteFile(filepath.Join(src, "app", "Work.java"), []byte(work), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		default:
 			javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
 		}
 		return []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: javatest.Compile(t, src), Origin: classpath.Application}}
 	}
-	base, err := index.Build(ctx, index.Config{Sources: sources(t, "")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
-	prev := NewIndex(base)
-	for _, m := range base.Hierarchy().Methods() {
-		prev.callers(m)
-	}
-	for _, variant := range []string{"addcall", "removecall", "newreach"} {
-		t.Run(variant, func(t *testing.T) {
-			ix, err := index.Rebuild(ctx, index.Config{Sources: sources(t, variant)}, nil, base)
+	for _, edit := range []struct{ from, to string }{
+		{"", "addcall"}, {"", "removecall"}, {"", "newreach"},
+		{"ref-common", "ref-onlyFromWork"}, {"ref-onlyFromWork", "ref-common"},
+	} {
+		t.Run(edit.from+"->"+edit.to, func(t *testing.T) {
+			base, err := index.Build(ctx, index.Config{Sources: sources(t, edit.from)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer base.Close()
+			prev := NewIndex(base)
+			for _, m := range base.Hierarchy().Methods() {
+				prev.callers(m)
+				prev.hiddenCallers(m)
+			}
+			ix, err := index.Rebuild(ctx, index.Config{Sources: sources(t, edit.to)}, nil, base)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer ix.Close()
 			h := ix.Hierarchy()
 			if !h.SameClasses(base.Hierarchy()) {
-				t.Fatalf("%s: a body edit made a new hierarchy", variant)
+				t.Fatalf("a body edit made a new hierarchy")
 			}
 			var changed []int32
 			for _, n := range ix.Changes(base) {
 				changed = append(changed, h.Class(n).ID)
 			}
 			after, fresh := NewIndexAfter(ix, prev, changed), NewIndex(ix)
+			if len(after.named) != len(prev.named) {
+				t.Errorf("%d of the previous index's %d names kept", len(after.named), len(prev.named))
+			}
 			kept := 0
 			for id, refs := range after.callerCache {
 				if len(refs) > 0 && &refs[0] == &prev.callerCache[id][0] {
@@ -68,13 +110,24 @@ func TestNewIndexAfterLookups(t *testing.T) {
 				}
 				return out
 			}
+			hidden := 0
 			for _, m := range h.Methods() {
 				if got, want := refs(after, m.ID), refs(fresh, m.ID); !slices.Equal(got, want) {
 					t.Errorf("%s: callers %v, a new index finds %v", m, got, want)
 				}
-				if after.hiddenCallers(m) != fresh.hiddenCallers(m) {
-					t.Errorf("%s: hidden callers %v, a new index says %v", m, after.hiddenCallers(m), fresh.hiddenCallers(m))
+				got, want := after.hiddenCallers(m), fresh.hiddenCallers(m)
+				if got != want {
+					t.Errorf("%s: hidden callers %v, a new index says %v", m, got, want)
 				}
+				if m.Name == "onlyFromWork" && want != (edit.to == "ref-onlyFromWork") {
+					t.Errorf("%s: a new index says hidden callers %v after the edit to %q", m, want, edit.to)
+				}
+				if got {
+					hidden++
+				}
+			}
+			if hidden == 0 {
+				t.Errorf("no method has hidden callers: the test checks nothing of them")
 			}
 		})
 	}

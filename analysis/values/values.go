@@ -161,18 +161,52 @@ func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
 }
 
 // inheritLookups gives ix prev's call instructions by name, and the callers found
-// from them, for every name and descriptor that the changed classes' code names
-// neither before nor after the change: the other classes' code is the same, so
-// those are too. (An edit loop on javacc spent a sixth of each run indexing the
-// JDK's calls by name again.) The CHA dispatch and the methods by name come from
-// the hierarchy, which is prev's.
+// from them: the other classes' code is the same, so for a name and descriptor
+// that the changed classes' code names neither before nor after the change they
+// are too, and for one it names the changed classes' part is replaced. (An edit
+// loop on javacc spent a sixth of each run indexing the JDK's calls by name
+// again.) The callers of a name the change touches are found again from the new
+// calls. The CHA dispatch and the methods by name come from the hierarchy, which
+// is prev's.
 func (ix *Index) inheritLookups(prev *Index, changed []int32) {
-	touched := map[refKey]bool{}
+	isChanged := map[int32]bool{}
 	for _, id := range changed {
-		for _, p := range []Program{prev.prog, ix.prog} {
-			for _, m := range p.Hierarchy().Classes()[id].Methods {
-				eachKey(p.Facts(m), func(k refKey, _ int32, _ string) { touched[k] = true })
-			}
+		isChanged[id] = true
+	}
+	// What the changed classes' code named before the change (handles only: the
+	// calls are dropped by their caller) and names after it.
+	type delta struct {
+		oldHandles []string
+		calls      []CallRef
+		handles    []string
+	}
+	touched := map[refKey]*delta{}
+	at := func(k refKey) *delta {
+		d := touched[k]
+		if d == nil {
+			d = &delta{}
+			touched[k] = d
+		}
+		return d
+	}
+	for _, id := range changed {
+		for _, m := range prev.prog.Hierarchy().Classes()[id].Methods {
+			eachKey(prev.prog.Facts(m), func(k refKey, call int32, handleClass string) {
+				d := at(k)
+				if call < 0 {
+					d.oldHandles = append(d.oldHandles, handleClass)
+				}
+			})
+		}
+		for _, m := range ix.prog.Hierarchy().Classes()[id].Methods {
+			eachKey(ix.prog.Facts(m), func(k refKey, call int32, handleClass string) {
+				d := at(k)
+				if call >= 0 {
+					d.calls = append(d.calls, CallRef{m, call})
+				} else {
+					d.handles = append(d.handles, handleClass)
+				}
+			})
 		}
 	}
 	prev.refsMu.Lock()
@@ -180,9 +214,29 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 		ix.named, ix.partial = map[refKey]*namedRefs{}, map[refKey]*namedRefs{}
 		ix.indexed = make([]bool, len(prev.indexed))
 		for k, n := range prev.named {
-			if !touched[k] {
+			d := touched[k]
+			if d == nil {
 				ix.named[k] = n // complete, never modified: shared
+				continue
 			}
+			nn := &namedRefs{}
+			for _, cr := range n.calls {
+				if !isChanged[cr.Caller.Class.ID] {
+					nn.calls = append(nn.calls, cr)
+				}
+			}
+			nn.calls = append(nn.calls, d.calls...)
+			slices.SortFunc(nn.calls, func(a, b CallRef) int {
+				return cmp.Or(cmp.Compare(a.Caller.ID, b.Caller.ID), cmp.Compare(a.Call, b.Call))
+			})
+			nn.handles = slices.Clone(n.handles)
+			for _, h := range d.oldHandles {
+				if i := slices.Index(nn.handles, h); i >= 0 {
+					nn.handles = slices.Delete(nn.handles, i, i+1)
+				}
+			}
+			nn.handles = append(nn.handles, d.handles...)
+			ix.named[k] = nn
 		}
 	}
 	prev.refsMu.Unlock()
@@ -191,7 +245,7 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 		ms := ix.prog.Hierarchy().Methods()
 		ix.callerCache = map[int32][]CallRef{}
 		for id, refs := range prev.callerCache {
-			if m := ms[id]; !touched[refKey{m.Name, m.Desc}] {
+			if m := ms[id]; touched[refKey{m.Name, m.Desc}] == nil {
 				ix.callerCache[id] = refs
 			}
 		}
