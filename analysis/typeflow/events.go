@@ -23,6 +23,10 @@ type hub struct {
 	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
 	modelTo    []int32 // TFA: the results of modelled calls (containers.go): what other members return goes there
 	creators   []creator
+	// anywhere: a creator among creators makes its objects where every creator
+	// of the kind (createsAnywhere) makes them, so that another need not be
+	// kept: a fallback set of twenty thousand constructors has hundreds.
+	anywhere [2]bool
 	// ctorCalls: sites that call the members without naming them (a lambda's
 	// functional method): a constructor among the members makes the object that
 	// such a call returns.
@@ -259,6 +263,12 @@ func (o *oracle) Calls(caller *hierarchy.Method, pc int32, set int32, kind algo.
 	switch {
 	case kind == algo.Creating:
 		cr := creator{m: caller, pc: pc}
+		if k, ok := o.createsAnywhere(cr); ok {
+			if o.hubs[set].anywhere[k] {
+				break // the same classes, created the same way
+			}
+			o.hubs[set].anywhere[k] = true
+		}
 		o.hubs[set].creators = append(o.hubs[set].creators, cr)
 		// create only queues answers: the hub does not change meanwhile.
 		o.eachMember(set, func(m *hierarchy.Method) { o.create(cr, m) })
@@ -361,25 +371,52 @@ func (o *oracle) create(cr creator, m *hierarchy.Method) {
 	if m.Name != "<init>" || !algo.Concrete(m.Class) {
 		return
 	}
-	if cr.m == nil {
+	switch at := o.creationNode(cr); {
+	case at == createdHidden:
 		o.hidden(m.Class.ID) // the JVM or native code creates it
-		return
-	}
-	if o.globalException(m.Class.ID) {
+	case at == createdGlobal || o.globalException(m.Class.ID):
 		o.addGlobal(m.Class.ID)
-		return
+	default:
+		o.add(at, m.Class.ID)
 	}
-	if o.flow == nil || cr.pc < 0 {
-		o.add(cr.m.ID, m.Class.ID)
-		return
+}
+
+// Where creationNode says a creating call's objects go besides a node.
+const (
+	createdGlobal = -1 // seen everywhere (addGlobal)
+	createdHidden = -2 // made by the JVM or native code (hidden)
+)
+
+// creationNode returns the node of the objects creating call cr makes, or
+// createdGlobal or createdHidden.
+func (o *oracle) creationNode(cr creator) int32 {
+	switch {
+	case cr.m == nil:
+		return createdHidden
+	case o.flow == nil || cr.pc < 0:
+		return cr.m.ID
 	}
 	if c := o.callAt(cr.m, cr.pc); c == nil || c.Op == bytecode.Invokedynamic {
 		// Not a call's own result but a shared node (values.go, aliases): the
 		// object may be anywhere.
-		o.addGlobal(m.Class.ID)
-		return
+		return createdGlobal
 	}
-	o.add(o.def(cr.m, cr.pc), m.Class.ID)
+	return o.def(cr.m, cr.pc)
+}
+
+// createsAnywhere reports whether creating call cr makes its objects where
+// every other such call does, and which kind (index into hub.anywhere): into a
+// top node (a summarised method's values), whose objects are created anywhere,
+// or everywhere. Such a call creates nothing the first of its kind on the same
+// target set does not.
+func (o *oracle) createsAnywhere(cr creator) (int, bool) {
+	switch at := o.creationNode(cr); {
+	case at == createdGlobal:
+		return 1, true
+	case at >= 0 && o.nodes[at].top:
+		return 0, true
+	}
+	return 0, false
 }
 
 // Captured passes what the lambda's creator captures at the invokedynamic at pc to
