@@ -166,8 +166,7 @@ func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
 // are too, and for one it names the changed classes' part is replaced. (An edit
 // loop on javacc spent a sixth of each run indexing the JDK's calls by name
 // again.) The callers of a name the change touches are found again from the new
-// calls. The CHA dispatch and the methods by name come from the hierarchy, which
-// is prev's.
+// calls. The CHA dispatch comes from the hierarchy, which is prev's.
 func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 	isChanged := map[int32]bool{}
 	for _, id := range changed {
