@@ -52,6 +52,19 @@ func (a *Analyzer) modelText(key modelTextKey, mk func() string) string {
 	return v.(string)
 }
 
+// inheritModel gives a prev's parsed JDK model and the evidence strings made from
+// it, which depend on the model and the methods' names only: an edit's new
+// analyzer would otherwise parse the model and make its thousands of strings
+// again, as garbage for the next edit's.
+func (a *Analyzer) inheritModel(prev *Analyzer) {
+	m, err := prev.model()
+	a.jdk.once.Do(func() { a.jdk.m, a.jdk.err = m, err })
+	prev.jdk.texts.Range(func(k, v any) bool {
+		a.jdk.texts.Store(k, v)
+		return true
+	})
+}
+
 func (a *Analyzer) model() (*jdkmodel.Model, error) {
 	a.jdk.once.Do(func() {
 		a.jdk.m, a.jdk.err = jdkmodel.Shipped()

@@ -38,9 +38,9 @@ func (a *Analyzer) valuesIndex() *values.Index {
 // computed that such an edit cannot change, so that a's first run does not
 // compute it again: the plans of the other classes' methods, the resolvers of
 // API methods, CHA's dispatch, the initialisation chains, the conservative
-// fallback sets (all from the hierarchy alone) and the value index
-// (inheritValuesIndex). It does nothing for another hierarchy, and must be called
-// before a's first run.
+// fallback sets (all from the hierarchy alone), the value index
+// (inheritValuesIndex) and the JDK model with its evidence strings (inheritModel).
+// It does nothing for another hierarchy, and must be called before a's first run.
 func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
 	if prev == nil || !a.h.SameClasses(prev.h) {
 		return
@@ -68,6 +68,7 @@ func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
 		}
 	}
 	a.inheritValuesIndex(prev, changed)
+	a.inheritModel(prev)
 }
 
 // inheritValuesIndex gives a, whose program has prev's classes and differs in the

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
@@ -320,10 +321,22 @@ func TestInherit(t *testing.T) {
 	ctx := context.Background()
 	base := updateProgram(t, "")
 	a0 := New(base)
+	// The JDK model's evidence strings of a0's graphs, which an inheriting
+	// analyzer's graphs share (inheritModel) rather than copy.
+	modelTexts := map[string]string{}
 	for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
-		if _, err := a0.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: alg}); err != nil {
+		g, err := a0.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: alg})
+		if err != nil {
 			t.Fatal(err)
 		}
+		for _, r := range g.Reasons {
+			if r.Resolver == "jdk-model" {
+				modelTexts[r.Evidence] = r.Evidence
+			}
+		}
+	}
+	if len(modelTexts) == 0 {
+		t.Fatal("no JDK model reasons in the base program's graphs")
 	}
 	for _, variant := range []string{"addcall", "removecall", "newreach", "newlambda", "property", "helper"} {
 		t.Run(variant, func(t *testing.T) {
@@ -364,6 +377,14 @@ func TestInherit(t *testing.T) {
 				}
 				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
 					t.Errorf("%s: the graph of the inheriting analyzer differs from a new one's:\n%s", alg, d)
+				}
+				if same {
+					for _, r := range got.Reasons {
+						if prev, ok := modelTexts[r.Evidence]; ok && unsafe.StringData(prev) != unsafe.StringData(r.Evidence) {
+							t.Errorf("%s: the reason %q is a copy of the previous analyzer's", alg, r.Evidence)
+							break
+						}
+					}
 				}
 			}
 		})

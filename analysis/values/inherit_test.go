@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +93,10 @@ func TestNewIndexAfterLookups(t *testing.T) {
 			after, fresh := NewIndexAfter(ix, prev, changed), NewIndex(ix)
 			if len(after.named) != len(prev.named) {
 				t.Errorf("%d of the previous index's %d names kept", len(after.named), len(prev.named))
+			}
+			if reflect.ValueOf(after.methodsByName()).Pointer() != reflect.ValueOf(prev.methodsByName()).Pointer() ||
+				&after.binaryNames()[0] != &prev.binaryNames()[0] {
+				t.Errorf("the methods by name or the binary names were made again, not shared")
 			}
 			kept := 0
 			for id, refs := range after.callerCache {

@@ -103,6 +103,11 @@ type namedRefs struct {
 // MethodsNamed returns the methods of the program with a name (neither
 // constructors nor initialisers), for resolving reflective calls by name.
 func (ix *Index) MethodsNamed(name string) []*hierarchy.Method {
+	return ix.methodsByName()[name]
+}
+
+// methodsByName returns the table MethodsNamed reads, made on first use.
+func (ix *Index) methodsByName() map[string][]*hierarchy.Method {
 	ix.byNameOnce.Do(func() {
 		ix.byName = map[string][]*hierarchy.Method{}
 		for _, m := range ix.prog.Hierarchy().Methods() {
@@ -111,7 +116,7 @@ func (ix *Index) MethodsNamed(name string) []*hierarchy.Method {
 			}
 		}
 	})
-	return ix.byName[name]
+	return ix.byName
 }
 
 // binaryNames returns every class's binary name ("java.lang.String"), by class ID,
@@ -166,7 +171,8 @@ func NewIndexAfter(prog Program, prev *Index, changed []int32) *Index {
 // are too, and for one it names the changed classes' part is replaced. (An edit
 // loop on javacc spent a sixth of each run indexing the JDK's calls by name
 // again.) The callers of a name the change touches are found again from the new
-// calls. The CHA dispatch comes from the hierarchy, which is prev's.
+// calls. The CHA dispatch, the methods by name and the classes' binary names come
+// from the hierarchy, which is prev's.
 func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 	isChanged := map[int32]bool{}
 	for _, id := range changed {
@@ -251,6 +257,10 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 	}
 	ix.dispatchCache = maps.Clone(prev.dispatchCache)
 	prev.callerMu.Unlock()
+	// Made from the hierarchy alone: shared, never modified.
+	byName, names := prev.methodsByName(), prev.binaryNames()
+	ix.byNameOnce.Do(func() { ix.byName = byName })
+	ix.namesOnce.Do(func() { ix.names = names })
 }
 
 // eachKey calls fn with the name and descriptor each call instruction of f names
