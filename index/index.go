@@ -245,6 +245,20 @@ func Rebuild(ctx context.Context, cfg Config, cache *FactsCache, prev *Index) (*
 		}
 	}
 	ix.facts = make([]classFacts, len(ix.h.Classes()))
+	if prev != nil && ix.h.SameClasses(prev.h) {
+		// A method of a class with the same bytes (by content hash, as the facts
+		// cache keys them) keeps its flow, which holds no bytes of its own: the
+		// value analyses of an edit's run ask for those of the same JDK methods
+		// again.
+		ms := ix.h.Methods()
+		prev.flows.Range(func(k, v any) bool {
+			id := ms[k.(int32)].Class.ID
+			if a, b := prev.sources[id], ix.sources[id]; a != nil && b != nil && a.Hash == b.Hash {
+				ix.flows.Store(k, v)
+			}
+			return true
+		})
+	}
 	ix.Timings.Hierarchy = time.Since(t2)
 	return ix, nil
 }

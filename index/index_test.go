@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
@@ -64,9 +65,9 @@ func TestFactsCacheRetain(t *testing.T) {
 }
 
 // TestRebuildKeepsHierarchy: after a change of method bodies only
-// (testdata/java/update/addcall), Rebuild keeps the hierarchy's classes and IDs and
-// reads the new bodies; after a change of a header (update/header adds a method) it
-// links a new hierarchy.
+// (testdata/java/update/addcall), Rebuild keeps the hierarchy's classes and IDs,
+// reads the new bodies and keeps the flows of the unchanged classes' methods; after
+// a change of a header (update/header adds a method) it links a new hierarchy.
 func TestRebuildKeepsHierarchy(t *testing.T) {
 	ctx := context.Background()
 	compile := func(variant string) string {
@@ -100,6 +101,23 @@ func TestRebuildKeepsHierarchy(t *testing.T) {
 		t.Fatalf("base Work.run calls %v", got)
 	}
 
+	// Flows asked of the first index: an unchanged class's method keeps its flow,
+	// the changed class's gets the new body's.
+	flow := func(ix *Index, class, method string) *facts.Flow {
+		for _, m := range ix.Hierarchy().Class(class).Methods {
+			if m.Name == method {
+				fl, err := ix.Flow(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fl
+			}
+		}
+		t.Fatalf("no %s.%s", class, method)
+		return nil
+	}
+	libFlow, workFlow := flow(first, "app/Lib", "common"), flow(first, "app/Work", "run")
+
 	javatest.CopyTree(t, compile("addcall"), dir)
 	second, err := Rebuild(ctx, cfg, nil, first)
 	if err != nil {
@@ -112,6 +130,12 @@ func TestRebuildKeepsHierarchy(t *testing.T) {
 	}
 	if got := calls(second, "app/Work", "run"); !slices.Contains(got, "app/Lib.viaLambda") {
 		t.Errorf("rebuilt Work.run calls %v, want the new body's call of Lib.viaLambda", got)
+	}
+	if flow(second, "app/Lib", "common") != libFlow {
+		t.Errorf("Lib.common's flow was made again after an edit of Work")
+	}
+	if flow(second, "app/Work", "run") == workFlow {
+		t.Errorf("Work.run kept the flow of its old body")
 	}
 
 	javatest.CopyTree(t, compile("header"), dir)
