@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -46,12 +47,7 @@ func PropertyWriters(g *callgraph.Graph, h *hierarchy.Hierarchy) []PropertyWrite
 		model, _ = jdkmodel.Shipped() // a model that does not parse sets nothing
 	}
 	setsKeys := func(b callgraph.Bundle) bool {
-		if model == nil || b.PC != -1 || b.Caller == g.Native {
-			return false
-		}
-		m := h.Methods()[b.Caller]
-		e := model.Lookup(m.Class.Name, m.Name, m.Desc)
-		return m.IsNative() && e != nil && slices.ContainsFunc(e.Effects, func(x jdkmodel.Effect) bool { return x.Kind == jdkmodel.EffSets })
+		return b.PC == -1 && b.Caller != g.Native && nativeSetsKeys(model, h.Methods()[b.Caller])
 	}
 	type key struct {
 		caller callgraph.NodeID
@@ -84,10 +80,7 @@ func PropertyWriters(g *callgraph.Graph, h *hierarchy.Hierarchy) []PropertyWrite
 		out = append(out, *w)
 	}
 	slices.SortFunc(out, func(a, b PropertyWriter) int {
-		if a.Caller != b.Caller {
-			return int(a.Caller - b.Caller)
-		}
-		return int(a.PC - b.PC)
+		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.PC, b.PC))
 	})
 	return out
 }

@@ -259,13 +259,19 @@ func dropIndexes[T any](xs []T, drop map[int]bool) []T {
 }
 
 // modelSets reports whether at is a JDK native whose model says which system
-// properties it sets (jdkmodel's sets effect): its calls of System.setProperty are
-// those (applyEffects writes them), not calls with any key.
+// properties it sets (nativeSetsKeys).
 func (s *solver) modelSets(at site) bool {
-	if s.jdk == nil || at.caller == nil || at.pc != -1 || !at.caller.IsNative() {
+	return at.pc == -1 && nativeSetsKeys(s.jdk, at.caller)
+}
+
+// nativeSetsKeys reports whether m is a native whose entry in model says which
+// system properties it sets (jdkmodel's sets effect): its calls of
+// System.setProperty are those (applyEffects writes them), not calls with any key.
+func nativeSetsKeys(model *jdkmodel.Model, m *hierarchy.Method) bool {
+	if model == nil || m == nil || !m.IsNative() {
 		return false
 	}
-	e := s.jdk.Lookup(at.caller.Class.Name, at.caller.Name, at.caller.Desc)
+	e := model.Lookup(m.Class.Name, m.Name, m.Desc)
 	return e != nil && slices.ContainsFunc(e.Effects, func(x jdkmodel.Effect) bool { return x.Kind == jdkmodel.EffSets })
 }
 
