@@ -526,8 +526,18 @@ func derivationsKept(g, old, pg *callgraph.Graph, inherited map[int32]int32, inD
 	return kept
 }
 
-// grounded searches the derivations of every reachable node of g from its entry
-// points over its bundles, where a member of a conditional set (t.cond) counts only
+// roots are the nodes of g a run reaches with no caller: its entry points and, at a
+// level that models the JDK (level 6), the NativeMethod node, the JVM itself
+// (Analyzer.run), whose upcalls derive from nothing else.
+func roots(g *callgraph.Graph) []int32 {
+	if g.Level.ModelsJDK() {
+		return append(slices.Clip(g.Entries), g.Native)
+	}
+	return g.Entries
+}
+
+// grounded searches the derivations of every reachable node of g from its roots
+// over its bundles, where a member of a conditional set (t.cond) counts only
 // once the method justifying it is reached. It returns them (as in Trace), the nodes
 // that have one, and whether every member of a conditional set met had a
 // justification in t.
@@ -565,7 +575,7 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached cal
 			}
 		}
 	}
-	for _, e := range g.Entries {
+	for _, e := range roots(g) {
 		add(e, -1, -1)
 	}
 	missing := false

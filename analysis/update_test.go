@@ -104,7 +104,7 @@ func TestUpdate(t *testing.T) {
 			{"app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"},
 		}}},
 	}
-	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
+	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectJDK} {
 		opts := Options{Level: level, Algorithm: callgraph.CHA}
 		g0, tr0, err := a0.RunTrace(ctx, opts)
 		if err != nil {
@@ -138,28 +138,35 @@ func TestUpdate(t *testing.T) {
 					t.Fatalf("no method %s", s)
 					return -1
 				}
-				for _, e := range c.edges {
+				// The expectations are argued at levels 1 and 3. At level 6 the JVM's
+				// upcalls are a root (the NativeMethod node) and an unset property
+				// loads nothing: there the update is checked against a new run only.
+				var argued expect
+				if level != callgraph.CorrectJDK {
+					argued = c.expect
+				}
+				for _, e := range argued.edges {
 					if !want.HasEdge(method(e[0]), method(e[1])) {
 						t.Errorf("the new run has no edge %s -> %s", e[0], e[1])
 					}
 				}
-				for _, m := range c.noReach {
+				for _, m := range argued.noReach {
 					// At Behaved-CLs Lib.load's forName may call any method.
 					if level == callgraph.CorrectString && want.Reachable.Has(method(m)) {
 						t.Errorf("the new run reaches %s", m)
 					}
 				}
-				for _, m := range c.reach {
+				for _, m := range argued.reach {
 					if !want.Reachable.Has(method(m)) {
 						t.Errorf("the new run does not reach %s", m)
 					}
 				}
-				for _, e := range c.noEdges {
+				for _, e := range argued.noEdges {
 					if want.HasEdge(method(e[0]), method(e[1])) {
 						t.Errorf("the new run has an edge %s -> %s", e[0], e[1])
 					}
 				}
-				for _, m := range c.gone {
+				for _, m := range argued.gone {
 					if slices.ContainsFunc(h.Methods(), func(x *hierarchy.Method) bool { return x.String() == m }) {
 						t.Errorf("the changed program declares %s", m)
 					}
@@ -228,7 +235,7 @@ func TestUpdateChain(t *testing.T) {
 func checkDerivations(t *testing.T, what string, g *callgraph.Graph, parent, condOf []int32, tr *Trace) {
 	t.Helper()
 	entry := map[int32]bool{}
-	for _, e := range g.Entries {
+	for _, e := range roots(g) {
 		entry[e] = true
 	}
 	rank := map[int32]int{}
