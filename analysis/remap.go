@@ -174,6 +174,9 @@ func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 		out.fallbacks[set] = k
 	}
 	out.reads = t.reads.remap(m)
+	if t.env != nil {
+		out.env = t.env.remap(m)
+	}
 	return &out, ""
 }
 

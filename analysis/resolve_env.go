@@ -49,6 +49,89 @@ type envState struct {
 	any         bool            // reachable code may write every system property
 	anySecurity bool            // ... every security property
 	unset       map[string]bool // keys answers took as unset
+	// by gives each write the node whose visit found it first (solver.cur: -1 for
+	// none, writerGone once a member edit removed the method). An update keeps a
+	// write only while that node is reachable and not visited again, or the
+	// visit finds the write again: without it, sites that read the key as written
+	// would resolve otherwise in a new run.
+	by map[envWrite]int32
+}
+
+// envWrite names a write of envState: a key, or (every) every key of namespace key.
+type envWrite struct {
+	key   string
+	every bool
+}
+
+// String names the properties w writes.
+func (w envWrite) String() string {
+	switch {
+	case !w.every:
+		return "property " + strings.TrimPrefix(w.key, values.SecurityKey)
+	case w.key == values.SecurityKey:
+		return "every security property"
+	}
+	return "every system property"
+}
+
+// writerGone is the writer of a write whose method a member edit removed.
+const writerGone = -2
+
+// remap returns e with its writers in the new IDs of a member edit.
+func (e *envState) remap(m *idMap) *envState {
+	out := *e
+	out.by = make(map[envWrite]int32, len(e.by))
+	for w, by := range e.by {
+		if by >= 0 {
+			if by = m.method[by]; by < 0 {
+				by = writerGone
+			}
+		}
+		out.by[w] = by
+	}
+	return &out
+}
+
+// has reports whether the state holds write w.
+func (e *envState) has(w envWrite) bool {
+	return e.every(keySpace(w.key)) || !w.every && e.written[w.key]
+}
+
+// seed returns the state an update's probe starts from: e without the writes that
+// visited (the methods the probe visits again) or a member edit may take away,
+// which it returns too. The probe finds again those its visits still make.
+func (e *envState) seed(visited callgraph.Bitset) (*envState, []envWrite) {
+	out := &envState{written: map[string]bool{}, by: map[envWrite]int32{}}
+	var dropped []envWrite
+	for w, by := range e.by {
+		if by == writerGone || by >= 0 && visited.Has(by) {
+			dropped = append(dropped, w)
+			continue
+		}
+		out.by[w] = by
+		switch {
+		case !w.every:
+			out.written[w.key] = true
+		case w.key == values.SecurityKey:
+			out.anySecurity = true
+		default:
+			out.any = true
+		}
+	}
+	return out, dropped
+}
+
+// takenUnset returns the keys the graph of e's run took as unset: those its answers
+// read unset that no reachable code writes (the sites that read a key before a write
+// was found were resolved again).
+func (e *envState) takenUnset() map[string]bool {
+	out := map[string]bool{}
+	for k := range e.unset {
+		if !e.has(envWrite{key: k}) {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // keySpace returns the namespace of a key of envState: values.SecurityKey for a
@@ -99,13 +182,14 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 		return nil
 	}
 	e := &envRun{
-		envState: envState{written: map[string]bool{}, unset: map[string]bool{}},
+		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, by: map[envWrite]int32{}},
 		apis:     map[int32]string{}, watched: map[int32]bool{},
 		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
 		gone: map[int]bool{}, dead: map[int]bool{}, orphans: map[string]bool{},
 	}
 	if seed != nil {
 		maps.Copy(e.written, seed.written)
+		maps.Copy(e.by, seed.by)
 		e.any, e.anySecurity = seed.any, seed.anySecurity
 	}
 	for _, m := range propertyWriterAPIs(s.h) {
@@ -178,6 +262,7 @@ func (s *solver) writeProperty(k string, every bool) {
 	if e.every(ns) || !every && e.written[k] {
 		return
 	}
+	e.by[envWrite{k, every}] = s.cur
 	switch {
 	case !every:
 		e.written[k] = true
@@ -578,10 +663,15 @@ func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
 // union returns the state of an update: the probe's findings and the updated
 // run's.
 func (e *envRun) union(prev *envState) *envState {
-	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset)}
+	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset), by: maps.Clone(e.by)}
 	if prev != nil {
 		maps.Copy(out.written, prev.written)
 		maps.Copy(out.unset, prev.unset)
+		for w, by := range prev.by {
+			if _, ok := out.by[w]; !ok {
+				out.by[w] = by
+			}
+		}
 		out.any = out.any || prev.any
 		out.anySecurity = out.anySecurity || prev.anySecurity
 	}

@@ -127,8 +127,14 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	s.changed = inD
 	s.parent, s.condOf = slices.Clone(prev.Trace.parent), slices.Clone(prev.Trace.condOf)
 	s.appNative, s.nativeDone = prev.Trace.appNative, true
-	if s.env = s.newEnvRun(prev.Trace.env); s.env != nil && prev.Trace.env != nil {
-		s.env.prev = prev.Trace.env.unset
+	// The probe starts without the writes of properties that the methods it
+	// visits may no longer make; each must be found again (below).
+	var dropped []envWrite
+	if s.env = s.newEnvRun(nil); s.env != nil && prev.Trace.env != nil {
+		var seed *envState
+		seed, dropped = prev.Trace.env.seed(inD)
+		s.env = s.newEnvRun(seed)
+		s.env.prev = prev.Trace.env.takenUnset()
 	}
 	for _, m := range visit {
 		if err := ctx.Err(); err != nil {
@@ -204,7 +210,19 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	if s.env != nil {
+		for _, w := range dropped {
+			if !s.env.has(w) {
+				// The sites that read it as written would resolve otherwise: a
+				// new run finds which.
+				return nil, nil, notUpdatable("a changed method no longer writes %s", w)
+			}
+		}
 		t.env = s.env.union(prev.Trace.env)
+		for w, by := range t.env.by {
+			if by >= 0 && !g.Reachable.Has(by) {
+				return nil, nil, notUpdatable("the method that writes %s is no longer reachable", w)
+			}
+		}
 	}
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.spec = opts.Spec

@@ -228,6 +228,78 @@ func TestUpdateChain(t *testing.T) {
 	}
 }
 
+// TestUpdatePropertyWrites: at Correct-JDK a property that reachable code sets holds
+// what the code writes, and one that nothing sets is unset. In the variants propwrite
+// and propwrite-more Work sets app.plugin, which Main passes to Lib.load. An update
+// that keeps the write (propwrite -> propwrite-more) is in place and equals a new
+// run; one that removes it (propwrite -> property), or leaves the method that
+// writes it unreachable (propwrite-lib -> property), declines, because Lib.load's
+// site read the key as written and a new run's loads nothing.
+func TestUpdatePropertyWrites(t *testing.T) {
+	ctx := context.Background()
+	opts := Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA}
+	const load, other = "app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"
+	creates := func(a *Analyzer, g *callgraph.Graph) bool {
+		id := func(s string) int32 {
+			for _, m := range a.h.Methods() {
+				if m.String() == s {
+					return m.ID
+				}
+			}
+			t.Fatalf("no method %s", s)
+			return -1
+		}
+		return g.HasEdge(id(load), id(other))
+	}
+	a0 := New(updateProgram(t, "propwrite"))
+	g0, tr0, err := a0.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !creates(a0, g0) {
+		t.Fatal("where Work sets app.plugin to app.Other, Lib.load does not create app.Other")
+	}
+	prev := Previous{Analyzer: a0, Graph: g0, Trace: tr0}
+
+	a := New(updateProgram(t, "propwrite-more"))
+	g, _, err := a.Update(ctx, opts, prev, []string{"app/Work"})
+	if err != nil {
+		t.Fatalf("an update that keeps the write: %v", err)
+	}
+	want, err := a.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(a.h, g, want); d != "" {
+		t.Errorf("an update that keeps the write differs from a new run:\n%s", d)
+	}
+
+	a = New(updateProgram(t, "property"))
+	if want, err = a.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if creates(a, want) {
+		t.Fatal("where nothing sets app.plugin, a new run's Lib.load creates app.Other")
+	}
+	if _, _, err = a.Update(ctx, opts, prev, []string{"app/Work"}); !IsNotUpdatable(err) || !strings.Contains(err.Error(), "no longer writes property app.plugin") {
+		t.Errorf("an update that removes the write: %v, want it to decline", err)
+	}
+
+	// Work sets it through Lib.setPlugin, which the update leaves unreachable.
+	a1 := New(updateProgram(t, "propwrite-lib"))
+	g1, tr1, err := a1.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !creates(a1, g1) {
+		t.Fatal("where Lib.setPlugin sets app.plugin to app.Other, Lib.load does not create app.Other")
+	}
+	_, _, err = a.Update(ctx, opts, Previous{Analyzer: a1, Graph: g1, Trace: tr1}, []string{"app/Work"})
+	if !IsNotUpdatable(err) || !strings.Contains(err.Error(), "writes property app.plugin is no longer reachable") {
+		t.Errorf("an update that leaves the writer unreachable: %v, want it to decline", err)
+	}
+}
+
 // checkDerivations checks what Update relies on: every reachable node has a
 // derivation from nodes reached before it (entries have parent -1); a node reached
 // unconditionally is in a set its parent bundles to; one reached as a member of a

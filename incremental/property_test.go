@@ -40,6 +40,7 @@ type propProgram struct {
 // plugin is the shape of one plug-in class; its source is made from it (source).
 type plugin struct {
 	implements, extends, hook, fields bool
+	native                            bool     // declares a native method, which run calls (level 6: outside the JDK model)
 	helpers                           int      // private helpers h0..h<n-1>, each called from run
 	body                              []string // run's statements
 }
@@ -82,7 +83,7 @@ func (p *propProgram) newPlugin() *plugin {
 	pl := &plugin{implements: p.rng.IntN(2) == 0, extends: p.rng.IntN(2) == 0, hook: p.rng.IntN(2) == 0,
 		fields: p.rng.IntN(2) == 0, helpers: p.rng.IntN(3)}
 	for range p.rng.IntN(4) {
-		switch p.rng.IntN(4) {
+		switch p.rng.IntN(7) {
 		case 0:
 			pl.body = append(pl.body, fmt.Sprintf("new Core().k%d();", p.rng.IntN(3)))
 		case 1:
@@ -91,6 +92,15 @@ func (p *propProgram) newPlugin() *plugin {
 			pl.body = append(pl.body, "try { Class.forName(System.getProperty(\"x\")); } catch (Exception e) {}")
 		case 3:
 			pl.body = append(pl.body, fmt.Sprintf("helper%d();", p.rng.IntN(2)))
+		case 4:
+			// A lambda and a method reference, run through the interface.
+			pl.body = append(pl.body, "{ Runnable r = () -> helper0(); r.run(); I i = this::helper1; i.run(); }")
+		case 5:
+			// Reachable code that sets the property Core and the plug-ins read:
+			// Correct-Env takes it as unset only while no such code is reachable.
+			pl.body = append(pl.body, fmt.Sprintf("System.setProperty(\"x\", \"p.P%d\");", p.rng.IntN(p.next+1)))
+		case 6:
+			pl.body = append(pl.body, "try { Object o = Class.forName(\"p.Core\").getMethod(\"k1\").invoke(new Core()); } catch (Exception e) {}")
 		}
 	}
 	return pl
@@ -116,9 +126,15 @@ func (pl *plugin) source(name string) string {
 	for i := range pl.helpers {
 		fmt.Fprintf(&b, "    h%d();\n", i)
 	}
+	if pl.native {
+		b.WriteString("    nat();\n")
+	}
 	b.WriteString("  }\n  void helper0() { new Core().k0(); }\n  void helper1() {}\n")
 	for i := range pl.helpers {
 		fmt.Fprintf(&b, "  private void h%d() { new Core().k%d(); }\n", i, i%3)
+	}
+	if pl.native {
+		b.WriteString("  public native void nat();\n")
 	}
 	if pl.hook {
 		// An override of Base.hook when the plug-in extends Base; reached only
@@ -176,7 +192,7 @@ func (p *propProgram) step() propStep {
 	rng := p.rng
 	names := slices.Sorted(maps.Keys(p.plugins))
 	st := propStep{build: true, lib: -1}
-	switch k := rng.IntN(12); {
+	switch k := rng.IntN(13); {
 	case k == 0 || len(names) == 0:
 		name := fmt.Sprintf("P%d", p.next)
 		p.next++
@@ -206,6 +222,11 @@ func (p *propProgram) step() propStep {
 		pl := p.plugins[name]
 		pl.fields = !pl.fields
 		st.what = fmt.Sprintf("%s declares fields: %v", name, pl.fields)
+	case k == 12:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		pl.native = !pl.native
+		st.what = fmt.Sprintf("%s declares a native method: %v", name, pl.native)
 	case k == 11:
 		p.later = !p.later
 		st.what = fmt.Sprintf("Base declares later: %v", p.later)

@@ -28,6 +28,12 @@ public class Lib {
         return Class.forName(name).getDeclaredConstructor().newInstance();
     }
 
+    // Unreachable in the base program; in the variant propwrite-lib Work sets the
+    // property that the variant's Main passes to load through it.
+    static void setPlugin() {
+        System.setProperty("app.plugin", "app.Other");
+    }
+
     // Unreachable in the base program; it creates a lambda that Main.main's
     // hold.run() would call.
     static void lambdaMaker() {
