@@ -158,6 +158,12 @@ func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 			out.ifaceLambda[nk] = set
 		}
 	}
+	out.lambdaIfaces = make(map[int32]bool, len(t.lambdaIfaces))
+	for c := range t.lambdaIfaces {
+		if x := m.class[c]; x >= 0 {
+			out.lambdaIfaces[x] = true
+		}
+	}
 	out.groups = make(map[int32]dispatchKey, len(t.groups))
 	for set, k := range t.groups {
 		if nk, ok := m.key(k); ok {

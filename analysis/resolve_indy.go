@@ -145,12 +145,6 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	if iface == nil {
 		return
 	}
-	if s.inherit != nil && !s.changed.Has(at.caller.ID) {
-		// A probe knows the lambdas of the changed methods (the same as before) but not
-		// the dispatches elsewhere that a new lambda would reach.
-		s.unsupported = at.caller.String() + ", newly reachable, creates a lambda"
-		return
-	}
 	l := &lambda{iface: iface, name: in.Name, descs: []string{in.Args[0].Str}, creator: at.caller.ID, pc: at.pc}
 	if strings.HasSuffix(in.Bootstrap.Name, "altMetafactory") && len(in.Args) > 3 && in.Args[3].Kind == facts.ConstInt {
 		// altMetafactory flags: FLAG_SERIALIZABLE=1, FLAG_MARKERS=2, FLAG_BRIDGES=4;
@@ -220,6 +214,9 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	}
 	if !dispatched {
 		s.captured(l, m.ID) // addLambdaTarget tells the oracle of dispatched targets
+	}
+	if s.inherit != nil && !s.probeLambda(l) {
+		return
 	}
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,23 +187,65 @@ type handleSet struct {
 	mems   map[int32]bool // classes whose members of any access were added (addMembers)
 	bounds map[int32]bool // the class arguments addMembers was given
 	all    bool           // every method and constructor was added (addAll)
+	// again, in an update's probe, are the updated run's members that the probe's
+	// visits add again (see handles).
+	again map[int32]bool
 }
 
 func (s *solver) handles() *handleSet {
 	if s.api.handles == nil {
-		s.api.handles = &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}, mems: map[int32]bool{}, bounds: map[int32]bool{}}
-		s.cond[s.api.handles.set] = map[int32]int32{}
+		hs := &handleSet{set: s.newSet(), seen: map[int32]bool{}, ctxs: map[int32]bool{}, mems: map[int32]bool{}, bounds: map[int32]bool{}}
+		s.cond[hs.set] = map[int32]int32{}
+		if s.inherit != nil && s.inherit.Trace.handleSet >= 0 {
+			// A probe's handle set starts as the updated run's, which the methods it
+			// visits again add to again (the JDK's, which did not change); a new
+			// member changes the set, which patch refuses.
+			old := s.inherit.Trace.handleSet
+			s.sets[hs.set] = slices.Clone(s.inherit.Graph.Sets[old])
+			for _, id := range s.sets[hs.set] {
+				hs.seen[id] = true
+			}
+			hs.again = map[int32]bool{}
+			s.inherited[hs.set] = old
+			// What the probe adds is reachable as in the updated run, where sites
+			// that invoke unknown handles bundle the set.
+			s.live[hs.set] = slices.ContainsFunc(s.inherit.Graph.Bundles, func(b callgraph.Bundle) bool { return b.Set == old })
+		}
+		s.api.handles = hs
 	}
 	return s.api.handles
 }
 
 func (hs *handleSet) add(s *solver) func(int32) {
 	return func(id int32) {
-		if !hs.seen[id] {
+		switch {
+		case !hs.seen[id]:
 			hs.seen[id] = true
 			s.growCond(hs.set, id, s.cur)
+		case hs.again != nil:
+			hs.again[id] = true
 		}
 	}
+}
+
+// handlesKept says why a probe's handles may change the updated run's ("" when they
+// do not): a handle set where the run had none, or a member whose first creator
+// the probe visited again and that it did not create again (another creator may,
+// but the trace keeps the first only).
+func (s *solver) handlesKept(prev *Trace, visited callgraph.Bitset) string {
+	hs := s.api.handles
+	if hs != nil && hs.again == nil {
+		return "a changed method creates method handles"
+	}
+	if prev.handleSet < 0 {
+		return ""
+	}
+	for id, from := range prev.cond[prev.handleSet] {
+		if from >= 0 && visited.Has(from) && (hs == nil || !hs.again[id]) {
+			return "a changed method no longer creates a method handle it created"
+		}
+	}
+	return ""
 }
 
 // addAccessible adds the non-public methods and constructors that a lookup in class c

@@ -117,7 +117,27 @@ type serialSets struct {
 	write []serialBundle   // built at the first serialization site, then grown by the oracle
 }
 
-type serialBundle struct{ set, reason int32 }
+type serialBundle struct {
+	set, reason int32
+	kind        serialKind
+}
+
+// serialKind names a set of serialization targets: which list of readSets or
+// writeSets it is. An update after a member edit computes each again
+// (Trace.serial).
+type serialKind int8
+
+const (
+	serialReadInit serialKind = iota
+	serialReadCtor
+	serialReadHook
+	serialReadResolve
+	serialReadExt
+	serialValidate
+	serialWriteHook
+	serialWriteReplace
+	serialWriteExt
+)
 
 const (
 	oisDesc = "(Ljava/io/ObjectInputStream;)V"
@@ -229,12 +249,12 @@ func (ss *serialSets) readSets(s *solver, at site) []serialBundle {
 		return true
 	})
 	ss.read = []serialBundle{}
-	for _, l := range lists {
+	for i, l := range lists {
 		if len(l.ids) == 0 {
 			continue
 		}
 		slices.Sort(l.ids)
-		ss.read = append(ss.read, serialBundle{set: s.addSet(l.ids), reason: s.reason(l.r)})
+		ss.read = append(ss.read, serialBundle{set: s.addSet(l.ids), reason: s.reason(l.r), kind: serialReadInit + serialKind(i)})
 	}
 	// Deserialization creates these objects in the stream's code, and fills their
 	// fields; under CHA this changes nothing.
@@ -309,9 +329,9 @@ func (ss *serialSets) writeSets(s *solver) []serialBundle {
 	}
 	hooks, replaces, externals := s.newSet(), s.newSet(), s.newSet()
 	ss.write = []serialBundle{
-		{set: hooks, reason: s.reason(writeHookReason)},
-		{set: replaces, reason: s.reason(writeReplaceReason)},
-		{set: externals, reason: s.reason(writeExtReason)},
+		{set: hooks, reason: s.reason(writeHookReason), kind: serialWriteHook},
+		{set: replaces, reason: s.reason(writeReplaceReason), kind: serialWriteReplace},
+		{set: externals, reason: s.reason(writeExtReason), kind: serialWriteExt},
 	}
 	seen := map[int32]bool{}
 	add := func(set int32, m *hierarchy.Method) {
@@ -400,6 +420,17 @@ func recordConstructors(h *hierarchy.Hierarchy, c *hierarchy.Class) []*hierarchy
 	for _, m := range c.Methods {
 		if m.Name == "<init>" {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// serialSets returns the run's sets of serialization targets, by kind.
+func (s *solver) serialSets() map[serialKind]int32 {
+	out := map[serialKind]int32{}
+	if ss := s.api.serial; ss != nil {
+		for _, b := range append(slices.Clip(ss.read), ss.write...) {
+			out[b.kind] = b.set
 		}
 	}
 	return out

@@ -150,6 +150,7 @@ type solver struct {
 	inherit      *Previous        // set in an update's probe: the run it updates
 	inherited    map[int32]int32  // probe set -> the updated run's set it copies
 	changed      callgraph.Bitset // in a probe: the methods of the changed classes
+	lambdaProbe  *probeLambdas    // in a probe: the updated run's lambda dispatches (update_lambdas.go)
 	unsupported  string           // why a probe cannot be used; "" when it can
 }
 

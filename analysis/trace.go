@@ -37,7 +37,12 @@ type Trace struct {
 	// ifaceLambda is, for every dispatch on an interface, the graph's set of its
 	// targets through lambdas, or -1 when it has none.
 	ifaceLambda map[dispatchKey]int32
-	reads       *valueReads
+	// serial are the sets of serialization targets, by set (resolve_serial.go):
+	// computed from every serializable class, and again after a member edit.
+	serial map[int32]serialKind
+	// lambdaIfaces are the interfaces of the run's lambdas, by class ID.
+	lambdaIfaces map[int32]bool
+	reads        *valueReads
 	// groups and fallbacks key the sets whose members a run computes from the
 	// whole hierarchy, by set: the CHA dispatch groups (restricted or not), the
 	// conservative fallback sets and the initialisation chains. An update after a
@@ -203,6 +208,11 @@ func (s *solver) trace() *Trace {
 		specResolved: s.api.spec != nil, spec: s.opts.Spec, appNative: s.appNative, fallbacks: bySet(s.fallback), groups: map[int32]dispatchKey{}}
 	if s.api.handles != nil {
 		t.handleSet = s.api.handles.set
+	}
+	t.serial = bySet(s.serialSets())
+	t.lambdaIfaces = make(map[int32]bool, len(s.lambdaIfaces))
+	for _, c := range s.lambdaIfaces {
+		t.lambdaIfaces[c.ID] = true
 	}
 	for _, ss := range s.api.spun {
 		t.spunSets = append(t.spunSets, ss.set)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"math/bits"
-	"reflect"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
@@ -60,14 +59,21 @@ func notUpdatable(format string, args ...any) error {
 //     (CHA dispatch groups on a supertype of a changed class, fallback sets,
 //     initialisation chains) are computed again in place for the callers not
 //     visited again, and what they gain is reached; the entry points are a new
-//     run's. A member edit is declined in library mode, for interfaces, JDK and
-//     serializable classes, for more than maxMemberEdit classes, when a method
-//     reference's dispatch targets change, and when a method justifying a
-//     conditional member or a reachable native (level 6) is removed;
-//   - the changed methods create the same lambdas as before, newly reachable ones
-//     create none, neither adds to the method-handle set, and both dispatch on
-//     interfaces only as some method did before (their targets through lambdas are
-//     then the previous run's);
+//     run's. When a serializable class changed, the sets of (de)serialization
+//     targets are computed again too (renewSerial) and the JDK's sites that
+//     serialProxyResolver answers from every serializable class are visited again.
+//     A member edit is declined in library mode, for interfaces and JDK classes,
+//     for more than maxMemberEdit classes, when a method reference's dispatch
+//     targets change, and when a method justifying a conditional member or a
+//     reachable native (level 6) is removed;
+//   - the changed methods create at least the lambdas they created before, and
+//     again the method handles whose first justification they are. A lambda the
+//     probe meets grows, in place, the lambda sets of the dispatches of methods it
+//     does not visit (update_lambdas.go), provided the graph has a lambda of its
+//     interface and every dispatch it matches had a lambda set; the sets the probe
+//     inherits (its own dispatches' lambda sets, the method-handle set) may only
+//     grow, in place too. The changed and the newly reachable methods dispatch on
+//     interfaces only as some method did before;
 //   - the methods no longer reachable from the entry points over the new edges
 //     (where a member of a conditional set counts only once the method justifying it
 //     is reachable: see Trace) justify no member of a conditional set; they are
@@ -166,8 +172,8 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	switch {
 	case s.unsupported != "":
 		return nil, nil, notUpdatable("%s", s.unsupported)
-	case s.api.handles != nil:
-		return nil, nil, notUpdatable("a changed method creates method handles")
+	case s.handlesKept(prev.Trace, inD) != "":
+		return nil, nil, notUpdatable("%s", s.handlesKept(prev.Trace, inD))
 	case s.api.spun != nil:
 		return nil, nil, notUpdatable("a changed method spins a CGLIB subclass or calls MethodProxy.invokeSuper")
 	case me == nil && s.api.spec != nil && !slices.Equal(s.problems, prev.Graph.Problems) && (prev.Trace.specResolved || len(s.problems) > 0):
@@ -178,22 +184,35 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	hint := a.bundleHint.Load()
 	pg := s.graph()
 	a.bundleHint.Store(hint)
-	g, setMap, err := patch(prev.Graph, pg, s.inherited, inD, s.reach)
+	// The lambda sets of dispatches the probe did not visit, with the lambdas it met.
+	old, t := prev.Graph, *prev.Trace
+	sets, cond, grew, why := s.grownSets(old, pg, t.cond)
+	if why != "" {
+		return nil, nil, notUpdatable("%s", why)
+	}
+	if grew {
+		old = &callgraph.Graph{Level: old.Level, Algorithm: old.Algorithm, NumNodes: old.NumNodes, Native: old.Native,
+			Reachable: old.Reachable, Entries: old.Entries, Bundles: old.Bundles, Sets: sets, Reasons: old.Reasons,
+			Sites: old.Sites, Problems: old.Problems}
+		t.cond = cond
+	}
+	g, setMap, err := patch(old, pg, s.inherited, inD, s.reach)
 	if err != nil {
 		return nil, nil, err
 	}
-	t := *prev.Trace
 	t.parent, t.condOf = s.parent, s.condOf
 	if me != nil {
 		g.Entries, g.Problems = me.entries, s.problems
 	}
-	if me != nil || !derivationsKept(g, prev.Graph, pg, s.inherited, inD, &t) {
-		parent, condOf, reached, ok := grounded(g, prev.Trace)
+	// A grown lambda set's new members were reached from their creators, not from
+	// the set's callers: their derivations are searched.
+	if me != nil || grew || !derivationsKept(g, old, pg, s.inherited, inD, &t) {
+		parent, condOf, reached, ok := grounded(g, &t)
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
 		}
 		if reached.Count() != g.Reachable.Count() {
-			if why := unprunable(g, reached, prev.Trace, s.appNative, a.h); why != "" {
+			if why := unprunable(g, reached, &t, s.appNative, a.h); why != "" {
 				return nil, nil, notUpdatable("%s", why)
 			}
 			g = prune(g, reached)
@@ -236,6 +255,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	}
 	t.groups = withProbeSets(prev.Trace.groups, probeGroups, setMap)
 	t.fallbacks = withProbeSets(prev.Trace.fallbacks, s.fallback, setMap)
+	t.serial = withProbeSets(prev.Trace.serial, s.serialSets(), setMap)
 	return g, &t, nil
 }
 
@@ -309,8 +329,8 @@ func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hie
 			if !prev.Graph.Reachable.Has(m.ID) {
 				continue
 			}
-			if !reflect.DeepEqual(indys(nf), indys(of)) {
-				return nil, nil, m.String() + " creates other lambdas"
+			if !lambdasKept(indys(of), indys(nf)) {
+				return nil, nil, m.String() + " no longer creates a lambda it created"
 			}
 			visit = append(visit, m)
 		}
@@ -365,7 +385,7 @@ func indys(f *facts.Method) []facts.Indy {
 func patch(old, pg *callgraph.Graph, inherited map[int32]int32, inD, reach callgraph.Bitset) (*callgraph.Graph, map[int32]int32, error) {
 	for ps, os := range inherited {
 		if !slices.Equal(pg.Sets[ps], old.Sets[os]) {
-			return nil, nil, notUpdatable("the lambda targets of a changed method's dispatch changed")
+			return nil, nil, notUpdatable("the lambda or method-handle targets of a changed method changed")
 		}
 	}
 	sets := slices.Clip(old.Sets)

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -102,8 +101,8 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 		f := a.prog.Facts(m)
 		if delta[m.Class.Name] {
 			add(id)
-			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && !reflect.DeepEqual(indys(f), indys(prev.Analyzer.prog.Facts(om))) {
-				lambdaErr = m.String() + " creates other lambdas"
+			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && !lambdasKept(indys(prev.Analyzer.prog.Facts(om)), indys(f)) {
+				lambdaErr = m.String() + " no longer creates a lambda it created"
 			}
 			return
 		}
@@ -154,6 +153,24 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 		}
 	}
 	add(g.Native) // its sets are the hierarchy's public members
+	// (De)serialization reaches every serializable class: its sets are computed
+	// again (renewSerial), and the JDK's sites that serialProxyResolver answers
+	// from those classes are visited again.
+	serialChanged := false
+	for name := range delta {
+		for _, h := range []*hierarchy.Hierarchy{oh, nh} {
+			if c := h.Class(name); c != nil && !c.Phantom && serializable(h, c) {
+				serialChanged = true
+			}
+		}
+	}
+	if serialChanged {
+		for _, st := range g.Sites {
+			if st.Caller != g.Native && serialProxyClasses[nh.Methods()[st.Caller].Class.Name] {
+				add(st.Caller)
+			}
+		}
+	}
 	// Sets of callers not visited again: a dispatch group or a fallback set is
 	// computed again; another set that lost a member is visited again with its
 	// callers, and so is a group whose method or class is gone.
@@ -169,6 +186,11 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	}
 	for set, k := range tr.groups {
 		if above[nh.Classes()[k.declared].Name] {
+			recomputed.Add(set)
+		}
+	}
+	if serialChanged {
+		for set := range tr.serial {
 			recomputed.Add(set)
 		}
 	}
@@ -213,9 +235,14 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 			renew(set, a.groupTargets(k))
 		}
 	}
-	// The entry points: main methods may come and go with their classes.
 	es := newSolver(ctx, a, opts)
 	es.oracle = cha.New(a.h)
+	if serialChanged {
+		if why := renewSerial(es, tr, live, renew); why != "" {
+			return nil, nil, notUpdatable("%s", why)
+		}
+	}
+	// The entry points: main methods may come and go with their classes.
 	if err := es.addEntries(); err != nil {
 		return nil, nil, err
 	}
@@ -360,12 +387,53 @@ func memberDelta(oh, nh *hierarchy.Hierarchy, changed []string) (map[string]bool
 				return nil, "interface " + name + " was added, removed or changed"
 			case c.Origin == hierarchy.JDK:
 				return nil, "JDK class " + name + " changed (the JDK model names its classes)"
-			case serializable(h, c):
-				return nil, "serializable class " + name + " changed (deserialization reaches every serializable class)"
 			}
 		}
 	}
 	return delta, ""
+}
+
+// renewSerial computes again, in es (a CHA solver over the new hierarchy), the sets
+// of serialization targets of tr that callers not visited again use (live), and
+// renews them; or says why it cannot: a kind of target the run had no set of (no
+// serializable class had one) now has members, and its sites would need a bundle
+// to a new set.
+func renewSerial(es *solver, tr *Trace, live callgraph.Bitset, renew func(set int32, members []int32)) string {
+	if len(tr.serial) == 0 {
+		return ""
+	}
+	ss := es.serial()
+	if ss == nil {
+		return "java.io.Serializable is gone"
+	}
+	read, write := false, false
+	for _, k := range tr.serial {
+		read, write = read || k < serialWriteHook, write || k >= serialWriteHook
+	}
+	var bundles []serialBundle
+	if read {
+		bundles = append(bundles, ss.readSets(es, site{pc: -1, line: -1, call: -1})...)
+	}
+	if write {
+		bundles = append(bundles, ss.writeSets(es)...)
+	}
+	had := map[serialKind]bool{}
+	for _, k := range tr.serial {
+		had[k] = true
+	}
+	fresh := map[serialKind][]int32{}
+	for _, b := range bundles {
+		fresh[b.kind] = slices.Sorted(slices.Values(es.sets[b.set]))
+		if !had[b.kind] && len(fresh[b.kind]) > 0 {
+			return "deserialization reaches a new kind of target (" + es.reasons[b.reason].Evidence + ")"
+		}
+	}
+	for set, k := range tr.serial {
+		if live.Has(set) {
+			renew(set, fresh[k])
+		}
+	}
+	return ""
 }
 
 func serializable(h *hierarchy.Hierarchy, c *hierarchy.Class) bool {

@@ -70,7 +70,7 @@ func TestUpdate(t *testing.T) {
 			{"app/Work.run([Ljava/lang/String;)V", "app/Work.other()V"},
 			{"app/Work.other()V", "app/Lib.common()V"},
 		}}},
-		{"newlambda", []string{"app/Work"}, "creates a lambda", expect{edges: [][2]string{
+		{"newlambda", []string{"app/Work"}, "", expect{edges: [][2]string{
 			{"app/Main.main([Ljava/lang/String;)V", "app/Lib.lambda$lambdaMaker$0()V"},
 		}}},
 		// Member edits: the IDs move, and Update maps them (update_members.go).
@@ -297,6 +297,59 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	_, _, err = a.Update(ctx, opts, Previous{Analyzer: a1, Graph: g1, Trace: tr1}, []string{"app/Work"})
 	if !IsNotUpdatable(err) || !strings.Contains(err.Error(), "writes property app.plugin is no longer reachable") {
 		t.Errorf("an update that leaves the writer unreachable: %v, want it to decline", err)
+	}
+}
+
+// TestUpdateSerializable: (de)serialization reaches every serializable class, through
+// sets computed from all of them (resolve_serial.go) and the JDK's sites that
+// serialProxyResolver answers. With the real JDK, whose code reaches deserialization,
+// a member edit that makes app.Plugin serializable with a readObject hook (the
+// variant "serializable") and the edit back are updates in place equal to new runs,
+// and the first reaches the hook.
+func TestUpdateSerializable(t *testing.T) {
+	ctx := context.Background()
+	build := func(variant string) *Analyzer {
+		src := t.TempDir()
+		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+		if variant != "" {
+			javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+		}
+		ix, err := index.Build(ctx, index.Config{JDKHome: javatest.JDKHome(t),
+			Sources: []classpath.Source{{Path: javatest.Compile(t, src), Origin: classpath.Application}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return New(ix)
+	}
+	opts := Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA}
+	a := build("")
+	g, tr, err := a.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.serial) == 0 {
+		t.Fatal("the base program's graph reaches no (de)serialization")
+	}
+	const hook = "app/Plugin.readObject(Ljava/io/ObjectInputStream;)V"
+	for _, variant := range []string{"serializable", ""} {
+		next := build(variant)
+		got, gotTrace, err := next.Update(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, []string{"app/Plugin"})
+		if err != nil {
+			t.Fatalf("update to %q: %v", variant, err)
+		}
+		want, err := next.Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := graphtext.Compare(next.h, got, want); d != "" {
+			t.Fatalf("update to %q differs from a new run:\n%s", variant, d)
+		}
+		reached := slices.ContainsFunc(next.h.Methods(), func(m *hierarchy.Method) bool { return m.String() == hook && want.Reachable.Has(m.ID) })
+		if reached != (variant == "serializable") {
+			t.Errorf("%q: a new run reaches %s: %v", variant, hook, reached)
+		}
+		a, g, tr = next, got, gotTrace
 	}
 }
 

@@ -41,6 +41,8 @@ type propProgram struct {
 type plugin struct {
 	implements, extends, hook, fields bool
 	native                            bool     // declares a native method, which run calls (level 6: outside the JDK model)
+	serial                            bool     // implements java.io.Serializable
+	clinit                            bool     // has a static initialiser that loads a class by name
 	helpers                           int      // private helpers h0..h<n-1>, each called from run
 	body                              []string // run's statements
 }
@@ -83,7 +85,7 @@ func (p *propProgram) newPlugin() *plugin {
 	pl := &plugin{implements: p.rng.IntN(2) == 0, extends: p.rng.IntN(2) == 0, hook: p.rng.IntN(2) == 0,
 		fields: p.rng.IntN(2) == 0, helpers: p.rng.IntN(3)}
 	for range p.rng.IntN(4) {
-		switch p.rng.IntN(7) {
+		switch p.rng.IntN(10) {
 		case 0:
 			pl.body = append(pl.body, fmt.Sprintf("new Core().k%d();", p.rng.IntN(3)))
 		case 1:
@@ -101,6 +103,14 @@ func (p *propProgram) newPlugin() *plugin {
 			pl.body = append(pl.body, fmt.Sprintf("System.setProperty(\"x\", \"p.P%d\");", p.rng.IntN(p.next+1)))
 		case 6:
 			pl.body = append(pl.body, "try { Object o = Class.forName(\"p.Core\").getMethod(\"k1\").invoke(new Core()); } catch (Exception e) {}")
+		case 7:
+			// A thread runs a method reference (Thread.start's native calls run).
+			pl.body = append(pl.body, "new Thread(this::helper0).start();")
+		case 8:
+			// A constructor reference, and casts of what it supplies.
+			pl.body = append(pl.body, "{ java.util.function.Supplier<Object> s = Core::new; Object o = s.get(); if (o instanceof Runnable) ((Runnable) o).run(); ((Core) o).k2(); }")
+		case 9:
+			pl.body = append(pl.body, fmt.Sprintf("try { Class.forName(\"p.P%d\", true, getClass().getClassLoader()); } catch (Exception e) {}", p.rng.IntN(p.next+1)))
 		}
 	}
 	return pl
@@ -112,10 +122,18 @@ func (pl *plugin) source(name string) string {
 	if pl.extends {
 		b.WriteString(" extends Base")
 	}
-	if pl.implements {
+	switch {
+	case pl.implements && pl.serial:
+		b.WriteString(" implements I, java.io.Serializable")
+	case pl.implements:
 		b.WriteString(" implements I")
+	case pl.serial:
+		b.WriteString(" implements java.io.Serializable")
 	}
 	b.WriteString(" {\n")
+	if pl.clinit {
+		b.WriteString("  static { try { Class.forName(\"p.Core\"); } catch (Exception e) {} }\n")
+	}
 	if pl.fields {
 		b.WriteString("  int f;\n  static Object s = new Core();\n")
 	}
@@ -192,7 +210,7 @@ func (p *propProgram) step() propStep {
 	rng := p.rng
 	names := slices.Sorted(maps.Keys(p.plugins))
 	st := propStep{build: true, lib: -1}
-	switch k := rng.IntN(13); {
+	switch k := rng.IntN(15); {
 	case k == 0 || len(names) == 0:
 		name := fmt.Sprintf("P%d", p.next)
 		p.next++
@@ -227,6 +245,16 @@ func (p *propProgram) step() propStep {
 		pl := p.plugins[name]
 		pl.native = !pl.native
 		st.what = fmt.Sprintf("%s declares a native method: %v", name, pl.native)
+	case k == 13:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		pl.serial = !pl.serial
+		st.what = fmt.Sprintf("%s is serializable: %v", name, pl.serial)
+	case k == 14:
+		name := names[rng.IntN(len(names))]
+		pl := p.plugins[name]
+		pl.clinit = !pl.clinit
+		st.what = fmt.Sprintf("%s has a static initialiser: %v", name, pl.clinit)
 	case k == 11:
 		p.later = !p.later
 		st.what = fmt.Sprintf("Base declares later: %v", p.later)

@@ -2,7 +2,8 @@ package app;
 
 // Calls Lib.lambdaMaker, which was unreachable and creates a lambda: Main.main's
 // hold.run() now also reaches that lambda's body, a dispatch the changed code does not
-// make. Not updatable in place.
+// make. The update grows that dispatch's lambda set (Runnable.run, which Main's own
+// lambda has) in place.
 public class Work {
     static void run(String[] a) {
         Lib.common();
