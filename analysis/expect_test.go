@@ -1289,7 +1289,7 @@ func checkRevisit(t *testing.T, a *Analyzer, opts Options, want *callgraph.Graph
 			}
 		}
 	}
-	got, _, err := a.revisit(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, visit, inD, nil)
+	got, _, err := a.revisit(ctx, opts, Previous{Analyzer: a, Graph: g, Trace: tr}, nil, visit, inD, nil)
 	if err != nil {
 		t.Logf("level %d: revisiting every method of the programs declined: %v", opts.Level, err)
 		return

@@ -151,7 +151,9 @@ type solver struct {
 	inherited    map[int32]int32  // probe set -> the updated run's set it copies
 	changed      callgraph.Bitset // in a probe: the methods of the changed classes
 	lambdaProbe  *probeLambdas    // in a probe: the updated run's lambda dispatches (update_lambdas.go)
-	unsupported  string           // why a probe cannot be used; "" when it can
+	// changedClasses, in a probe, are the classes whose bytes changed.
+	changedClasses map[string]bool
+	unsupported    string // why a probe cannot be used; "" when it can
 }
 
 func newSolver(ctx context.Context, a *Analyzer, opts Options) *solver {
@@ -581,9 +583,12 @@ func (s *solver) visit(m *hierarchy.Method) {
 			// Level 6: the first native the model does not cover opens the JVM node's
 			// public fallback (once it is visited; visitNative checks appNative).
 			s.appNative = true
-			if s.inherit != nil {
+			switch {
+			case s.inherit != nil && !s.changed.Has(s.native):
+				// The probe would have to visit the NativeMethod node again (a
+				// member edit's does).
 				s.unsupported = "a native method outside the JDK model became reachable"
-			} else if s.nativeDone {
+			case s.nativeDone:
 				s.nativeFallback()
 			}
 		}

@@ -62,11 +62,15 @@ func notUpdatable(format string, args ...any) error {
 //     run's. When a serializable class changed, the sets of (de)serialization
 //     targets are computed again too (renewSerial) and the JDK's sites that
 //     serialProxyResolver answers from every serializable class are visited again.
-//     A member edit is declined in library mode, for interfaces and JDK classes,
-//     for more than maxMemberEdit classes, when a method reference's dispatch
-//     targets change, and when a method justifying a conditional member or a
-//     reachable native (level 6) is removed;
-//   - the changed methods create at least the lambdas they created before, and
+//     At level 6 the NativeMethod node, visited again, has the public fallback
+//     while a native outside the JDK model that the edit kept is reachable, and
+//     gains it when the probe reaches one. A member edit is declined in library
+//     mode, for interfaces and JDK classes, for more than maxMemberEdit classes,
+//     when a method reference's dispatch targets change, and when a method
+//     justifying a conditional member is removed;
+//   - the changed methods create again the lambdas they created (but those whose
+//     body javac made in their class, which no other class creates: lambdasKept,
+//     lambdasDropped) and a lambda of every interface they created one of, and
 //     again the method handles whose first justification they are. A lambda the
 //     probe meets grows, in place, the lambda sets of the dispatches of methods it
 //     does not visit (update_lambdas.go), provided the graph has a lambda of its
@@ -116,14 +120,14 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
-	return a.revisit(ctx, opts, prev, visit, inD, nil)
+	return a.revisit(ctx, opts, prev, changed, visit, inD, nil)
 }
 
 // revisit is Update once the change is known to be one of method bodies that
 // nothing else read, or a member edit made into one (updateMembers, me): it visits
 // the methods of visit again (the reachable ones of the changed classes, inD) and
 // those that only they reach now, and patches prev's graph.
-func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
+func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = cha.New(a.h)
@@ -131,8 +135,15 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	s.inherit = &prev
 	s.inherited = map[int32]int32{}
 	s.changed = inD
+	s.changedClasses = make(map[string]bool, len(classes))
+	for _, c := range classes {
+		s.changedClasses[c] = true
+	}
 	s.parent, s.condOf = slices.Clone(prev.Trace.parent), slices.Clone(prev.Trace.condOf)
 	s.appNative, s.nativeDone = prev.Trace.appNative, true
+	if me != nil {
+		s.appNative = me.appNative && s.jdk != nil
+	}
 	// The probe starts without the writes of properties that the methods it
 	// visits may no longer make; each must be found again (below).
 	var dropped []envWrite
@@ -186,7 +197,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, vis
 	a.bundleHint.Store(hint)
 	// The lambda sets of dispatches the probe did not visit, with the lambdas it met.
 	old, t := prev.Graph, *prev.Trace
-	sets, cond, grew, why := s.grownSets(old, pg, t.cond)
+	sets, cond, grew, why := s.grownSets(old, pg, t.cond, inD)
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
@@ -329,7 +340,7 @@ func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hie
 			if !prev.Graph.Reachable.Has(m.ID) {
 				continue
 			}
-			if !lambdasKept(indys(of), indys(nf)) {
+			if !lambdasKept(name, lambdaIndys(of), lambdaIndys(nf)) {
 				return nil, nil, m.String() + " no longer creates a lambda it created"
 			}
 			visit = append(visit, m)
@@ -361,19 +372,6 @@ func namedMethods(f *facts.Method) []callKey {
 			if arg.Kind == facts.ConstMethodHandle {
 				out = append(out, callKey{arg.Ref.Name, arg.Ref.Desc})
 			}
-		}
-	}
-	return out
-}
-
-func indys(f *facts.Method) []facts.Indy {
-	if f == nil {
-		return nil
-	}
-	var out []facts.Indy
-	for i := range f.Calls {
-		if in := f.Calls[i].Indy; in != nil {
-			out = append(out, *in)
 		}
 	}
 	return out

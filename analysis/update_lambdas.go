@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -34,8 +35,9 @@ type probeLambdas struct {
 	byName map[string][]oldLambdaGroup
 	ifaces map[int32]bool // the interfaces of the updated run's lambdas, by class ID
 	// grown holds, by set of the updated graph, the members a lambda the probe
-	// met adds to it, each with the method that created the lambda.
-	grown map[int32]map[int32]int32
+	// met adds to it, each with the method that created the lambda; again, the
+	// members it had that such a lambda adds again.
+	grown, again map[int32]map[int32]int32
 }
 
 // oldLambdas indexes the updated run's interface dispatches by method name, once per
@@ -45,7 +47,7 @@ func (s *solver) oldLambdas() *probeLambdas {
 		return s.lambdaProbe
 	}
 	t := s.inherit.Trace
-	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}}
+	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}}
 	ms, cs := s.h.Methods(), s.h.Classes()
 	for k, set := range t.ifaceLambda {
 		rm, declared := ms[k.method], cs[k.declared]
@@ -83,6 +85,7 @@ func (s *solver) probeLambda(l *lambda) bool {
 				continue
 			}
 			if _, in := slices.BinarySearch(old[og.set], id); in {
+				addTo(pl.again, og.set, id, l.creator)
 				continue
 			}
 			add := pl.grown[og.set]
@@ -109,17 +112,24 @@ func (s *solver) probeLambda(l *lambda) bool {
 // inherited (inheritLambdaSet, handles), which it may only grow: their new members,
 // which it reached, are justified as it justified them (by the lambda's creator, by
 // the method that made the handle).
-func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int32) (sets [][]int32, outCond map[int32]map[int32]int32, grew bool, why string) {
+func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int32, visited callgraph.Bitset) (sets [][]int32, outCond map[int32]map[int32]int32, grew bool, why string) {
 	add := map[int32]map[int32]int32{}
 	if s.lambdaProbe != nil {
 		for set, members := range s.lambdaProbe.grown {
 			add[set] = maps.Clone(members)
 		}
 	}
+	drop, why := s.lambdasDropped(g, cond, visited)
+	if why != "" {
+		return nil, nil, false, why
+	}
 	for ps, os := range s.inherited {
+		if len(drop[os]) > 0 {
+			pg.Sets[ps] = slices.DeleteFunc(slices.Clone(pg.Sets[ps]), func(id int32) bool { return drop[os][id] })
+		}
 		probe, old := pg.Sets[ps], g.Sets[os]
 		for _, id := range old {
-			if _, in := slices.BinarySearch(probe, id); !in {
+			if _, in := slices.BinarySearch(probe, id); !in && !drop[os][id] {
 				return nil, nil, false, "the lambda or method-handle targets of a changed method changed"
 			}
 		}
@@ -139,17 +149,20 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 			}
 		}
 	}
-	if len(add) == 0 {
+	if len(add) == 0 && len(drop) == 0 {
 		return g.Sets, cond, false, ""
 	}
 	sets, outCond = slices.Clone(g.Sets), maps.Clone(cond)
-	for set, members := range add {
-		grown := slices.Clone(g.Sets[set])
+	for _, set := range slices.Sorted(maps.Keys(setsOf(add, drop))) {
+		grown := slices.DeleteFunc(slices.Clone(g.Sets[set]), func(id int32) bool { return drop[set][id] })
 		c := maps.Clone(cond[set])
 		if c == nil {
 			c = map[int32]int32{}
 		}
-		for id, from := range members {
+		for id := range drop[set] {
+			delete(c, id)
+		}
+		for id, from := range add[set] {
 			grown = append(grown, id)
 			if _, ok := c[id]; !ok && from >= 0 {
 				c[id] = from
@@ -161,17 +174,113 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 	return sets, outCond, true, ""
 }
 
-// lambdasKept reports whether a changed method creates at least the lambdas it
-// created before (in values: the same bootstrap arguments): the old ones' members of
-// lambda sets stay justified, and the probe adds the new ones (probeLambda).
-func lambdasKept(before, after []facts.Indy) bool {
+// lambdasDropped returns, by set of the updated graph, the lambda targets the
+// probe takes away: the members whose first justification is a method it visited
+// again and that no lambda it met adds again. Such a member goes only when it is
+// the body javac made for a lambda of a changed class (lambda$...), whose every
+// creator is a method of that class and so visited again; a method reference's
+// target may have other creators, which the trace does not keep, so that declines.
+func (s *solver) lambdasDropped(g *callgraph.Graph, cond map[int32]map[int32]int32, visited callgraph.Bitset) (map[int32]map[int32]bool, string) {
+	t := s.inherit.Trace
+	again := func(set, id int32) bool {
+		if s.lambdaProbe != nil {
+			if _, ok := s.lambdaProbe.again[set][id]; ok {
+				return true
+			}
+		}
+		for ps, os := range s.inherited {
+			if _, ok := s.cond[ps][id]; ok && os == set {
+				return true
+			}
+		}
+		return false
+	}
+	drop := map[int32]map[int32]bool{}
+	for _, set := range t.ifaceLambda {
+		if set < 0 {
+			continue
+		}
+		for id, from := range cond[set] {
+			if from < 0 || !visited.Has(from) || again(set, id) {
+				continue
+			}
+			m := s.methods[id]
+			if !strings.HasPrefix(m.Name, "lambda$") || !s.changedClasses[m.Class.Name] {
+				return nil, "a changed method no longer creates a lambda of " + m.String()
+			}
+			if drop[set] == nil {
+				drop[set] = map[int32]bool{}
+			}
+			drop[set][id] = true
+		}
+	}
+	return drop, ""
+}
+
+// setsOf returns the keys of both maps.
+func setsOf[V any, W any](a map[int32]V, b map[int32]W) map[int32]bool {
+	out := make(map[int32]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// addTo records member id of set, justified by from, in m.
+func addTo(m map[int32]map[int32]int32, set, id, from int32) {
+	if m[set] == nil {
+		m[set] = map[int32]int32{}
+	}
+	if _, ok := m[set][id]; !ok {
+		m[set][id] = from
+	}
+}
+
+// lambdasKept reports whether a changed method of class class still creates what
+// the lambda sets' justifications by it need (the trace keeps only the first
+// creator of each member): every lambda it created (in values: the same bootstrap
+// arguments) but those whose body javac made in class (lambda$...), which
+// lambdasDropped takes away when nothing creates them again; and a lambda of every
+// interface it created one of, which justifies the interface's inherited default
+// methods (matchDefault).
+func lambdasKept(class string, before, after []facts.Indy) bool {
 	left := slices.Clone(after)
-	for _, b := range before {
-		i := slices.IndexFunc(left, func(a facts.Indy) bool { return reflect.DeepEqual(a, b) })
-		if i < 0 {
+	ifaces := map[string]bool{}
+	for i := range after {
+		if _, ok := after[i].LambdaImpl(); ok {
+			ifaces[returnClass(after[i].Desc)] = true
+		}
+	}
+	for i := range before {
+		b := &before[i]
+		if j := slices.IndexFunc(left, func(a facts.Indy) bool { return reflect.DeepEqual(a, *b) }); j >= 0 {
+			left = slices.Delete(left, j, j+1)
+			continue
+		}
+		impl, ok := b.LambdaImpl()
+		if !ok {
+			continue // another bootstrap (string concatenation, records): no lambda set
+		}
+		if impl.Ref.Class != class || !strings.HasPrefix(impl.Ref.Name, "lambda$") || !ifaces[returnClass(b.Desc)] {
 			return false
 		}
-		left = slices.Delete(left, i, i+1)
 	}
 	return true
+}
+
+// lambdaIndys returns the invokedynamic instructions of a method's code.
+func lambdaIndys(f *facts.Method) []facts.Indy {
+	if f == nil {
+		return nil
+	}
+	var out []facts.Indy
+	for i := range f.Calls {
+		if in := f.Calls[i].Indy; in != nil {
+			out = append(out, *in)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,6 +25,10 @@ type memberEdit struct {
 	native  bool
 	seeds   []int32
 	entries []int32
+	// appNative says whether, at level 6, a native of the application or its
+	// libraries (outside the JDK model) that the edit kept is reachable: the
+	// NativeMethod node, visited again, then has the public fallback.
+	appNative bool
 }
 
 // updateMembers is Update for programs whose classes differ in more than method
@@ -69,12 +74,6 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	if why := a.methodRefsKept(prev, tr, ids, above); why != "" {
 		return nil, nil, notUpdatable("%s", why)
 	}
-	for id, x := range ids.method[:len(oh.Methods())] {
-		if m := oh.Methods()[id]; x < 0 && prev.Trace.appNative && m.IsNative() && prev.Graph.Reachable.Has(int32(id)) {
-			// It may have been the one that opened the JVM node's public fallback.
-			return nil, nil, notUpdatable("native method %s was removed", m)
-		}
-	}
 	inD := callgraph.NewBitset(n)
 	var visit []*hierarchy.Method
 	native := false
@@ -88,25 +87,24 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 		}
 		visit = append(visit, nh.Methods()[id])
 	}
-	// The reachable methods of the changed classes, which must create the lambdas
-	// they created before (see Update), and every reachable method whose code names
-	// a class whose members or supertypes changed (its calls may resolve otherwise,
-	// its initialisations run other <clinit>s).
+	// The reachable methods of the changed classes, and every reachable method
+	// whose code names a class whose members or supertypes changed (its calls may
+	// resolve otherwise, its initialisations run other <clinit>s).
 	var lambdaErr string
 	g.Reachable.ForEach(func(id int32) {
 		if id == g.Native {
 			return
 		}
 		m := nh.Methods()[id]
-		f := a.prog.Facts(m)
 		if delta[m.Class.Name] {
 			add(id)
-			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && !lambdasKept(indys(prev.Analyzer.prog.Facts(om)), indys(f)) {
+			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && om != nil &&
+				!lambdasKept(m.Class.Name, lambdaIndys(prev.Analyzer.prog.Facts(om)), lambdaIndys(a.prog.Facts(m))) {
 				lambdaErr = m.String() + " no longer creates a lambda it created"
 			}
 			return
 		}
-		if namesAny(f, below) {
+		if namesAny(a.prog.Facts(m), below) {
 			add(id)
 		}
 	})
@@ -208,6 +206,11 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 		}
 	}
 	me := &memberEdit{native: native}
+	g.Reachable.ForEach(func(id int32) {
+		if m := nh.Methods(); int(id) < len(m) && m[id].IsNative() && m[id].Class.Origin != hierarchy.JDK {
+			me.appNative = true
+		}
+	})
 	seed := func(ids []int32) {
 		for _, id := range ids {
 			if !g.Reachable.Has(id) {
@@ -248,7 +251,7 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	}
 	me.entries = es.entries
 	seed(es.entries)
-	return a.revisit(ctx, opts, Previous{Analyzer: prev.Analyzer, Graph: g, Trace: tr}, visit, inD, me)
+	return a.revisit(ctx, opts, Previous{Analyzer: prev.Analyzer, Graph: g, Trace: tr}, slices.Collect(maps.Keys(delta)), visit, inD, me)
 }
 
 // methodRefsKept reports why a lambda set may have to change ("" when none does): a
@@ -273,6 +276,13 @@ func (a *Analyzer) methodRefsKept(prev Previous, tr *Trace, ids *idMap, above ma
 				impl, ok := f.Calls[i].Indy.LambdaImpl()
 				if !ok || !above[impl.Ref.Class] || (impl.RefKind != classfile.RefInvokeVirtual && impl.RefKind != classfile.RefInvokeInterface) {
 					continue
+				}
+				if c := nh.Class(impl.Ref.Class); c != nil {
+					// A private or final method is the reference's one target, as
+					// lambdaSite takes it: a member of the lambda sets like a lambda's body.
+					if m, err := nh.ResolveMethod(c, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface); err == nil && m != nil && (m.IsPrivate() || m.Access&accFinal != 0) {
+						continue
+					}
 				}
 				targets := func(h *hierarchy.Hierarchy, an *Analyzer) []int32 {
 					c := h.Class(impl.Ref.Class)

@@ -305,6 +305,16 @@ func BenchmarkClassChange(b *testing.B) {
 	b.Run("javacc-member-tfa", func(b *testing.B) {
 		benchJavaccChange(b, nil, "", member)
 	})
+	// A lambda added (a member edit: javac adds its body as a synthetic method) and
+	// removed again: the addition grows the lambda sets of Runnable.run's
+	// dispatches in place; the removal analyses anew.
+	const lambda = "Runnable r = () -> System.out.println(a.length); r.run();"
+	b.Run("javacc-lambda", func(b *testing.B) {
+		benchJavaccChange(b, cha, "", lambda)
+	})
+	b.Run("javacc-lambda-tfa", func(b *testing.B) {
+		benchJavaccChange(b, nil, "", lambda)
+	})
 	const call = `.getMethod("main", String[].class).invoke(null, (Object) a);`
 	b.Run("javacc-reflective", func(b *testing.B) {
 		benchJavaccChange(b, cha, `Class.forName("org.javacc.parser.Main")`+call, `Class.forName(System.getProperty("jcg.main"))`+call)
