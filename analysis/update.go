@@ -218,7 +218,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	// A grown lambda set's new members were reached from their creators, not from
 	// the set's callers: their derivations are searched.
 	if me != nil || grew || !derivationsKept(g, old, pg, s.inherited, inD, &t) {
-		parent, condOf, reached, ok := grounded(g, &t)
+		parent, condOf, reached, ok := grounded(g, &t, a.h.Methods())
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
 		}
@@ -577,7 +577,11 @@ func roots(g *callgraph.Graph) []int32 {
 // once the method justifying it is reached. It returns them (as in Trace), the nodes
 // that have one, and whether every member of a conditional set met had a
 // justification in t.
-func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached callgraph.Bitset, ok bool) {
+//
+// At level 6 the NativeMethod node's public fallback (nativeFallback) counts only
+// once a native outside the JDK model (of ms) is reached otherwise: a run opens it
+// for such a native, which it would otherwise justify itself.
+func grounded(g *callgraph.Graph, t *Trace, ms []*hierarchy.Method) (parent, condOf []int32, reached callgraph.Bitset, ok bool) {
 	first := make([]int32, g.NumNodes+1)
 	for _, b := range g.Bundles {
 		first[b.Caller+1]++
@@ -596,6 +600,16 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached cal
 	parked := map[int32][]member{} // justifying method -> members waiting for it
 	waiting := callgraph.NewBitset(g.NumNodes)
 	var queue []int32
+	fallback := int32(-1) // the reason of the NativeMethod node's public fallback, at level 6
+	if g.Level.ModelsJDK() {
+		r := nativeReason
+		r.Fallback = g.Level.FallbackLevel()
+		if i := slices.Index(g.Reasons, r); i >= 0 {
+			fallback = int32(i)
+		}
+	}
+	appNative := false
+	var deferred []int32 // sets of the fallback, until appNative
 	var add func(id, by, cond int32)
 	add = func(id, by, cond int32) {
 		if !reached.Add(id) {
@@ -603,6 +617,16 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached cal
 		}
 		parent[id], condOf[id] = by, cond
 		queue = append(queue, id)
+		if !appNative && int(id) < len(ms) && ms[id].IsNative() && ms[id].Class.Origin != hierarchy.JDK {
+			appNative = true
+			for _, set := range deferred {
+				if setDone.Add(set) {
+					for _, m := range g.Sets[set] {
+						add(m, g.Native, -1)
+					}
+				}
+			}
+		}
 		if waiting.Has(id) {
 			ws := parked[id]
 			delete(parked, id)
@@ -619,6 +643,10 @@ func grounded(g *callgraph.Graph, t *Trace) (parent, condOf []int32, reached cal
 		n := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
 		for _, b := range g.Bundles[first[n]:first[n+1]] {
+			if n == g.Native && b.Reason == fallback && !appNative {
+				deferred = append(deferred, b.Set)
+				continue
+			}
 			if !setDone.Add(b.Set) {
 				continue
 			}

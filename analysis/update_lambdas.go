@@ -38,6 +38,7 @@ type probeLambdas struct {
 	// met adds to it, each with the method that created the lambda; again, the
 	// members it had that such a lambda adds again.
 	grown, again map[int32]map[int32]int32
+	defaults     map[int32]bool // interfaces whose inherited default methods were matched (matchDefault)
 }
 
 // oldLambdas indexes the updated run's interface dispatches by method name, once per
@@ -47,7 +48,7 @@ func (s *solver) oldLambdas() *probeLambdas {
 		return s.lambdaProbe
 	}
 	t := s.inherit.Trace
-	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}}
+	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}, defaults: map[int32]bool{}}
 	ms, cs := s.h.Methods(), s.h.Classes()
 	for k, set := range t.ifaceLambda {
 		rm, declared := ms[k.method], cs[k.declared]
@@ -71,6 +72,27 @@ func (s *solver) probeLambda(l *lambda) bool {
 		return false
 	}
 	old := s.inherit.Graph.Sets
+	if !pl.defaults[l.iface.ID] {
+		// The default methods a lambda of the interface inherits are members of the
+		// lambda sets of the dispatches that select them (matchDefault): the updated
+		// run's, since it had lambdas of the interface.
+		pl.defaults[l.iface.ID] = true
+		for _, ogs := range pl.byName {
+			for i := range ogs {
+				og := &ogs[i]
+				if og.set < 0 || !s.h.IsSubtype(l.iface, og.g.declared) {
+					continue
+				}
+				m, err := s.h.ResolveMethod(l.iface, og.g.rm.Name, og.g.rm.Desc, true)
+				if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
+					continue
+				}
+				if _, in := slices.BinarySearch(old[og.set], m.ID); in {
+					addTo(pl.again, og.set, m.ID, l.creator)
+				}
+			}
+		}
+	}
 	for i := range pl.byName[l.name] {
 		og := &pl.byName[l.name][i]
 		if !s.lambdaMatches(&og.g, l) {
@@ -243,17 +265,11 @@ func addTo(m map[int32]map[int32]int32, set, id, from int32) {
 // the lambda sets' justifications by it need (the trace keeps only the first
 // creator of each member): every lambda it created (in values: the same bootstrap
 // arguments) but those whose body javac made in class (lambda$...), which
-// lambdasDropped takes away when nothing creates them again; and a lambda of every
-// interface it created one of, which justifies the interface's inherited default
-// methods (matchDefault).
+// lambdasDropped takes away when nothing creates them again. (A default method a
+// lambda inherits is justified by the first creator of a lambda of its interface;
+// lambdasDropped declines when a visited creator no longer justifies one.)
 func lambdasKept(class string, before, after []facts.Indy) bool {
 	left := slices.Clone(after)
-	ifaces := map[string]bool{}
-	for i := range after {
-		if _, ok := after[i].LambdaImpl(); ok {
-			ifaces[returnClass(after[i].Desc)] = true
-		}
-	}
 	for i := range before {
 		b := &before[i]
 		if j := slices.IndexFunc(left, func(a facts.Indy) bool { return reflect.DeepEqual(a, *b) }); j >= 0 {
@@ -264,7 +280,7 @@ func lambdasKept(class string, before, after []facts.Indy) bool {
 		if !ok {
 			continue // another bootstrap (string concatenation, records): no lambda set
 		}
-		if impl.Ref.Class != class || !strings.HasPrefix(impl.Ref.Name, "lambda$") || !ifaces[returnClass(b.Desc)] {
+		if impl.Ref.Class != class || !strings.HasPrefix(impl.Ref.Name, "lambda$") {
 			return false
 		}
 	}

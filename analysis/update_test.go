@@ -120,7 +120,7 @@ func TestUpdate(t *testing.T) {
 		}
 		checkDerivations(t, "run", g0, tr0.parent, tr0.condOf, tr0)
 		// The search Update falls back on finds derivations of a new run's graph too.
-		parent, condOf, reached, ok := grounded(g0, tr0)
+		parent, condOf, reached, ok := grounded(g0, tr0, a0.h.Methods())
 		if !ok || reached.Count() != g0.Reachable.Count() {
 			t.Fatal("grounded: a new run's graph has a node without a derivation")
 		}
@@ -360,6 +360,63 @@ func TestUpdateSerializable(t *testing.T) {
 			t.Errorf("%q: a new run reaches %s: %v", variant, hook, reached)
 		}
 		a, g, tr = next, got, gotTrace
+	}
+}
+
+// TestUpdateNativeFallback: at Correct-JDK a native outside the JDK model opens the
+// NativeMethod node's public fallback, whose targets include every public native.
+// When an edit stops calling the only such native (pubnative -> pubnative-uncalled),
+// the fallback must not keep the native, and so itself, reachable: the search for
+// derivations (grounded) does not count it, and the update declines or gives a new
+// run's graph, which reaches neither.
+func TestUpdateNativeFallback(t *testing.T) {
+	ctx := context.Background()
+	opts := Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA}
+	a0 := New(updateProgram(t, "pubnative"))
+	g0, tr0, err := a0.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(updateProgram(t, "pubnative-uncalled"))
+	want, err := a.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nat = "app/Work.nat()V"
+	reaches := func(a *Analyzer, g *callgraph.Graph) bool {
+		return slices.ContainsFunc(a.h.Methods(), func(m *hierarchy.Method) bool { return m.String() == nat && g.Reachable.Has(m.ID) })
+	}
+	if !reaches(a0, g0) || reaches(a, want) {
+		t.Fatalf("reaches %s: before the edit %v (want true), a new run after it %v (want false)", nat, reaches(a0, g0), reaches(a, want))
+	}
+	// The search for derivations, on the graph before the edit without run's call
+	// of the native: the fallback the native opened does not justify the native.
+	var natID int32 = -1
+	for _, m := range a0.h.Methods() {
+		if m.String() == nat {
+			natID = m.ID
+		}
+	}
+	cut := &callgraph.Graph{Level: g0.Level, Algorithm: g0.Algorithm, NumNodes: g0.NumNodes, Native: g0.Native, Reachable: g0.Reachable,
+		Entries: g0.Entries, Sets: g0.Sets, Reasons: g0.Reasons}
+	for _, b := range g0.Bundles {
+		if b.Caller == g0.Native || !slices.Contains(g0.Sets[b.Set], natID) {
+			cut.Bundles = append(cut.Bundles, b)
+		}
+	}
+	if _, _, reached, _ := grounded(cut, tr0, a0.h.Methods()); reached.Has(natID) {
+		t.Errorf("grounded: %s derives from the NativeMethod node's fallback, which it opened", nat)
+	}
+	got, _, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, []string{"app/Work"})
+	switch {
+	case IsNotUpdatable(err):
+		t.Logf("declined: %v", err)
+	case err != nil:
+		t.Fatal(err)
+	default:
+		if d := graphtext.Compare(a.h, got, want); d != "" {
+			t.Errorf("the updated graph differs from a new run:\n%s", d)
+		}
 	}
 }
 
