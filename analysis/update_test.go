@@ -19,12 +19,14 @@ import (
 // updateProgram compiles testdata/java/update/base with the classes of
 // testdata/java/update/<variant> (none for "") in its place, and indexes it over the
 // mini JDK.
-func updateProgram(t *testing.T, variant string) *index.Index {
+func updateProgram(t *testing.T, variants ...string) *index.Index {
 	t.Helper()
 	src := t.TempDir()
 	javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
-	if variant != "" {
-		javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+	for _, v := range variants {
+		if v != "" {
+			javatest.CopyTree(t, javatest.Program(t, "update/"+v), src)
+		}
 	}
 	classes := javatest.Compile(t, src)
 	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
@@ -91,7 +93,7 @@ func TestUpdate(t *testing.T) {
 			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Greeter.greet()V"},
 		}}},
 		{"iface", []string{"app/Greeter"}, "interface app/Greeter was added, removed or changed", expect{reach: []string{"app/Greeter.greet()V"}}},
-		{"addnative", []string{"app/Work"}, "", expect{edges: [][2]string{
+		{"pubnative", []string{"app/Work"}, "", expect{edges: [][2]string{
 			{"app/Work.run([Ljava/lang/String;)V", "app/Work.nat()V"},
 		}}},
 		{"addclass", []string{"app/Triangle"}, "", expect{edges: [][2]string{
@@ -107,11 +109,11 @@ func TestUpdate(t *testing.T) {
 			{"app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"},
 		}}},
 	}
-	// Declines at Correct-JDK only. There the native of addnative opens the
+	// Declines at Correct-JDK only. There the native of pubnative opens the
 	// NativeMethod node's public fallback, whose targets dispatch on interfaces
 	// nothing dispatched on before: their lambda sets would need every lambda of the
 	// graph, which the trace does not keep.
-	whyJDK := map[string]string{"addnative": "a new dispatch on"}
+	whyJDK := map[string]string{"pubnative": "a new dispatch on"}
 	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectJDK} {
 		opts := Options{Level: level, Algorithm: callgraph.CHA}
 		g0, tr0, err := a0.RunTrace(ctx, opts)
@@ -239,8 +241,9 @@ func TestUpdateChain(t *testing.T) {
 }
 
 // TestUpdatePropertyWrites: at Correct-JDK a property that reachable code sets holds
-// what the code writes, and one that nothing sets is unset. In the variants propwrite
-// and propwrite-more Work sets app.plugin, which Main passes to Lib.load. An update
+// what the code writes, and one that nothing sets is unset. Over the variant
+// property, whose Main passes app.plugin to Lib.load, the variants propwrite and
+// propwrite-more have Work set it. An update
 // that keeps the write (propwrite -> propwrite-more) is in place and equals a new
 // run; one that removes it (propwrite -> property), or leaves the method that
 // writes it unreachable (propwrite-lib -> property), declines, because Lib.load's
@@ -261,7 +264,7 @@ func TestUpdatePropertyWrites(t *testing.T) {
 		}
 		return g.HasEdge(id(load), id(other))
 	}
-	a0 := New(updateProgram(t, "propwrite"))
+	a0 := New(updateProgram(t, "property", "propwrite"))
 	g0, tr0, err := a0.RunTrace(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +274,7 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	}
 	prev := Previous{Analyzer: a0, Graph: g0, Trace: tr0}
 
-	a := New(updateProgram(t, "propwrite-more"))
+	a := New(updateProgram(t, "property", "propwrite-more"))
 	g, _, err := a.Update(ctx, opts, prev, []string{"app/Work"})
 	if err != nil {
 		t.Fatalf("an update that keeps the write: %v", err)
@@ -296,7 +299,7 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	}
 
 	// Work sets it through Lib.setPlugin, which the update leaves unreachable.
-	a1 := New(updateProgram(t, "propwrite-lib"))
+	a1 := New(updateProgram(t, "property", "propwrite-lib"))
 	g1, tr1, err := a1.RunTrace(ctx, opts)
 	if err != nil {
 		t.Fatal(err)

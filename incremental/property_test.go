@@ -210,6 +210,13 @@ func (p *propProgram) step() propStep {
 	rng := p.rng
 	names := slices.Sorted(maps.Keys(p.plugins))
 	st := propStep{build: true, lib: -1}
+	// toggle flips a flag of a random plug-in's shape.
+	toggle := func(what string, flag func(*plugin) *bool) {
+		name := names[rng.IntN(len(names))]
+		f := flag(p.plugins[name])
+		*f = !*f
+		st.what = fmt.Sprintf("%s %s: %v", name, what, *f)
+	}
 	switch k := rng.IntN(15); {
 	case k == 0 || len(names) == 0:
 		name := fmt.Sprintf("P%d", p.next)
@@ -236,25 +243,13 @@ func (p *propProgram) step() propStep {
 		pl.hook = !pl.hook
 		st.what = fmt.Sprintf("%s declares hook and later: %v (extends Base: %v)", name, pl.hook, pl.extends)
 	case k == 10:
-		name := names[rng.IntN(len(names))]
-		pl := p.plugins[name]
-		pl.fields = !pl.fields
-		st.what = fmt.Sprintf("%s declares fields: %v", name, pl.fields)
+		toggle("declares fields", func(pl *plugin) *bool { return &pl.fields })
 	case k == 12:
-		name := names[rng.IntN(len(names))]
-		pl := p.plugins[name]
-		pl.native = !pl.native
-		st.what = fmt.Sprintf("%s declares a native method: %v", name, pl.native)
+		toggle("declares a native method", func(pl *plugin) *bool { return &pl.native })
 	case k == 13:
-		name := names[rng.IntN(len(names))]
-		pl := p.plugins[name]
-		pl.serial = !pl.serial
-		st.what = fmt.Sprintf("%s is serializable: %v", name, pl.serial)
+		toggle("is serializable", func(pl *plugin) *bool { return &pl.serial })
 	case k == 14:
-		name := names[rng.IntN(len(names))]
-		pl := p.plugins[name]
-		pl.clinit = !pl.clinit
-		st.what = fmt.Sprintf("%s has a static initialiser: %v", name, pl.clinit)
+		toggle("has a static initialiser", func(pl *plugin) *bool { return &pl.clinit })
 	case k == 11:
 		p.later = !p.later
 		st.what = fmt.Sprintf("Base declares later: %v", p.later)

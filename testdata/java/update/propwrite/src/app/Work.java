@@ -1,6 +1,7 @@
 package app;
 
-// Sets the property Main passes to Lib.load (the variant's Main): at Correct-JDK a
+// Sets the property that the variant "property"'s Main passes to Lib.load (the test
+// puts this Work over that variant): at Correct-JDK a
 // key that reachable code sets holds what the code writes, so Lib.load's forName
 // resolves to app.Other. Without the write (the variant "property") the key is unset
 // in the analysed environment and the site loads nothing: an update that removes

@@ -1,8 +1,8 @@
 package app;
 
-// Declares a public native method, which run calls: at Correct-JDK it opens the
-// NativeMethod node's public fallback, whose targets include the native itself.
-// See analysis.TestUpdateNativeFallback.
+// Declares a public native method, which run calls (a member edit): at Correct-JDK
+// it opens the NativeMethod node's public fallback, whose targets include the
+// native itself. See analysis.TestUpdate and TestUpdateNativeFallback.
 public class Work {
     static void run(String[] a) {
         Lib.common();
