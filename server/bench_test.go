@@ -307,7 +307,7 @@ func BenchmarkClassChange(b *testing.B) {
 	})
 	// A lambda added (a member edit: javac adds its body as a synthetic method) and
 	// removed again: the addition grows the lambda sets of Runnable.run's
-	// dispatches in place; the removal analyses anew.
+	// dispatches in place, the removal takes the body away with its method.
 	const lambda = "Runnable r = () -> System.out.print(a.length); r.run();"
 	b.Run("javacc-lambda", func(b *testing.B) {
 		benchJavaccChange(b, cha, "", lambda)
@@ -434,11 +434,10 @@ func javaccChange(b *testing.B, body0, body1 string) classChange {
 	if strings.Contains(body0, "forName") {
 		c.diags = c.source
 	}
-	switch {
-	case strings.Contains(body1, "println(a.length)") && !strings.Contains(body0, "println"):
+	// (A lambda's body is no measure: CHA's outgoing calls of r.run() are every
+	// Runnable.run, capped, and may not list it.)
+	if strings.Contains(body1, "println(a.length)") && !strings.Contains(body0, "println") {
 		c.calls = "println(int)"
-	case strings.Contains(body1, "r.run()") && !strings.Contains(body0, "r.run()"):
-		c.calls = "run()" // the lambda's, through Runnable
 	}
 	return c
 }
