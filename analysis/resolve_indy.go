@@ -279,9 +279,10 @@ func (s *solver) ensureLambdaSet(g *group) {
 	if g.lambdaSet >= 0 {
 		return
 	}
-	if s.inherit != nil {
-		// In a probe every lambda set comes from the run it updates (inheritLambdaSet):
-		// a new one means lambdas and dispatches met in a new way.
+	if s.inherit != nil && (s.lambdaProbe == nil || !s.lambdaProbe.fresh[g.key]) {
+		// In a probe every lambda set comes from the run it updates (inheritLambdaSet),
+		// or is made for a dispatch whose callers it all visits (freshLambdaSet): a
+		// new one otherwise means lambdas and dispatches met in a new way.
 		s.unsupported = "a dispatch on " + g.declared.Name + "." + g.rm.Name + " newly meets a lambda"
 	}
 	g.lambdaSet = s.newSet()

@@ -73,8 +73,9 @@ func notUpdatable(format string, args ...any) error {
 //     lambdasDropped) and a lambda of every interface they created one of, and
 //     again the method handles whose first justification they are. A lambda the
 //     probe meets grows, in place, the lambda sets of the dispatches of methods it
-//     does not visit (update_lambdas.go), provided the graph has a lambda of its
-//     interface and every dispatch it matches had a lambda set; the sets the probe
+//     does not visit (update_lambdas.go), with the default methods of its interface
+//     when the graph had no lambda of it; a dispatch it matches that had no lambda
+//     set has all its callers visited again, and the probe makes the set; the sets the probe
 //     inherits (its own dispatches' lambda sets, the method-handle set) may only
 //     grow, in place too. The changed and the newly reachable methods dispatch on
 //     interfaces only as some method did before;
@@ -215,9 +216,10 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	if me != nil {
 		g.Entries, g.Problems = me.entries, s.problems
 	}
+	fresh := s.freshLambdaSets(&t, setMap)
 	// A grown lambda set's new members were reached from their creators, not from
-	// the set's callers: their derivations are searched.
-	if me != nil || grew || !derivationsKept(g, old, pg, s.inherited, inD, &t) {
+	// the set's callers, and so were a fresh one's: their derivations are searched.
+	if me != nil || grew || fresh || !derivationsKept(g, old, pg, s.inherited, inD, &t) {
 		parent, condOf, reached, ok := grounded(g, &t, a.h.Methods())
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
@@ -257,6 +259,12 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.spec = opts.Spec
 	t.appNative = s.appNative
+	if len(s.lambdaIfaces) > 0 {
+		t.lambdaIfaces = maps.Clone(t.lambdaIfaces)
+		for _, c := range s.lambdaIfaces {
+			t.lambdaIfaces[c.ID] = true
+		}
+	}
 	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
 	for _, gr := range s.plain {
 		probeGroups[gr.key] = gr.set

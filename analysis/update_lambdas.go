@@ -39,6 +39,11 @@ type probeLambdas struct {
 	// members it had that such a lambda adds again.
 	grown, again map[int32]map[int32]int32
 	defaults     map[int32]bool // interfaces whose inherited default methods were matched (matchDefault)
+	// fresh are the dispatches that had no lambda set and meet a lambda now: the
+	// probe visits all their callers again, and makes the set (ensureLambdaSet).
+	fresh map[dispatchKey]bool
+	// dispatchSets gives the updated graph's target sets of each dispatch.
+	dispatchSets map[dispatchKey][]int32
 }
 
 // oldLambdas indexes the updated run's interface dispatches by method name, once per
@@ -48,7 +53,11 @@ func (s *solver) oldLambdas() *probeLambdas {
 		return s.lambdaProbe
 	}
 	t := s.inherit.Trace
-	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}, defaults: map[int32]bool{}}
+	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}, defaults: map[int32]bool{},
+		fresh: map[dispatchKey]bool{}, dispatchSets: map[dispatchKey][]int32{}}
+	for set, k := range t.groups {
+		pl.dispatchSets[k] = append(pl.dispatchSets[k], set)
+	}
 	ms, cs := s.h.Methods(), s.h.Classes()
 	for k, set := range t.ifaceLambda {
 		rm, declared := ms[k.method], cs[k.declared]
@@ -67,28 +76,35 @@ func (s *solver) oldLambdas() *probeLambdas {
 // and reports whether the probe can go on (else s.unsupported says why).
 func (s *solver) probeLambda(l *lambda) bool {
 	pl := s.oldLambdas()
-	if !pl.ifaces[l.iface.ID] {
-		s.unsupported = "a lambda of " + l.iface.Name + ", of which the graph had none, is created"
-		return false
-	}
 	old := s.inherit.Graph.Sets
 	if !pl.defaults[l.iface.ID] {
 		// The default methods a lambda of the interface inherits are members of the
 		// lambda sets of the dispatches that select them (matchDefault): the updated
-		// run's, since it had lambdas of the interface.
+		// run's when it had lambdas of the interface, else added now.
 		pl.defaults[l.iface.ID] = true
 		for _, ogs := range pl.byName {
 			for i := range ogs {
 				og := &ogs[i]
-				if og.set < 0 || !s.h.IsSubtype(l.iface, og.g.declared) {
+				if !s.h.IsSubtype(l.iface, og.g.declared) {
 					continue
 				}
 				m, err := s.h.ResolveMethod(l.iface, og.g.rm.Name, og.g.rm.Desc, true)
 				if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
 					continue
 				}
+				if og.set < 0 {
+					s.freshLambdaSet(og)
+					continue
+				}
 				if _, in := slices.BinarySearch(old[og.set], m.ID); in {
 					addTo(pl.again, og.set, m.ID, l.creator)
+					continue
+				}
+				if _, ok := pl.grown[og.set][m.ID]; !ok {
+					addTo(pl.grown, og.set, m.ID, l.creator)
+					s.condFrom = l.creator
+					s.reachable(m.ID)
+					s.condFrom = -1
 				}
 			}
 		}
@@ -99,8 +115,8 @@ func (s *solver) probeLambda(l *lambda) bool {
 			continue
 		}
 		if og.set < 0 {
-			s.unsupported = "a dispatch on " + og.g.declared.Name + "." + og.g.rm.Name + " newly meets a lambda"
-			return false
+			s.freshLambdaSet(og)
+			continue
 		}
 		for _, id := range l.targets {
 			if og.g.keep != nil && !og.g.keep(s.methods[id]) {
@@ -123,6 +139,48 @@ func (s *solver) probeLambda(l *lambda) bool {
 			s.reachable(id)
 			s.condFrom = -1
 		}
+	}
+	return true
+}
+
+// freshLambdaSet has the probe visit again every caller of og, a dispatch of the
+// updated run that had no lambda set and meets one of the probe's lambdas now: the
+// callers' dispatches are then the probe's, whose lambda set it makes.
+func (s *solver) freshLambdaSet(og *oldLambdaGroup) {
+	pl := s.lambdaProbe
+	if pl.fresh[og.g.key] {
+		return
+	}
+	pl.fresh[og.g.key] = true
+	sets := pl.dispatchSets[og.g.key]
+	for _, b := range s.inherit.Graph.Bundles {
+		if slices.Contains(sets, b.Set) && b.Caller != s.native && s.changed.Add(b.Caller) {
+			s.early = append(s.early, b.Caller)
+		}
+	}
+}
+
+// freshLambdaSets records in t the lambda sets the probe made (freshLambdaSet), at
+// their numbers in the updated graph (setMap), and reports whether there were any.
+func (s *solver) freshLambdaSets(t *Trace, setMap map[int32]int32) bool {
+	if s.lambdaProbe == nil || len(s.lambdaProbe.fresh) == 0 {
+		return false
+	}
+	t.ifaceLambda, t.cond = maps.Clone(t.ifaceLambda), maps.Clone(t.cond)
+	record := func(g *group) {
+		if g.lambdaSet < 0 || !s.lambdaProbe.fresh[g.key] {
+			return
+		}
+		if j, ok := setMap[g.lambdaSet]; ok {
+			t.ifaceLambda[g.key] = j
+			t.cond[j] = maps.Clone(s.cond[g.lambdaSet])
+		}
+	}
+	for _, g := range s.plain {
+		record(g)
+	}
+	for _, g := range s.groups {
+		record(g)
 	}
 	return true
 }
