@@ -215,8 +215,8 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 	if !dispatched {
 		s.captured(l, m.ID) // addLambdaTarget tells the oracle of dispatched targets
 	}
-	if s.inherit != nil && !s.probeLambda(l) {
-		return
+	if s.inherit != nil {
+		s.probeLambda(l)
 	}
 	s.lambdas[l.name] = append(s.lambdas[l.name], l)
 	for _, g := range s.byName[l.name] {

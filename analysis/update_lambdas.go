@@ -12,16 +12,16 @@ import (
 )
 
 // An update's probe meets the lambdas of the methods it visits: those of the
-// changed methods (which create at least the lambdas they created before) and of the
-// methods only the new code reaches. A lambda reaches, through every interface
-// dispatch it matches, its implementation methods (lambdaSite). The dispatches of
+// changed methods (which create again the lambdas they created, but bodies javac
+// made in their class: lambdasKept) and of the methods only the new code reaches. A
+// lambda reaches, through every interface dispatch it matches, its implementation
+// methods (lambdaSite), and through the dispatches on its interface's
+// superinterfaces the default methods it inherits (matchDefault). The dispatches of
 // the methods the probe visits are its own groups; those of the others are the
 // updated run's, whose lambda targets are the sets of Trace.ifaceLambda. A lambda
-// new to them grows those sets in place (lambdaGrowth), its targets justified by its
-// creator, and makes the targets reachable. What a probe cannot do so declines: a
-// lambda of an interface the updated run created none of (its inherited default
-// methods would match the dispatches on its superinterfaces), and a dispatch that
-// had no lambda set (its sites would need a bundle to a new one).
+// new to them grows those sets in place (growOld), its targets justified by its
+// creator, and makes the targets reachable; a dispatch that had no lambda set has
+// all its callers visited again, and the probe makes the set (freshLambdaSet).
 
 // oldLambdaGroup is a dispatch on an interface of the updated run, as lambdaMatches
 // needs it.
@@ -72,9 +72,8 @@ func (s *solver) oldLambdas() *probeLambdas {
 	return pl
 }
 
-// probeLambda matches lambda l, met by a probe, against the updated run's dispatches,
-// and reports whether the probe can go on (else s.unsupported says why).
-func (s *solver) probeLambda(l *lambda) bool {
+// probeLambda matches lambda l, met by a probe, against the updated run's dispatches.
+func (s *solver) probeLambda(l *lambda) {
 	pl := s.oldLambdas()
 	old := s.inherit.Graph.Sets
 	if !pl.defaults[l.iface.ID] {
@@ -100,12 +99,7 @@ func (s *solver) probeLambda(l *lambda) bool {
 					addTo(pl.again, og.set, m.ID, l.creator)
 					continue
 				}
-				if _, ok := pl.grown[og.set][m.ID]; !ok {
-					addTo(pl.grown, og.set, m.ID, l.creator)
-					s.condFrom = l.creator
-					s.reachable(m.ID)
-					s.condFrom = -1
-				}
+				s.growOld(og.set, m.ID, l.creator)
 			}
 		}
 	}
@@ -126,21 +120,22 @@ func (s *solver) probeLambda(l *lambda) bool {
 				addTo(pl.again, og.set, id, l.creator)
 				continue
 			}
-			add := pl.grown[og.set]
-			if add == nil {
-				add = map[int32]int32{}
-				pl.grown[og.set] = add
-			}
-			if _, ok := add[id]; ok {
-				continue
-			}
-			add[id] = l.creator
-			s.condFrom = l.creator
-			s.reachable(id)
-			s.condFrom = -1
+			s.growOld(og.set, id, l.creator)
 		}
 	}
-	return true
+}
+
+// growOld adds member id, justified by creator, to set of the updated graph, and
+// makes it reachable.
+func (s *solver) growOld(set, id, creator int32) {
+	pl := s.lambdaProbe
+	if _, ok := pl.grown[set][id]; ok {
+		return
+	}
+	addTo(pl.grown, set, id, creator)
+	s.condFrom = creator
+	s.reachable(id)
+	s.condFrom = -1
 }
 
 // freshLambdaSet has the probe visit again every caller of og, a dispatch of the
