@@ -245,6 +245,21 @@ func (s *solver) libraryDispatch(at site, g *group, ri int32) {
 	}
 }
 
+// libTargets returns the members of the sets libraryDispatch gives the dispatches of
+// key: the targets of client subclasses and of colluding inheritance, each sorted
+// (nil when there are none).
+func (s *solver) libTargets(key dispatchKey) (sub, colluding []int32) {
+	g := &group{key: key, rm: s.methods[key.method], declared: s.h.Classes()[key.declared]}
+	if key.encap > 0 {
+		g.keep = s.encapKeep(s.h.Classes()[key.encap-1])
+	}
+	sub = s.libSubclassTargets(g)
+	if i := s.libColludingSet(g); i >= 0 {
+		colluding = s.sets[i]
+	}
+	return sub, colluding
+}
+
 func (s *solver) libReason(kind callgraph.Kind, evidence string) int32 {
 	k := libReasonKey{kind, evidence}
 	if i, ok := s.lib.reasons[k]; ok {

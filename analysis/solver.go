@@ -417,7 +417,7 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 	if g == nil {
 		g = &group{key: key, rm: rm, declared: t, value: scope, lambdaSet: -1}
 		if from != nil {
-			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
+			g.keep = s.encapKeep(from)
 		}
 		switch {
 		case scope.Kind != algo.Declared:
@@ -459,6 +459,12 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 		s.libraryDispatch(at, g, ri)
 	}
 	return g.set
+}
+
+// encapKeep is the filter of a dispatch from class from that respects
+// encapsulation: public targets, and those encapsulation-safe from it.
+func (s *solver) encapKeep(from *hierarchy.Class) func(*hierarchy.Method) bool {
+	return func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
 }
 
 // followLambdas restricts the lambdas that value group g matches to those the

@@ -64,8 +64,10 @@ func notUpdatable(format string, args ...any) error {
 //     serialProxyResolver answers from every serializable class are visited again.
 //     At level 6 the NativeMethod node, visited again, has the public fallback
 //     while a native outside the JDK model that the edit kept is reachable, and
-//     gains it when the probe reaches one. A member edit is declined in library
-//     mode, for interfaces and JDK classes, for more than maxMemberEdit classes,
+//     gains it when the probe reaches one. In library mode the entry points
+//     follow the members, and the callers of a dispatch whose client-added targets
+//     (libraryDispatch) a new run computes otherwise are visited again. A member
+//     edit is declined for interfaces and JDK classes, for more than maxMemberEdit classes,
 //     when a method reference's dispatch targets change, and when a method
 //     justifying a conditional member is removed;
 //   - the changed methods create again the lambdas they created (but those whose

@@ -39,9 +39,6 @@ type memberEdit struct {
 // computed again in place, for the callers that are not visited again.
 func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previous, changed []string) (*callgraph.Graph, *Trace, error) {
 	oh, nh := prev.Analyzer.h, a.h
-	if opts.LibraryMode {
-		return nil, nil, notUpdatable("classes or members changed in library mode (a client's entry points and inheritance follow them)")
-	}
 	delta, why := memberDelta(oh, nh, changed)
 	if why != "" {
 		return nil, nil, notUpdatable("%s", why)
@@ -197,6 +194,17 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 			add(b.Caller)
 		}
 	}
+	// In library mode a dispatch also has the targets that client classes could add
+	// (libraryDispatch), which follow the whole hierarchy: the callers of a dispatch
+	// whose library sets a new run makes otherwise are visited again, and make them.
+	if opts.LibraryMode {
+		changedLib := a.libDispatchesChanged(ctx, opts, prev, ids)
+		for _, b := range g.Bundles {
+			if changedLib.Has(b.Set) {
+				add(b.Caller)
+			}
+		}
+	}
 	// The sets that callers not visited again still use: those computed again make
 	// reachable what they gain.
 	live := callgraph.NewBitset(len(g.Sets))
@@ -252,6 +260,38 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	me.entries = es.entries
 	seed(es.entries)
 	return a.revisit(ctx, opts, Previous{Analyzer: prev.Analyzer, Graph: g, Trace: tr}, slices.Collect(maps.Keys(delta)), visit, inD, me)
+}
+
+// libDispatchesChanged returns the dispatch groups of prev's run (by set) whose
+// library-mode sets (libTargets) differ in the new hierarchy. A group whose method
+// or class is gone is not among them: it is an orphan, whose callers are visited
+// again anyway.
+func (a *Analyzer) libDispatchesChanged(ctx context.Context, opts Options, prev Previous, ids *idMap) callgraph.Bitset {
+	os, ns := newSolver(ctx, prev.Analyzer, opts), newSolver(ctx, a, opts)
+	os.oracle, ns.oracle = cha.New(prev.Analyzer.h), cha.New(a.h)
+	mapped := func(old []int32) []int32 {
+		out := make([]int32, 0, len(old))
+		for _, id := range old {
+			if x := ids.id(id); x >= 0 {
+				out = append(out, x)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	changed := callgraph.NewBitset(len(prev.Graph.Sets))
+	for set, k := range prev.Trace.groups {
+		nk, ok := ids.key(k)
+		if !ok {
+			continue
+		}
+		osub, ocoll := os.libTargets(k)
+		nsub, ncoll := ns.libTargets(nk)
+		if !slices.Equal(mapped(osub), nsub) || !slices.Equal(mapped(ocoll), ncoll) {
+			changed.Add(set)
+		}
+	}
+	return changed
 }
 
 // methodRefsKept reports why a lambda set may have to change ("" when none does): a

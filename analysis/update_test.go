@@ -38,6 +38,18 @@ func updateProgram(t *testing.T, variants ...string) *index.Index {
 	return ix
 }
 
+// methodID returns the ID of the method of h whose String is s.
+func methodID(t *testing.T, h *hierarchy.Hierarchy, s string) int32 {
+	t.Helper()
+	for _, m := range h.Methods() {
+		if m.String() == s {
+			return m.ID
+		}
+	}
+	t.Fatalf("no method %s", s)
+	return -1
+}
+
 // TestUpdate: each variant of testdata/java/update changes one class of the base
 // program (the comment at the top of each file says how and what to expect). Update
 // must either give exactly the graph of a new run over the changed program, or
@@ -141,15 +153,7 @@ func TestUpdate(t *testing.T) {
 					t.Fatal(err)
 				}
 				h := ix.Hierarchy()
-				method := func(s string) int32 {
-					for _, m := range h.Methods() {
-						if m.String() == s {
-							return m.ID
-						}
-					}
-					t.Fatalf("no method %s", s)
-					return -1
-				}
+				method := func(s string) int32 { return methodID(t, h, s) }
 				// The expectations are argued at levels 1 and 3. At level 6 the JVM's
 				// upcalls are a root (the NativeMethod node) and an unset property
 				// loads nothing: there the update is checked against a new run only.
@@ -253,16 +257,7 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	opts := Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA}
 	const load, other = "app/Lib.load(Ljava/lang/String;)Ljava/lang/Object;", "app/Other.<init>()V"
 	creates := func(a *Analyzer, g *callgraph.Graph) bool {
-		id := func(s string) int32 {
-			for _, m := range a.h.Methods() {
-				if m.String() == s {
-					return m.ID
-				}
-			}
-			t.Fatalf("no method %s", s)
-			return -1
-		}
-		return g.HasEdge(id(load), id(other))
+		return g.HasEdge(methodID(t, a.h, load), methodID(t, a.h, other))
 	}
 	a0 := New(updateProgram(t, "property", "propwrite"))
 	g0, tr0, err := a0.RunTrace(ctx, opts)
@@ -394,12 +389,7 @@ func TestUpdateNativeFallback(t *testing.T) {
 	}
 	// The search for derivations, on the graph before the edit without run's call
 	// of the native: the fallback the native opened does not justify the native.
-	var natID int32 = -1
-	for _, m := range a0.h.Methods() {
-		if m.String() == nat {
-			natID = m.ID
-		}
-	}
+	natID := methodID(t, a0.h, nat)
 	cut := &callgraph.Graph{Level: g0.Level, Algorithm: g0.Algorithm, NumNodes: g0.NumNodes, Native: g0.Native, Reachable: g0.Reachable,
 		Entries: g0.Entries, Sets: g0.Sets, Reasons: g0.Reasons}
 	for _, b := range g0.Bundles {
@@ -590,5 +580,64 @@ func TestInherit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUpdateLibraryMode: in library mode (entry points are what a client may call,
+// dispatches have the targets client classes may add) member edits update in place
+// too, and each update equals a new run. In variant collude Other gains a public
+// greet(): Lib.greetAll's g.greet() gains Other.greet through colluding inheritance
+// (see the variant), although Lib does not name Other, so Update must find the
+// dispatch from the library-mode sets, not from the code that changed. Variants
+// helper and header add methods, which are new entry points; removeoverride removes
+// one; addclass adds a class, whose public methods are new entry points.
+func TestUpdateLibraryMode(t *testing.T) {
+	ctx := context.Background()
+	base := updateProgram(t, "")
+	a0 := New(base)
+	cases := []struct {
+		variant string
+		changed []string
+		edges   [][2]string // edges the new run has, argued in the variant
+	}{
+		{"collude", []string{"app/Other"}, [][2]string{
+			{"app/Lib.greetAll(Lapp/Greeter;)V", "app/Other.greet()V"},
+			{"app/Other.greet()V", "app/Lib.onlyFromWork()V"},
+		}},
+		{"helper", []string{"app/Work"}, [][2]string{{"app/Work.helper()V", "app/Lib.onlyFromWork()V"}}},
+		{"header", []string{"app/Work"}, nil},
+		{"removeoverride", []string{"app/Circle"}, [][2]string{{"app/Lib.drawAll(Lapp/Shape;)V", "app/Shape.draw()V"}}},
+		{"addclass", []string{"app/Triangle"}, [][2]string{{"app/Lib.drawAll(Lapp/Shape;)V", "app/Triangle.draw()V"}}},
+	}
+	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString} {
+		opts := Options{Level: level, Algorithm: callgraph.CHA, LibraryMode: true}
+		g0, tr0, err := a0.RunTrace(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(level.String()+"/"+c.variant, func(t *testing.T) {
+				ix := updateProgram(t, c.variant)
+				a := New(ix)
+				want, err := a.Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := ix.Hierarchy()
+				for _, e := range c.edges {
+					if !want.HasEdge(methodID(t, h, e[0]), methodID(t, h, e[1])) {
+						t.Errorf("the new run has no edge %s -> %s", e[0], e[1])
+					}
+				}
+				got, tr, err := a.Update(ctx, opts, Previous{Analyzer: a0, Graph: g0, Trace: tr0}, c.changed)
+				if err != nil {
+					t.Fatalf("Update: %v", err)
+				}
+				if d := graphtext.Compare(h, got, want); d != "" {
+					t.Errorf("updated graph differs from a new run:\n%s", d)
+				}
+				checkDerivations(t, "update", got, tr.parent, tr.condOf, tr)
+			})
+		}
 	}
 }
