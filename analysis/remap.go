@@ -158,11 +158,19 @@ func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 			out.ifaceLambda[nk] = set
 		}
 	}
-	out.lambdaIfaces = make(map[int32]bool, len(t.lambdaIfaces))
-	for c := range t.lambdaIfaces {
-		if x := m.class[c]; x >= 0 {
-			out.lambdaIfaces[x] = true
+	out.lambdas = make([]lambdaRec, 0, len(t.lambdas))
+	for _, r := range t.lambdas {
+		if r.creator, r.iface = m.id(r.creator), m.class[r.iface]; r.creator < 0 || r.iface < 0 {
+			continue // its creator is gone, or it is of an interface that is
 		}
+		targets := make([]int32, 0, len(r.targets))
+		for _, id := range r.targets {
+			if x := m.id(id); x >= 0 {
+				targets = append(targets, x)
+			}
+		}
+		r.targets = targets
+		out.lambdas = append(out.lambdas, r)
 	}
 	out.groups = make(map[int32]dispatchKey, len(t.groups))
 	for set, k := range t.groups {

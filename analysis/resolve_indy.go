@@ -279,11 +279,11 @@ func (s *solver) ensureLambdaSet(g *group) {
 	if g.lambdaSet >= 0 {
 		return
 	}
-	if s.inherit != nil && (s.lambdaProbe == nil || !s.lambdaProbe.fresh[g.key]) {
+	if s.inherit != nil && !s.oldLambdas().fresh[g.key] {
 		// In a probe every lambda set comes from the run it updates (inheritLambdaSet),
 		// or is made for a dispatch whose callers it all visits (freshLambdaSet): a
-		// new one otherwise means lambdas and dispatches met in a new way.
-		s.unsupported = "a dispatch on " + g.declared.Name + "." + g.rm.Name + " newly meets a lambda"
+		// dispatch of the probe's that had none makes it so.
+		s.freshLambdaSet(&oldLambdaGroup{g: group{key: g.key}, set: -1})
 	}
 	g.lambdaSet = s.newSet()
 	s.live[g.lambdaSet] = true
@@ -375,12 +375,23 @@ func (s *solver) matchDefault(g *group, iface *hierarchy.Class) {
 		g.defaults = map[int32]bool{}
 	}
 	g.defaults[iface.ID] = true
+	if m := s.inheritedDefault(g, iface); m != nil {
+		s.ensureLambdaSet(g)
+		s.growCond(g.lambdaSet, m.ID, s.ifaceCreator[iface.ID])
+	}
+}
+
+// inheritedDefault returns the default method that g's calls select on a lambda of
+// interface iface, or nil.
+func (s *solver) inheritedDefault(g *group, iface *hierarchy.Class) *hierarchy.Method {
+	if !s.h.IsSubtype(iface, g.declared) {
+		return nil
+	}
 	m, err := s.h.ResolveMethod(iface, g.rm.Name, g.rm.Desc, true)
 	if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
-		return
+		return nil
 	}
-	s.ensureLambdaSet(g)
-	s.growCond(g.lambdaSet, m.ID, s.ifaceCreator[iface.ID])
+	return m
 }
 
 // returnClass returns the internal class name of a method descriptor's return type,

@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/spec"
@@ -40,9 +42,10 @@ type Trace struct {
 	// serial are the sets of serialization targets, by set (resolve_serial.go):
 	// computed from every serializable class, and again after a member edit.
 	serial map[int32]serialKind
-	// lambdaIfaces are the interfaces of the run's lambdas, by class ID.
-	lambdaIfaces map[int32]bool
-	reads        *valueReads
+	// lambdas are the run's lambdas: a dispatch on an interface that an update
+	// makes anew is matched against them (newLambdaDispatch).
+	lambdas []lambdaRec
+	reads   *valueReads
 	// groups and fallbacks key the sets whose members a run computes from the
 	// whole hierarchy, by set: the CHA dispatch groups (restricted or not), the
 	// conservative fallback sets and the initialisation chains. An update after a
@@ -210,10 +213,7 @@ func (s *solver) trace() *Trace {
 		t.handleSet = s.api.handles.set
 	}
 	t.serial = bySet(s.serialSets())
-	t.lambdaIfaces = make(map[int32]bool, len(s.lambdaIfaces))
-	for _, c := range s.lambdaIfaces {
-		t.lambdaIfaces[c.ID] = true
-	}
+	t.lambdas = s.lambdaRecs(nil, func(int32) bool { return true })
 	for _, ss := range s.api.spun {
 		t.spunSets = append(t.spunSets, ss.set)
 	}
@@ -233,13 +233,46 @@ func (s *solver) trace() *Trace {
 	return t
 }
 
+// lambdaRec is a lambda of a run (see lambda) by IDs, as its trace keeps it.
+type lambdaRec struct {
+	iface       int32 // class ID
+	name        string
+	descs       []string
+	targets     []int32
+	creator, pc int32
+	everywhere  bool
+}
+
+// lambda returns the lambda r records, in hierarchy h.
+func (r *lambdaRec) lambda(h *hierarchy.Hierarchy) *lambda {
+	return &lambda{iface: h.Classes()[r.iface], name: r.name, descs: r.descs, targets: r.targets, creator: r.creator, pc: r.pc, everywhere: r.everywhere}
+}
+
+// lambdaRecs returns kept and the solver's lambdas whose creators keep accepts,
+// sorted by creator and instruction.
+func (s *solver) lambdaRecs(kept []lambdaRec, keep func(creator int32) bool) []lambdaRec {
+	out := kept
+	for _, ls := range s.lambdas {
+		for _, l := range ls {
+			if keep(l.creator) {
+				out = append(out, lambdaRec{iface: l.iface.ID, name: l.name, descs: l.descs, targets: slices.Clone(l.targets),
+					creator: l.creator, pc: l.pc, everywhere: l.everywhere})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b lambdaRec) int {
+		return cmp.Or(cmp.Compare(a.creator, b.creator), cmp.Compare(a.pc, b.pc), strings.Compare(a.name, b.name))
+	})
+	return out
+}
+
 // inheritLambdaSet gives a dispatch group of a probe the lambda targets the group had
 // in the run being updated, whose lambdas the update leaves as they were.
 func (s *solver) inheritLambdaSet(g *group) {
 	old, ok := s.inherit.Trace.ifaceLambda[g.key]
 	switch {
 	case !ok:
-		s.unsupported = "a new dispatch on " + g.declared.Name + "." + g.rm.Name
+		s.newLambdaDispatch(g)
 	case old >= 0:
 		g.lambdaSet = s.addSet(append([]int32(nil), s.inherit.Graph.Sets[old]...))
 		s.live[g.lambdaSet] = true

@@ -261,12 +261,11 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.spec = opts.Spec
 	t.appNative = s.appNative
-	if len(s.lambdaIfaces) > 0 {
-		t.lambdaIfaces = maps.Clone(t.lambdaIfaces)
-		for _, c := range s.lambdaIfaces {
-			t.lambdaIfaces[c.ID] = true
-		}
-	}
+	// The lambdas of the updated graph: those of the methods the probe visited are
+	// the ones it met.
+	t.lambdas = s.lambdaRecs(slices.DeleteFunc(slices.Clone(prev.Trace.lambdas), func(r lambdaRec) bool {
+		return !g.Reachable.Has(r.creator) || s.changed.Has(r.creator)
+	}), g.Reachable.Has)
 	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
 	for _, gr := range s.plain {
 		probeGroups[gr.key] = gr.set

@@ -33,7 +33,6 @@ type oldLambdaGroup struct {
 // probeLambdas is what a probe knows of the updated run's lambda dispatches.
 type probeLambdas struct {
 	byName map[string][]oldLambdaGroup
-	ifaces map[int32]bool // the interfaces of the updated run's lambdas, by class ID
 	// grown holds, by set of the updated graph, the members a lambda the probe
 	// met adds to it, each with the method that created the lambda; again, the
 	// members it had that such a lambda adds again.
@@ -53,7 +52,7 @@ func (s *solver) oldLambdas() *probeLambdas {
 		return s.lambdaProbe
 	}
 	t := s.inherit.Trace
-	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, ifaces: t.lambdaIfaces, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}, defaults: map[int32]bool{},
+	pl := &probeLambdas{byName: map[string][]oldLambdaGroup{}, grown: map[int32]map[int32]int32{}, again: map[int32]map[int32]int32{}, defaults: map[int32]bool{},
 		fresh: map[dispatchKey]bool{}, dispatchSets: map[dispatchKey][]int32{}}
 	for set, k := range t.groups {
 		pl.dispatchSets[k] = append(pl.dispatchSets[k], set)
@@ -84,11 +83,8 @@ func (s *solver) probeLambda(l *lambda) {
 		for _, ogs := range pl.byName {
 			for i := range ogs {
 				og := &ogs[i]
-				if !s.h.IsSubtype(l.iface, og.g.declared) {
-					continue
-				}
-				m, err := s.h.ResolveMethod(l.iface, og.g.rm.Name, og.g.rm.Desc, true)
-				if err != nil || m == nil || m.IsAbstract() || m.IsStatic() || m.IsPrivate() || !m.Class.IsInterface() {
+				m := s.inheritedDefault(&og.g, l.iface)
+				if m == nil {
 					continue
 				}
 				if og.set < 0 {
@@ -125,6 +121,26 @@ func (s *solver) probeLambda(l *lambda) {
 	}
 }
 
+// newLambdaDispatch matches a dispatch on an interface that the updated run did not
+// make against that run's lambdas (Trace.lambdas), but those whose creators the probe
+// visits again: it meets those itself. Its callers are all visited (the dispatch is
+// new), so the probe makes its lambda set, with the members justified by the
+// lambdas' creators.
+func (s *solver) newLambdaDispatch(g *group) {
+	for i := range s.inherit.Trace.lambdas {
+		r := &s.inherit.Trace.lambdas[i]
+		if s.changed.Has(r.creator) {
+			continue
+		}
+		l := r.lambda(s.h)
+		s.matchLambda(g, l)
+		if m := s.inheritedDefault(g, l.iface); m != nil {
+			s.ensureLambdaSet(g)
+			s.growCond(g.lambdaSet, m.ID, r.creator)
+		}
+	}
+}
+
 // growOld adds member id, justified by creator, to set of the updated graph, and
 // makes it reachable.
 func (s *solver) growOld(set, id, creator int32) {
@@ -155,20 +171,27 @@ func (s *solver) freshLambdaSet(og *oldLambdaGroup) {
 	}
 }
 
-// freshLambdaSets records in t the lambda sets the probe made (freshLambdaSet), at
-// their numbers in the updated graph (setMap), and reports whether there were any.
+// freshLambdaSets records in t the lambda sets the probe made (freshLambdaSet,
+// newLambdaDispatch), at their numbers in the updated graph (setMap), and the
+// interface dispatches it made that the updated run had not (with -1 when they have
+// no lambda set), and reports whether it made any set.
 func (s *solver) freshLambdaSets(t *Trace, setMap map[int32]int32) bool {
-	if s.lambdaProbe == nil || len(s.lambdaProbe.fresh) == 0 {
-		return false
-	}
-	t.ifaceLambda, t.cond = maps.Clone(t.ifaceLambda), maps.Clone(t.cond)
+	made := false
+	cloned := false
 	record := func(g *group) {
-		if g.lambdaSet < 0 || !s.lambdaProbe.fresh[g.key] {
+		_, known := t.ifaceLambda[g.key]
+		fresh := g.lambdaSet >= 0 && s.lambdaProbe != nil && s.lambdaProbe.fresh[g.key]
+		if known && !fresh || !g.declared.IsInterface() {
 			return
 		}
-		if j, ok := setMap[g.lambdaSet]; ok {
+		if !cloned {
+			t.ifaceLambda, t.cond, cloned = maps.Clone(t.ifaceLambda), maps.Clone(t.cond), true
+		}
+		t.ifaceLambda[g.key] = -1
+		if j, ok := setMap[g.lambdaSet]; ok && g.lambdaSet >= 0 {
 			t.ifaceLambda[g.key] = j
 			t.cond[j] = maps.Clone(s.cond[g.lambdaSet])
+			made = true
 		}
 	}
 	for _, g := range s.plain {
@@ -177,7 +200,7 @@ func (s *solver) freshLambdaSets(t *Trace, setMap map[int32]int32) bool {
 	for _, g := range s.groups {
 		record(g)
 	}
-	return true
+	return made || s.lambdaProbe != nil && len(s.lambdaProbe.fresh) > 0
 }
 
 // grownSets returns the updated graph's sets with what the probe added to them, and

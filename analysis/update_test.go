@@ -122,10 +122,11 @@ func TestUpdate(t *testing.T) {
 		}}},
 	}
 	// Declines at Correct-JDK only. There the native of pubnative opens the
-	// NativeMethod node's public fallback, whose targets dispatch on interfaces
-	// nothing dispatched on before: their lambda sets would need every lambda of the
-	// graph, which the trace does not keep.
-	whyJDK := map[string]string{"pubnative": "a new dispatch on"}
+	// NativeMethod node's public fallback, whose targets include System.setProperty
+	// with any key: the keys the graph took as unset (System.initPhase3's
+	// java.system.class.loader) are then written, and the sites that read them
+	// would resolve otherwise.
+	whyJDK := map[string]string{"pubnative": "which the graph took as unset"}
 	for _, level := range []callgraph.Level{callgraph.BehavedCLs, callgraph.CorrectString, callgraph.CorrectJDK} {
 		opts := Options{Level: level, Algorithm: callgraph.CHA}
 		g0, tr0, err := a0.RunTrace(ctx, opts)
@@ -212,7 +213,7 @@ func TestUpdate(t *testing.T) {
 // TestUpdateChain updates an updated graph: base -> addcall -> removecall -> base
 // (changes of Work's calls), then base -> callers -> property -> callers -> base
 // (Main passes Lib.load's reflective site another name, then a property, and back),
-// each step equal to a new run.
+// then newdispatch and newdispatch-creator over it, each step equal to a new run.
 func TestUpdateChain(t *testing.T) {
 	ctx := context.Background()
 	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
@@ -221,13 +222,20 @@ func TestUpdateChain(t *testing.T) {
 	if prev.Graph, prev.Trace, err = prev.Analyzer.RunTrace(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
-	steps := []struct{ variant, changed string }{
-		{"addcall", "app/Work"}, {"removecall", "app/Work"}, {"", "app/Work"},
-		{"callers", "app/Main"}, {"property", "app/Main"}, {"callers", "app/Main"}, {"", "app/Main"},
+	steps := []struct {
+		variant, changed string
+		over             []string // variants under variant
+	}{
+		{"addcall", "app/Work", nil}, {"removecall", "app/Work", nil}, {"", "app/Work", nil},
+		{"callers", "app/Main", nil}, {"property", "app/Main", nil}, {"callers", "app/Main", nil}, {"", "app/Main", nil},
+		// A dispatch the first update makes, without lambda targets, gains one in the
+		// second, which does not visit its caller again: the updated trace must know
+		// the dispatch.
+		{"newdispatch", "app/Work", nil}, {"newdispatch-creator", "app/Creator", []string{"newdispatch"}},
 	}
 	for _, st := range steps {
 		v := st.variant
-		ix := updateProgram(t, v)
+		ix := updateProgram(t, append(st.over, v)...)
 		a := New(ix)
 		g, tr, err := a.Update(ctx, opts, prev, []string{st.changed})
 		if err != nil {
