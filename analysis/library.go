@@ -249,10 +249,7 @@ func (s *solver) libraryDispatch(at site, g *group, ri int32) {
 // key: the targets of client subclasses and of colluding inheritance, each sorted
 // (nil when there are none).
 func (s *solver) libTargets(key dispatchKey) (sub, colluding []int32) {
-	g := &group{key: key, rm: s.methods[key.method], declared: s.h.Classes()[key.declared]}
-	if key.encap > 0 {
-		g.keep = s.encapKeep(s.h.Classes()[key.encap-1])
-	}
+	g := s.keyGroup(key)
 	sub = s.libSubclassTargets(g)
 	if i := s.libColludingSet(g); i >= 0 {
 		colluding = s.sets[i]

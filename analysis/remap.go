@@ -137,6 +137,10 @@ func (m *idMap) graph(g *callgraph.Graph, numNodes int) (out *callgraph.Graph, l
 func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 	out := *t
 	out.parent, out.condOf = make([]int32, n), make([]int32, n)
+	lambdaSets := map[int32]bool{}
+	for _, set := range t.ifaceLambda {
+		lambdaSets[set] = true
+	}
 	out.cond = make(map[int32]map[int32]int32, len(t.cond))
 	for set, members := range t.cond {
 		nm := make(map[int32]int32, len(members))
@@ -144,8 +148,10 @@ func (m *idMap) trace(t *Trace, n int) (*Trace, string) {
 			x, f := m.method[id], m.id(from)
 			switch {
 			case x < 0:
+			case from >= 0 && f < 0 && lambdaSets[set]:
+				nm[x] = condGone // lambdasDropped justifies it otherwise or takes it away
 			case from >= 0 && f < 0:
-				return nil, "a method that justifies a lambda or method-handle target was removed"
+				return nil, "a method that justifies a method-handle target was removed"
 			default:
 				nm[x] = f
 			}

@@ -461,6 +461,16 @@ func (s *solver) dispatchIdx(at site, v algo.Value, rm *hierarchy.Method, ri int
 	return g.set
 }
 
+// keyGroup returns a group of dispatch key k that is not the solver's: its method,
+// declared type and filter, as the tests of lambdas and library targets read them.
+func (s *solver) keyGroup(k dispatchKey) *group {
+	g := &group{key: k, rm: s.methods[k.method], declared: s.h.Classes()[k.declared], lambdaSet: -1}
+	if k.encap > 0 {
+		g.keep = s.encapKeep(s.h.Classes()[k.encap-1])
+	}
+	return g
+}
+
 // encapKeep is the filter of a dispatch from class from that respects
 // encapsulation: public targets, and those encapsulation-safe from it.
 func (s *solver) encapKeep(from *hierarchy.Class) func(*hierarchy.Method) bool {

@@ -278,6 +278,20 @@ func (s *solver) inheritLambdaSet(g *group) {
 		s.live[g.lambdaSet] = true
 		s.cond[g.lambdaSet] = map[int32]int32{}
 		s.inherited[g.lambdaSet] = old
+		// The set outlives its dispatches: when an update dropped every caller, it
+		// dropped the members that only they reached, and the set (which updates
+		// keep as a new run would make it) reaches them again.
+		for _, id := range s.sets[g.lambdaSet] {
+			if !s.reach.Has(id) {
+				from, ok := s.inherit.Trace.cond[old][id]
+				if !ok {
+					from = -1
+				}
+				s.condFrom = from
+				s.reachable(id)
+				s.condFrom = -1
+			}
+		}
 	}
 }
 

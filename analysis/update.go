@@ -219,21 +219,34 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 		g.Entries, g.Problems = me.entries, s.problems
 	}
 	fresh := s.freshLambdaSets(&t, setMap)
+	// The lambdas of the updated graph: those of the methods the probe visited are
+	// the ones it met.
+	t.lambdas = s.lambdaRecs(slices.DeleteFunc(slices.Clone(prev.Trace.lambdas), func(r lambdaRec) bool {
+		return !g.Reachable.Has(r.creator) || s.changed.Has(r.creator)
+	}), g.Reachable.Has)
 	// A grown lambda set's new members were reached from their creators, not from
 	// the set's callers, and so were a fresh one's: their derivations are searched.
 	if me != nil || grew || fresh || !derivationsKept(g, old, pg, s.inherited, inD, &t) {
 		parent, condOf, reached, ok := grounded(g, &t, a.h.Methods())
+		// A lambda target whose justifying method is no longer reached may have
+		// another creator that is: with it, the search may reach more.
+		for ok && reached.Count() != g.Reachable.Count() && s.rejustify(&t, reached) {
+			parent, condOf, reached, ok = grounded(g, &t, a.h.Methods())
+		}
 		if !ok {
 			return nil, nil, notUpdatable("a target through a lambda or method handle has no justification")
 		}
 		if reached.Count() != g.Reachable.Count() {
+			unjustified(g, &t, reached)
 			if why := unprunable(g, reached, &t, s.appNative, a.h); why != "" {
 				return nil, nil, notUpdatable("%s", why)
 			}
 			g = prune(g, reached)
+			t.lambdas = slices.DeleteFunc(t.lambdas, func(r lambdaRec) bool { return !reached.Has(r.creator) })
 		}
 		t.parent, t.condOf = parent, condOf
 	}
+	emptyLambdaSets(g, &t)
 	if opts.Level.RespectsEncapsulation() {
 		for _, o := range a.overrideCalls() {
 			if g.Reachable.Has(o.caller.ID) {
@@ -261,11 +274,6 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
 	t.spec = opts.Spec
 	t.appNative = s.appNative
-	// The lambdas of the updated graph: those of the methods the probe visited are
-	// the ones it met.
-	t.lambdas = s.lambdaRecs(slices.DeleteFunc(slices.Clone(prev.Trace.lambdas), func(r lambdaRec) bool {
-		return !g.Reachable.Has(r.creator) || s.changed.Has(r.creator)
-	}), g.Reachable.Has)
 	probeGroups := make(map[dispatchKey]int32, len(s.plain)+len(s.groups))
 	for _, gr := range s.plain {
 		probeGroups[gr.key] = gr.set
@@ -348,9 +356,6 @@ func (a *Analyzer) changedMethods(prev Previous, changed []string) (visit []*hie
 			touched, ids = append(touched, nf, of), append(ids, m.ID)
 			if !prev.Graph.Reachable.Has(m.ID) {
 				continue
-			}
-			if !lambdasKept(name, lambdaIndys(of), lambdaIndys(nf)) {
-				return nil, nil, m.String() + " no longer creates a lambda it created"
 			}
 			visit = append(visit, m)
 		}

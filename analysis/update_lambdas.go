@@ -2,13 +2,9 @@ package analysis
 
 import (
 	"maps"
-	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index/facts"
-	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // An update's probe meets the lambdas of the methods it visits: those of the
@@ -57,15 +53,10 @@ func (s *solver) oldLambdas() *probeLambdas {
 	for set, k := range t.groups {
 		pl.dispatchSets[k] = append(pl.dispatchSets[k], set)
 	}
-	ms, cs := s.h.Methods(), s.h.Classes()
 	for k, set := range t.ifaceLambda {
-		rm, declared := ms[k.method], cs[k.declared]
-		g := group{key: k, rm: rm, declared: declared, lambdaSet: set}
-		if k.encap > 0 {
-			from := cs[k.encap-1]
-			g.keep = func(m *hierarchy.Method) bool { return m.IsPublic() || s.h.EncapsulationSafe(from, m) }
-		}
-		pl.byName[rm.Name] = append(pl.byName[rm.Name], oldLambdaGroup{g: g, set: set})
+		g := s.keyGroup(k)
+		g.lambdaSet = set
+		pl.byName[g.rm.Name] = append(pl.byName[g.rm.Name], oldLambdaGroup{g: *g, set: set})
 	}
 	s.lambdaProbe = pl
 	return pl
@@ -217,10 +208,7 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 			add[set] = maps.Clone(members)
 		}
 	}
-	drop, why := s.lambdasDropped(g, cond, visited)
-	if why != "" {
-		return nil, nil, false, why
-	}
+	drop, rejust := s.lambdasDropped(cond, visited)
 	for ps, os := range s.inherited {
 		if len(drop[os]) > 0 {
 			pg.Sets[ps] = slices.DeleteFunc(slices.Clone(pg.Sets[ps]), func(id int32) bool { return drop[os][id] })
@@ -247,11 +235,15 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 			}
 		}
 	}
-	if len(add) == 0 && len(drop) == 0 {
+	if len(add) == 0 && len(drop) == 0 && len(rejust) == 0 {
 		return g.Sets, cond, false, ""
 	}
 	sets, outCond = slices.Clone(g.Sets), maps.Clone(cond)
-	for _, set := range slices.Sorted(maps.Keys(setsOf(add, drop))) {
+	touched := setsOf(add, drop)
+	for set := range rejust {
+		touched[set] = true
+	}
+	for _, set := range slices.Sorted(maps.Keys(touched)) {
 		grown := slices.DeleteFunc(slices.Clone(g.Sets[set]), func(id int32) bool { return drop[set][id] })
 		c := maps.Clone(cond[set])
 		if c == nil {
@@ -260,6 +252,7 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 		for id := range drop[set] {
 			delete(c, id)
 		}
+		maps.Copy(c, rejust[set])
 		for id, from := range add[set] {
 			grown = append(grown, id)
 			if _, ok := c[id]; !ok && from >= 0 {
@@ -273,46 +266,154 @@ func (s *solver) grownSets(g, pg *callgraph.Graph, cond map[int32]map[int32]int3
 }
 
 // lambdasDropped returns, by set of the updated graph, the lambda targets the
-// probe takes away: the members whose first justification is a method it visited
-// again and that no lambda it met adds again. Such a member goes only when it is
-// the body javac made for a lambda of a changed class (lambda$...), whose every
-// creator is a method of that class and so visited again; a method reference's
-// target may have other creators, which the trace does not keep, so that declines.
-func (s *solver) lambdasDropped(g *callgraph.Graph, cond map[int32]map[int32]int32, visited callgraph.Bitset) (map[int32]map[int32]bool, string) {
+// probe takes away, and those it justifies otherwise (rejust: member -> method).
+// A member whose justification is a method the probe visited again, or one a member
+// edit removed (condGone), keeps its place when a lambda the probe met adds it again
+// or when another creator of the updated run that the probe did not visit creates a
+// lambda that gives it (otherCreator); it goes otherwise, as in a new run.
+func (s *solver) lambdasDropped(cond map[int32]map[int32]int32, visited callgraph.Bitset) (drop map[int32]map[int32]bool, rejust map[int32]map[int32]int32) {
 	t := s.inherit.Trace
-	again := func(set, id int32) bool {
+	again := func(set, id int32) (int32, bool) {
 		if s.lambdaProbe != nil {
-			if _, ok := s.lambdaProbe.again[set][id]; ok {
-				return true
+			if from, ok := s.lambdaProbe.again[set][id]; ok {
+				return from, true
 			}
 		}
 		for ps, os := range s.inherited {
-			if _, ok := s.cond[ps][id]; ok && os == set {
-				return true
+			if from, ok := s.cond[ps][id]; ok && os == set {
+				return from, true
 			}
 		}
-		return false
+		return -1, false
 	}
-	drop := map[int32]map[int32]bool{}
-	for _, set := range t.ifaceLambda {
+	notVisited := func(creator int32) bool { return !visited.Has(creator) }
+	drop, rejust = map[int32]map[int32]bool{}, map[int32]map[int32]int32{}
+	for k, set := range t.ifaceLambda {
 		if set < 0 {
 			continue
 		}
 		for id, from := range cond[set] {
-			if from < 0 || !visited.Has(from) || again(set, id) {
+			if from != condGone && (from < 0 || !visited.Has(from)) {
 				continue
 			}
-			m := s.methods[id]
-			if !strings.HasPrefix(m.Name, "lambda$") || !s.changedClasses[m.Class.Name] {
-				return nil, "a changed method no longer creates a lambda of " + m.String()
+			by, ok := again(set, id)
+			if !ok {
+				by = s.otherCreator(t.lambdas, k, id, notVisited)
+				ok = by >= 0
 			}
-			if drop[set] == nil {
-				drop[set] = map[int32]bool{}
+			switch {
+			case !ok:
+				if drop[set] == nil {
+					drop[set] = map[int32]bool{}
+				}
+				drop[set][id] = true
+			case by != from:
+				if rejust[set] == nil {
+					rejust[set] = map[int32]int32{}
+				}
+				rejust[set][id] = by
 			}
-			drop[set][id] = true
 		}
 	}
-	return drop, ""
+	return drop, rejust
+}
+
+// emptyLambdaSets takes from g, which the update owns, the bundles of the lambda sets
+// that lost every member, and has t record their dispatches as without a lambda
+// set: a new run makes a dispatch's lambda set only when a lambda matches it.
+func emptyLambdaSets(g *callgraph.Graph, t *Trace) {
+	var empty map[int32]bool
+	for k, set := range t.ifaceLambda {
+		if set < 0 || len(g.Sets[set]) > 0 {
+			continue
+		}
+		if empty == nil {
+			empty, t.ifaceLambda = map[int32]bool{}, maps.Clone(t.ifaceLambda)
+		}
+		empty[set] = true
+		t.ifaceLambda[k] = -1
+	}
+	if empty != nil {
+		g.Bundles = slices.DeleteFunc(slices.Clone(g.Bundles), func(b callgraph.Bundle) bool { return empty[b.Set] })
+	}
+}
+
+// condGone is the justification of a lambda target whose justifying method a member
+// edit removed (idMap.trace): lambdasDropped finds it another or takes it away.
+const condGone = -2
+
+// otherCreator returns the creator of a lambda of recs, accepted by ok, through
+// which the dispatch of key k reaches method id: as the lambda's implementation or
+// as a default method the lambda inherits. -1 when there is none.
+func (s *solver) otherCreator(recs []lambdaRec, k dispatchKey, id int32, ok func(creator int32) bool) int32 {
+	g := s.keyGroup(k)
+	if g.keep != nil && !g.keep(s.methods[id]) {
+		return -1
+	}
+	for i := range recs {
+		r := &recs[i]
+		if !ok(r.creator) {
+			continue
+		}
+		l := r.lambda(s.h)
+		if s.lambdaMatches(g, l) && slices.Contains(r.targets, id) {
+			return r.creator
+		}
+		if m := s.inheritedDefault(g, l.iface); m != nil && m.ID == id {
+			return r.creator
+		}
+	}
+	return -1
+}
+
+// rejustify gives the lambda targets of t whose justifying methods reached lacks
+// another justification, by a lambda of t whose creator it has, and reports whether
+// it gave any (t.cond is copied where it changes).
+func (s *solver) rejustify(t *Trace, reached callgraph.Bitset) bool {
+	changed := false
+	for k, set := range t.ifaceLambda {
+		if set < 0 {
+			continue
+		}
+		for id, from := range t.cond[set] {
+			if from < 0 || reached.Has(from) {
+				continue
+			}
+			if by := s.otherCreator(t.lambdas, k, id, reached.Has); by >= 0 {
+				if !changed {
+					t.cond = maps.Clone(t.cond)
+				}
+				changed = true
+				c := maps.Clone(t.cond[set])
+				c[id] = by
+				t.cond[set] = c
+			}
+		}
+	}
+	return changed
+}
+
+// unjustified takes from g, which the update owns, the lambda targets whose
+// justifying methods reached lacks (rejustify found no other), as a new run, whose
+// lambdas are those of the reached methods, makes the sets; t.cond loses them too.
+func unjustified(g *callgraph.Graph, t *Trace, reached callgraph.Bitset) {
+	cloned := false
+	for _, set := range t.ifaceLambda {
+		if set < 0 {
+			continue
+		}
+		gone := func(id int32) bool { from, ok := t.cond[set][id]; return ok && from >= 0 && !reached.Has(from) }
+		if !slices.ContainsFunc(g.Sets[set], gone) {
+			continue
+		}
+		if !cloned {
+			g.Sets, t.cond, cloned = slices.Clone(g.Sets), maps.Clone(t.cond), true
+		}
+		g.Sets[set] = slices.DeleteFunc(slices.Clone(g.Sets[set]), gone)
+		c := maps.Clone(t.cond[set])
+		maps.DeleteFunc(c, func(id, _ int32) bool { return gone(id) })
+		t.cond[set] = c
+	}
 }
 
 // setsOf returns the keys of both maps.
@@ -335,44 +436,4 @@ func addTo(m map[int32]map[int32]int32, set, id, from int32) {
 	if _, ok := m[set][id]; !ok {
 		m[set][id] = from
 	}
-}
-
-// lambdasKept reports whether a changed method of class class still creates what
-// the lambda sets' justifications by it need (the trace keeps only the first
-// creator of each member): every lambda it created (in values: the same bootstrap
-// arguments) but those whose body javac made in class (lambda$...), which
-// lambdasDropped takes away when nothing creates them again. (A default method a
-// lambda inherits is justified by the first creator of a lambda of its interface;
-// lambdasDropped declines when a visited creator no longer justifies one.)
-func lambdasKept(class string, before, after []facts.Indy) bool {
-	left := slices.Clone(after)
-	for i := range before {
-		b := &before[i]
-		if j := slices.IndexFunc(left, func(a facts.Indy) bool { return reflect.DeepEqual(a, *b) }); j >= 0 {
-			left = slices.Delete(left, j, j+1)
-			continue
-		}
-		impl, ok := b.LambdaImpl()
-		if !ok {
-			continue // another bootstrap (string concatenation, records): no lambda set
-		}
-		if impl.Ref.Class != class || !strings.HasPrefix(impl.Ref.Name, "lambda$") {
-			return false
-		}
-	}
-	return true
-}
-
-// lambdaIndys returns the invokedynamic instructions of a method's code.
-func lambdaIndys(f *facts.Method) []facts.Indy {
-	if f == nil {
-		return nil
-	}
-	var out []facts.Indy
-	for i := range f.Calls {
-		if in := f.Calls[i].Indy; in != nil {
-			out = append(out, *in)
-		}
-	}
-	return out
 }

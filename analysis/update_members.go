@@ -87,27 +87,11 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	// The reachable methods of the changed classes, and every reachable method
 	// whose code names a class whose members or supertypes changed (its calls may
 	// resolve otherwise, its initialisations run other <clinit>s).
-	var lambdaErr string
 	g.Reachable.ForEach(func(id int32) {
-		if id == g.Native {
-			return
-		}
-		m := nh.Methods()[id]
-		if delta[m.Class.Name] {
-			add(id)
-			if om := oh.Class(m.Class.Name).Method(m.Name, m.Desc); lambdaErr == "" && om != nil &&
-				!lambdasKept(m.Class.Name, lambdaIndys(prev.Analyzer.prog.Facts(om)), lambdaIndys(a.prog.Facts(m))) {
-				lambdaErr = m.String() + " no longer creates a lambda it created"
-			}
-			return
-		}
-		if namesAny(a.prog.Facts(m), below) {
+		if id != g.Native && (delta[nh.Methods()[id].Class.Name] || namesAny(a.prog.Facts(nh.Methods()[id]), below)) {
 			add(id)
 		}
 	})
-	if lambdaErr != "" {
-		return nil, nil, notUpdatable("%s", lambdaErr)
-	}
 	// Dynamic sites: what resolves them reads names in the code of their methods and
 	// of the methods a value analysis read for them (string and class constants,
 	// casts, calls whose dispatch it follows), the callers of methods, and the

@@ -79,7 +79,9 @@ func TestUpdate(t *testing.T) {
 		}}},
 		{"removecall", []string{"app/Work"}, "", expect{reach: []string{"app/Lib.common()V", "java/io/PrintStream.println(I)V"}}},
 		{"unreachable", []string{"app/Work"}, "", expect{noReach: []string{"app/Lib.onlyFromWork()V"}}},
-		{"cycle", []string{"app/Work"}, "justifies a lambda", expect{noReach: []string{"app/Creator.create()V", "app/Creator.lambda$create$0()V"}}},
+		// The update takes the lambda body out of the dispatch's lambda targets: its
+		// only creator, create, is no longer reachable.
+		{"cycle", []string{"app/Work"}, "", expect{noReach: []string{"app/Creator.create()V", "app/Creator.lambda$create$0()V"}}},
 		{"newreach", []string{"app/Work"}, "", expect{edges: [][2]string{
 			{"app/Work.run([Ljava/lang/String;)V", "app/Work.other()V"},
 			{"app/Work.other()V", "app/Lib.common()V"},
@@ -213,7 +215,7 @@ func TestUpdate(t *testing.T) {
 // TestUpdateChain updates an updated graph: base -> addcall -> removecall -> base
 // (changes of Work's calls), then base -> callers -> property -> callers -> base
 // (Main passes Lib.load's reflective site another name, then a property, and back),
-// then newdispatch and newdispatch-creator over it, each step equal to a new run.
+// then the steps below, each equal to a new run.
 func TestUpdateChain(t *testing.T) {
 	ctx := context.Background()
 	opts := Options{Level: callgraph.CorrectString, Algorithm: callgraph.CHA}
@@ -230,8 +232,24 @@ func TestUpdateChain(t *testing.T) {
 		{"callers", "app/Main", nil}, {"property", "app/Main", nil}, {"callers", "app/Main", nil}, {"", "app/Main", nil},
 		// A dispatch the first update makes, without lambda targets, gains one in the
 		// second, which does not visit its caller again: the updated trace must know
-		// the dispatch.
+		// the dispatch. Then its caller leaves it (its one target is no longer
+		// reachable) and comes back (the target is reached again), and the creator of
+		// the target stops creating it (the dispatch has no lambda targets again).
 		{"newdispatch", "app/Work", nil}, {"newdispatch-creator", "app/Creator", []string{"newdispatch"}},
+		{"newdispatch-creator", "app/Work", nil}, {"newdispatch-creator", "app/Work", []string{"newdispatch"}},
+		{"", "app/Creator", []string{"newdispatch"}}, {"", "app/Work", nil},
+		// Two creators of one method reference, which each stop creating it in
+		// turn: the first to stop leaves the target to the other (the trace keeps
+		// every lambda), the second takes it away.
+		{"mref", "app/Work", nil}, {"mref-creator", "app/Creator", []string{"mref"}},
+		{"mref-creator", "app/Work", nil}, {"", "app/Creator", nil},
+		// The first creator of a method reference becomes unreachable while another
+		// keeps creating it.
+		{"mref-creator", "app/Creator", nil}, {"mref", "app/Work", []string{"mref-creator"}},
+		{"mref-nocreate", "app/Work", []string{"mref-creator"}}, {"", "app/Work", []string{"mref-creator"}},
+		{"", "app/Creator", nil},
+		// A member edit removes the one method creating a method reference.
+		{"mref-helper", "app/Work", nil}, {"", "app/Work", nil},
 	}
 	for _, st := range steps {
 		v := st.variant

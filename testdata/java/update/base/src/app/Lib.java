@@ -1,6 +1,15 @@
 package app;
 
 public class Lib {
+    // Set in variant newdispatch-creator, read in variant newdispatch.
+    static Maker maker;
+
+    // Unreachable in the base program; newdispatch-creator makes it the target of
+    // Lib.maker's make().
+    static Object made() {
+        return null;
+    }
+
     static void common() {}
 
     // Reached from Main.main: virtual calls whose CHA targets the variants that add
