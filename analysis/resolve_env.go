@@ -49,6 +49,7 @@ type envState struct {
 	any         bool            // reachable code may write every system property
 	anySecurity bool            // ... every security property
 	unset       map[string]bool // keys answers took as unset
+	orphans     map[string]bool // keys read unset outside a dynamic site
 	// by gives each write the node whose visit found it first (solver.cur: -1 for
 	// none, writerGone once a member edit removed the method). An update keeps a
 	// write only while that node is reachable and not visited again, or the
@@ -168,11 +169,11 @@ type envRun struct {
 	gone    map[int]bool         // site records replaced by a later resolution
 	dead    map[int]bool         // bundles of those: the new resolution's include their targets
 	redo    []int                // sites to resolve again
-	orphans map[string]bool      // keys read unset outside a dynamic site
 	restart bool                 // a write hit an orphan: the pass must start again
-	// prev is set in an update's probe: the updated run's keys read unset, which a
-	// write in the probe cannot answer again.
-	prev map[string]bool
+	// prev is set in an update's probe: the updated run's keys read unset. A write of
+	// one in the probe has the methods whose sites read it visited again
+	// (unsetReadersAgain), unless the run read it outside a dynamic site (prevOrphans).
+	prev, prevOrphans map[string]bool
 }
 
 // newEnvRun returns the environment of a run at opts' level, seeded with what an
@@ -182,10 +183,10 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 		return nil
 	}
 	e := &envRun{
-		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, by: map[envWrite]int32{}},
+		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, orphans: map[string]bool{}, by: map[envWrite]int32{}},
 		apis:     map[int32]string{}, watched: map[int32]bool{},
 		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
-		gone: map[int]bool{}, dead: map[int]bool{}, orphans: map[string]bool{},
+		gone: map[int]bool{}, dead: map[int]bool{},
 	}
 	if seed != nil {
 		maps.Copy(e.written, seed.written)
@@ -276,7 +277,7 @@ func (s *solver) writeProperty(k string, every bool) {
 		if !hit(key) {
 			continue
 		}
-		if e.prev[key] || e.orphans[key] {
+		if e.orphans[key] {
 			e.restart = true
 		}
 		for _, i := range e.readers[key] {
@@ -287,7 +288,25 @@ func (s *solver) writeProperty(k string, every bool) {
 	}
 	for key := range e.prev {
 		if hit(key) {
-			s.unsupported = "a changed method writes property " + key + ", which the graph took as unset"
+			delete(e.prev, key)
+			s.unsetReadersAgain(key)
+		}
+	}
+}
+
+// unsetReadersAgain has an update's probe visit again the methods whose dynamic
+// sites the updated graph resolved taking key as unset (Site.Unset), which the
+// probe found written: their sites resolve otherwise now. (The value analyses' cached
+// answers that read the key unset are those of the probe's own sites, which
+// redoSites resolves again after dropping the cache.)
+func (s *solver) unsetReadersAgain(key string) {
+	if s.env.prevOrphans[key] {
+		s.unsupported = "a changed method writes property " + key + ", which the graph took as unset outside a dynamic site"
+		return
+	}
+	for _, st := range s.inherit.Graph.Sites {
+		if st.Caller != s.native && slices.Contains(st.Unset, key) && s.changed.Add(st.Caller) {
+			s.early = append(s.early, st.Caller)
 		}
 	}
 }
@@ -663,10 +682,12 @@ func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
 // union returns the state of an update: the probe's findings and the updated
 // run's.
 func (e *envRun) union(prev *envState) *envState {
-	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset), by: maps.Clone(e.by)}
+	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset),
+		orphans: maps.Clone(e.orphans), by: maps.Clone(e.by)}
 	if prev != nil {
 		maps.Copy(out.written, prev.written)
 		maps.Copy(out.unset, prev.unset)
+		maps.Copy(out.orphans, prev.orphans)
 		for w, by := range prev.by {
 			if _, ok := out.by[w]; !ok {
 				out.by[w] = by

@@ -271,9 +271,9 @@ func (s *solver) lambdaRecs(kept []lambdaRec, keep func(creator int32) bool) []l
 func (s *solver) inheritLambdaSet(g *group) {
 	old, ok := s.inherit.Trace.ifaceLambda[g.key]
 	switch {
-	case !ok:
+	case !ok || old < 0:
 		s.newLambdaDispatch(g)
-	case old >= 0:
+	default:
 		g.lambdaSet = s.addSet(append([]int32(nil), s.inherit.Graph.Sets[old]...))
 		s.live[g.lambdaSet] = true
 		s.cond[g.lambdaSet] = map[int32]int32{}

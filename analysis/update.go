@@ -154,7 +154,7 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 		var seed *envState
 		seed, dropped = prev.Trace.env.seed(inD)
 		s.env = s.newEnvRun(seed)
-		s.env.prev = prev.Trace.env.takenUnset()
+		s.env.prev, s.env.prevOrphans = prev.Trace.env.takenUnset(), prev.Trace.env.orphans
 	}
 	for _, m := range visit {
 		if err := ctx.Err(); err != nil {

@@ -39,6 +39,11 @@ type probeLambdas struct {
 	fresh map[dispatchKey]bool
 	// dispatchSets gives the updated graph's target sets of each dispatch.
 	dispatchSets map[dispatchKey][]int32
+	// recsByName and recsByIface index the updated run's lambdas (Trace.lambdas),
+	// whose interfaces are ifaces, in the order of their first lambda.
+	recsByName  map[string][]int
+	recsByIface map[int32][]int
+	ifaces      []int32
 }
 
 // oldLambdas indexes the updated run's interface dispatches by method name, once per
@@ -52,6 +57,14 @@ func (s *solver) oldLambdas() *probeLambdas {
 		fresh: map[dispatchKey]bool{}, dispatchSets: map[dispatchKey][]int32{}}
 	for set, k := range t.groups {
 		pl.dispatchSets[k] = append(pl.dispatchSets[k], set)
+	}
+	pl.recsByName, pl.recsByIface = map[string][]int{}, map[int32][]int{}
+	for i, r := range t.lambdas {
+		pl.recsByName[r.name] = append(pl.recsByName[r.name], i)
+		if pl.recsByIface[r.iface] == nil {
+			pl.ifaces = append(pl.ifaces, r.iface)
+		}
+		pl.recsByIface[r.iface] = append(pl.recsByIface[r.iface], i)
 	}
 	for k, set := range t.ifaceLambda {
 		g := s.keyGroup(k)
@@ -113,21 +126,31 @@ func (s *solver) probeLambda(l *lambda) {
 }
 
 // newLambdaDispatch matches a dispatch on an interface that the updated run did not
-// make against that run's lambdas (Trace.lambdas), but those whose creators the probe
-// visits again: it meets those itself. Its callers are all visited (the dispatch is
-// new), so the probe makes its lambda set, with the members justified by the
-// lambdas' creators.
+// make, or made without a lambda set, against that run's lambdas (Trace.lambdas),
+// but those whose creators the probe visits again: it meets those itself. (A
+// lambda the run or an update met after the dispatch's callers had all gone did not
+// give the dispatch a set.) The probe makes the dispatch's lambda set, visiting all
+// its callers (ensureLambdaSet), with the members justified by the lambdas'
+// creators.
 func (s *solver) newLambdaDispatch(g *group) {
-	for i := range s.inherit.Trace.lambdas {
-		r := &s.inherit.Trace.lambdas[i]
-		if s.changed.Has(r.creator) {
-			continue
+	pl, recs := s.oldLambdas(), s.inherit.Trace.lambdas
+	for _, i := range pl.recsByName[g.rm.Name] {
+		if r := &recs[i]; !s.changed.Has(r.creator) {
+			s.matchLambda(g, r.lambda(s.h))
 		}
-		l := r.lambda(s.h)
-		s.matchLambda(g, l)
-		if m := s.inheritedDefault(g, l.iface); m != nil {
-			s.ensureLambdaSet(g)
-			s.growCond(g.lambdaSet, m.ID, r.creator)
+	}
+	for _, iface := range pl.ifaces {
+		for _, i := range pl.recsByIface[iface] {
+			r := &recs[i]
+			if s.changed.Has(r.creator) {
+				continue
+			}
+			// Any creator of a lambda of the interface justifies its default methods.
+			if m := s.inheritedDefault(g, s.h.Classes()[iface]); m != nil {
+				s.ensureLambdaSet(g)
+				s.growCond(g.lambdaSet, m.ID, r.creator)
+			}
+			break
 		}
 	}
 }
@@ -356,7 +379,7 @@ func (s *solver) otherCreator(recs []lambdaRec, k dispatchKey, id int32, ok func
 			continue
 		}
 		l := r.lambda(s.h)
-		if s.lambdaMatches(g, l) && slices.Contains(r.targets, id) {
+		if r.name == g.rm.Name && s.lambdaMatches(g, l) && slices.Contains(r.targets, id) {
 			return r.creator
 		}
 		if m := s.inheritedDefault(g, l.iface); m != nil && m.ID == id {
