@@ -158,8 +158,10 @@ type envRun struct {
 	// apis are the writers a dynamic call may reach with any argument, and the
 	// namespace they write: System.setProperty, setProperties, getProperties and
 	// methods returning its object; Security.setProperty.
-	apis    map[int32]string
-	watched map[int32]bool // sets of dynamic bundles: a member added later is checked
+	apis map[int32]string
+	// watched are the sets of dynamic bundles, each with the caller of the first:
+	// a member added later is checked, and its write is that caller's.
+	watched map[int32]int32
 	// The dynamic site being resolved and the keys its resolution took as unset.
 	cur     *dynamicSite
 	curKeys []string
@@ -184,7 +186,7 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 	}
 	e := &envRun{
 		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, orphans: map[string]bool{}, by: map[envWrite]int32{}},
-		apis:     map[int32]string{}, watched: map[int32]bool{},
+		apis:     map[int32]string{}, watched: map[int32]int32{},
 		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
 		gone: map[int]bool{}, dead: map[int]bool{},
 	}
@@ -379,18 +381,21 @@ func nativeSetsKeys(model *jdkmodel.Model, m *hierarchy.Method) bool {
 	return e != nil && slices.ContainsFunc(e.Effects, func(x jdkmodel.Effect) bool { return x.Kind == jdkmodel.EffSets })
 }
 
-// dynamicBundle checks a bundle of a dynamic kind for the property writers among its
-// members: such a call's arguments are not followed, so it may write any key. The
-// set is watched for members added later.
-func (s *solver) dynamicBundle(set int32) {
+// dynamicBundle checks a bundle of a dynamic kind, of caller, for the property
+// writers among its members: such a call's arguments are not followed, so it may
+// write any key. The set is watched for members added later. The write is the
+// caller's, whichever method the solver is visiting: a bundle may be made, and a
+// set grow, while another method is visited (a lambda's creator), and an update
+// keeps a write only while the node it records stays (envState.by).
+func (s *solver) dynamicBundle(set, caller int32) {
 	e := s.env
-	if e.any && e.anySecurity || e.watched[set] {
+	if _, ok := e.watched[set]; ok || e.any && e.anySecurity {
 		return
 	}
-	e.watched[set] = true
+	e.watched[set] = caller
 	for _, id := range s.sets[set] {
 		if ns, ok := e.apis[id]; ok {
-			s.writeProperty(ns, true)
+			s.writePropertyBy(caller, ns, true)
 		}
 	}
 }
@@ -398,9 +403,19 @@ func (s *solver) dynamicBundle(set int32) {
 // grown checks a member added to a watched set.
 func (s *solver) grown(set, id int32) {
 	e := s.env
-	if ns, ok := e.apis[id]; ok && e.watched[set] {
-		s.writeProperty(ns, true)
+	if by, ok := e.watched[set]; ok {
+		if ns, ok := e.apis[id]; ok {
+			s.writePropertyBy(by, ns, true)
+		}
 	}
+}
+
+// writePropertyBy is writeProperty for a write that node by makes.
+func (s *solver) writePropertyBy(by int32, k string, every bool) {
+	cur := s.cur
+	s.cur = by
+	s.writeProperty(k, every)
+	s.cur = cur
 }
 
 // envResolver reads the plain calls of System.setProperty, setProperties and
@@ -594,11 +609,14 @@ func (s *solver) watchWriter(m *hierarchy.Method) {
 		return
 	}
 	e.apis[m.ID] = ""
+	first := int32(-1) // the first such set, for a deterministic writer
 	for set := range e.watched {
-		if slices.Contains(s.sets[set], m.ID) {
-			s.writeProperty("", true)
-			return
+		if (first < 0 || set < first) && slices.Contains(s.sets[set], m.ID) {
+			first = set
 		}
+	}
+	if first >= 0 {
+		s.writePropertyBy(e.watched[first], "", true)
 	}
 }
 

@@ -326,7 +326,7 @@ func (s *solver) bundleFrom(at site, from *hierarchy.Method, set, reason int32, 
 	}
 	s.bundles = append(s.bundles, callgraph.Bundle{Caller: caller, PC: at.pc, Line: at.line, Call: at.call, Set: set, Reason: reason})
 	if s.env != nil && s.reasons[reason].Kind.Dynamic() && !s.modelSets(at) {
-		s.dynamicBundle(set)
+		s.dynamicBundle(set, caller)
 	}
 	if !s.live[set] {
 		s.live[set] = true

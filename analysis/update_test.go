@@ -330,6 +330,34 @@ func TestUpdatePropertyWrites(t *testing.T) {
 		t.Errorf("an update that adds the write differs from a new run:\n%s", d)
 	}
 
+	// Over variant opwrite, Work.callOp calls a method reference to
+	// System.getProperties (created in Work.run), which may write every property,
+	// and the variant opwrite-call's Main calls callOp. An update that stops calling
+	// it leaves no writer: a new run takes app.plugin as unset. The write is
+	// callOp's, not run's (which created the reference and is still reachable), so
+	// the update either declines or gives the new run's graph.
+	aw := New(updateProgram(t, "opwrite", "opwrite-call"))
+	gw, trw, err := aw.RunTrace(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ao := New(updateProgram(t, "property", "opwrite"))
+	if want, err = ao.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !creates(aw, gw) || creates(ao, want) {
+		t.Fatalf("Lib.load creates app.Other: with callOp %v (want true), without %v (want false)", creates(aw, gw), creates(ao, want))
+	}
+	switch g, _, err := ao.Update(ctx, opts, Previous{Analyzer: aw, Graph: gw, Trace: trw}, []string{"app/Main"}); {
+	case IsNotUpdatable(err):
+	case err != nil:
+		t.Fatal(err)
+	default:
+		if d := graphtext.Compare(ao.h, g, want); d != "" {
+			t.Errorf("an update that removes the only dynamic writer differs from a new run:\n%s", d)
+		}
+	}
+
 	// Work sets it through Lib.setPlugin, which the update leaves unreachable.
 	a1 := New(updateProgram(t, "property", "propwrite-lib"))
 	g1, tr1, err := a1.RunTrace(ctx, opts)
