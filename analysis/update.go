@@ -67,24 +67,28 @@ func notUpdatable(format string, args ...any) error {
 //     gains it when the probe reaches one. In library mode the entry points
 //     follow the members, and the callers of a dispatch whose client-added targets
 //     (libraryDispatch) a new run computes otherwise are visited again. A member
-//     edit is declined for interfaces and JDK classes, for more than maxMemberEdit classes,
-//     when a method reference's dispatch targets change, and when a method
-//     justifying a conditional member is removed;
-//   - the changed methods create again the lambdas they created (but those whose
-//     body javac made in their class, which no other class creates: lambdasKept,
-//     lambdasDropped) and a lambda of every interface they created one of, and
-//     again the method handles whose first justification they are. A lambda the
-//     probe meets grows, in place, the lambda sets of the dispatches of methods it
-//     does not visit (update_lambdas.go), with the default methods of its interface
-//     when the graph had no lambda of it; a dispatch it matches that had no lambda
-//     set has all its callers visited again, and the probe makes the set; the sets the probe
-//     inherits (its own dispatches' lambda sets, the method-handle set) may only
-//     grow, in place too. The changed and the newly reachable methods dispatch on
-//     interfaces only as some method did before;
+//     edit is declined for interfaces and JDK classes, for more than maxMemberEdit
+//     classes, when a method reference's dispatch targets change, and when a
+//     method justifying a method-handle target is removed;
+//   - the changed methods create again the method handles whose first
+//     justification they are. A lambda the probe meets grows, in place, the lambda
+//     sets of the dispatches of methods it does not visit (update_lambdas.go), with
+//     the default methods of its interface when the graph had no lambda of it; a
+//     dispatch it matches that had no lambda set has all its callers visited again,
+//     and the probe makes the set; a dispatch of the probe that the run did not
+//     make, or made without a lambda set, is matched against the run's lambdas
+//     (Trace.lambdas) whose creators it does not visit. The sets the probe inherits
+//     (its own dispatches' lambda sets, the method-handle set) may only grow, in
+//     place too, but for the lambda targets whose creators no longer create them:
+//     another creator of the run's lambdas justifies them, or they leave the set;
 //   - the methods no longer reachable from the entry points over the new edges
-//     (where a member of a conditional set counts only once the method justifying it
-//     is reachable: see Trace) justify no member of a conditional set; they are
-//     dropped with their edges and sites;
+//     (where a member of a conditional set counts only once a method justifying it
+//     is reachable: see Trace) justify no method-handle target; they are dropped
+//     with their edges and sites, and the lambda targets they alone justified
+//     leave their sets;
+//   - a property the graph took as unset that the probe finds written was read
+//     in dynamic sites only, whose methods the probe visits again; a write whose
+//     recorded node the probe visits again is made again;
 //   - no value analysis read a changed method's facts or looked up the callers of a
 //     method that a changed method calls, before or after the change, unless its
 //     reader is visited again.

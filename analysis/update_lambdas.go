@@ -8,16 +8,19 @@ import (
 )
 
 // An update's probe meets the lambdas of the methods it visits: those of the
-// changed methods (which create again the lambdas they created, but bodies javac
-// made in their class: lambdasKept) and of the methods only the new code reaches. A
-// lambda reaches, through every interface dispatch it matches, its implementation
-// methods (lambdaSite), and through the dispatches on its interface's
-// superinterfaces the default methods it inherits (matchDefault). The dispatches of
-// the methods the probe visits are its own groups; those of the others are the
-// updated run's, whose lambda targets are the sets of Trace.ifaceLambda. A lambda
-// new to them grows those sets in place (growOld), its targets justified by its
-// creator, and makes the targets reachable; a dispatch that had no lambda set has
-// all its callers visited again, and the probe makes the set (freshLambdaSet).
+// changed methods and of the methods only the new code reaches. A lambda reaches,
+// through every interface dispatch it matches, its implementation methods
+// (lambdaSite), and through the dispatches on its interface's superinterfaces the
+// default methods it inherits (matchDefault). The dispatches of the methods the
+// probe visits are its own groups; those of the others are the updated run's, whose
+// lambda targets are the sets of Trace.ifaceLambda. A lambda new to them grows those
+// sets in place (growOld), its targets justified by its creator, and makes the
+// targets reachable; a dispatch that had no lambda set has all its callers visited
+// again, and the probe makes the set (freshLambdaSet). The other way, the run's
+// lambdas (Trace.lambdas) give a dispatch the probe makes anew its targets
+// (newLambdaDispatch), and a target whose justifying creator no longer creates it
+// another justification (otherCreator), else it leaves the set (lambdasDropped,
+// unjustified), as in a new run.
 
 // oldLambdaGroup is a dispatch on an interface of the updated run, as lambdaMatches
 // needs it.
