@@ -50,12 +50,18 @@ type envState struct {
 	anySecurity bool            // ... every security property
 	unset       map[string]bool // keys answers took as unset
 	orphans     map[string]bool // keys read unset outside a dynamic site
-	// by gives each write the node whose visit found it first (solver.cur: -1 for
-	// none, writerGone once a member edit removed the method). An update keeps a
-	// write only while that node is reachable and not visited again, or the
-	// visit finds the write again: without it, sites that read the key as written
-	// would resolve otherwise in a new run.
-	by map[envWrite]int32
+	// by gives each write the nodes that make it, in the order found (solver.cur,
+	// or a dynamic bundle's caller; -1 for none: the write stays). An update keeps a
+	// write while one of them is reachable and not visited again, or the visit
+	// finds the write again. A write of a key that a write of every key covers is
+	// recorded too: it stays when the other goes.
+	by map[envWrite][]int32
+	// readWritten gives, for each key, the methods whose dynamic sites read it as
+	// written (what reachable code writes is unknown), and writtenOrphans the keys
+	// read so outside a dynamic site: when an update takes a write away, those
+	// sites resolve otherwise.
+	readWritten    map[string][]int32
+	writtenOrphans map[string]bool
 }
 
 // envWrite names a write of envState: a key, or (every) every key of namespace key.
@@ -75,20 +81,28 @@ func (w envWrite) String() string {
 	return "every system property"
 }
 
-// writerGone is the writer of a write whose method a member edit removed.
-const writerGone = -2
-
-// remap returns e with its writers in the new IDs of a member edit.
+// remap returns e with its writers and readers in the new IDs of a member edit;
+// those a member edit removed are gone.
 func (e *envState) remap(m *idMap) *envState {
 	out := *e
-	out.by = make(map[envWrite]int32, len(e.by))
-	for w, by := range e.by {
-		if by >= 0 {
-			if by = m.method[by]; by < 0 {
-				by = writerGone
+	ids := func(xs []int32) []int32 {
+		var kept []int32
+		for _, x := range xs {
+			if x < 0 {
+				kept = append(kept, x)
+			} else if y := m.method[x]; y >= 0 {
+				kept = append(kept, y)
 			}
 		}
-		out.by[w] = by
+		return kept
+	}
+	out.by = make(map[envWrite][]int32, len(e.by))
+	for w, by := range e.by {
+		out.by[w] = ids(by)
+	}
+	out.readWritten = make(map[string][]int32, len(e.readWritten))
+	for k, rs := range e.readWritten {
+		out.readWritten[k] = ids(rs)
 	}
 	return &out
 }
@@ -98,28 +112,63 @@ func (e *envState) has(w envWrite) bool {
 	return e.every(keySpace(w.key)) || !w.every && e.written[w.key]
 }
 
-// seed returns the state an update's probe starts from: e without the writes that
-// visited (the methods the probe visits again) or a member edit may take away,
-// which it returns too. The probe finds again those its visits still make.
+// seed returns the state an update's probe starts from: e without the writes whose
+// every writer the probe visits again (visited) or a member edit removed, which it
+// returns too. The probe finds again those its visits still make.
 func (e *envState) seed(visited callgraph.Bitset) (*envState, []envWrite) {
-	out := &envState{written: map[string]bool{}, by: map[envWrite]int32{}}
+	out := &envState{by: map[envWrite][]int32{}}
 	var dropped []envWrite
 	for w, by := range e.by {
-		if by == writerGone || by >= 0 && visited.Has(by) {
+		if kept := keptWriters(by, visited); len(kept) > 0 {
+			out.by[w] = kept
+		} else {
 			dropped = append(dropped, w)
-			continue
-		}
-		out.by[w] = by
-		switch {
-		case !w.every:
-			out.written[w.key] = true
-		case w.key == values.SecurityKey:
-			out.anySecurity = true
-		default:
-			out.any = true
 		}
 	}
+	out.deriveWrites()
 	return out, dropped
+}
+
+// keptWriters returns the writers of by that visited does not hold.
+func keptWriters(by []int32, visited callgraph.Bitset) []int32 {
+	var kept []int32
+	for _, x := range by {
+		if x < 0 || !visited.Has(x) {
+			kept = append(kept, x)
+		}
+	}
+	return kept
+}
+
+// deriveWrites sets written, any and anySecurity from the writes of by.
+func (e *envState) deriveWrites() {
+	e.written, e.any, e.anySecurity = map[string]bool{}, false, false
+	for w := range e.by {
+		switch {
+		case !w.every:
+			e.written[w.key] = true
+		case w.key == values.SecurityKey:
+			e.anySecurity = true
+		default:
+			e.any = true
+		}
+	}
+}
+
+// readersAsWritten returns the methods whose dynamic sites read a key of w as
+// written, and whether one was read so outside a dynamic site.
+func (e *envState) readersAsWritten(w envWrite) (readers []int32, orphan bool) {
+	for k, rs := range e.readWritten {
+		if k == w.key || w.every && keySpace(k) == w.key {
+			readers = append(readers, rs...)
+		}
+	}
+	for k := range e.writtenOrphans {
+		if k == w.key || w.every && keySpace(k) == w.key {
+			orphan = true
+		}
+	}
+	return readers, orphan
 }
 
 // takenUnset returns the keys the graph of e's run took as unset: those its answers
@@ -185,15 +234,17 @@ func (s *solver) newEnvRun(seed *envState) *envRun {
 		return nil
 	}
 	e := &envRun{
-		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, orphans: map[string]bool{}, by: map[envWrite]int32{}},
-		apis:     map[int32]string{}, watched: map[int32]int32{},
+		envState: envState{written: map[string]bool{}, unset: map[string]bool{}, orphans: map[string]bool{}, by: map[envWrite][]int32{},
+			readWritten: map[string][]int32{}, writtenOrphans: map[string]bool{}},
+		apis: map[int32]string{}, watched: map[int32]int32{},
 		readers: map[string][]int{}, sites: map[int]*dynamicSite{}, spans: map[int][2]int{},
 		gone: map[int]bool{}, dead: map[int]bool{},
 	}
 	if seed != nil {
-		maps.Copy(e.written, seed.written)
-		maps.Copy(e.by, seed.by)
-		e.any, e.anySecurity = seed.any, seed.anySecurity
+		for w, by := range seed.by {
+			e.by[w] = slices.Clone(by)
+		}
+		e.deriveWrites()
 	}
 	for _, m := range propertyWriterAPIs(s.h) {
 		e.apis[m.ID] = writerSpace(m)
@@ -226,7 +277,23 @@ func (s *solver) environment() values.Environment {
 		}
 	}
 	env.Machine = config.SetByJVM
-	env.Written = func(k string) bool { return e.every(keySpace(k)) || e.written[k] }
+	env.Written = func(k string) bool {
+		w := e.every(keySpace(k)) || e.written[k]
+		switch {
+		case !w:
+		case e.cur == nil:
+			e.writtenOrphans[k] = true
+		default:
+			reader := s.native
+			if e.cur.at.caller != nil {
+				reader = e.cur.at.caller.ID
+			}
+			if !slices.Contains(e.readWritten[k], reader) {
+				e.readWritten[k] = append(e.readWritten[k], reader)
+			}
+		}
+		return w
+	}
 	env.ReadUnset = func(k string) {
 		e.unset[k] = true
 		if e.cur == nil {
@@ -262,10 +329,12 @@ func (e *envRun) endSite(i int) []string {
 func (s *solver) writeProperty(k string, every bool) {
 	e := s.env
 	ns := keySpace(k)
+	if w := (envWrite{k, every}); !slices.Contains(e.by[w], s.cur) {
+		e.by[w] = append(e.by[w], s.cur)
+	}
 	if e.every(ns) || !every && e.written[k] {
 		return
 	}
-	e.by[envWrite{k, every}] = s.cur
 	switch {
 	case !every:
 		e.written[k] = true
@@ -697,22 +766,36 @@ func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
 	return out, true
 }
 
-// union returns the state of an update: the probe's findings and the updated
-// run's.
-func (e *envRun) union(prev *envState) *envState {
-	out := &envState{written: maps.Clone(e.written), any: e.any, anySecurity: e.anySecurity, unset: maps.Clone(e.unset),
-		orphans: maps.Clone(e.orphans), by: maps.Clone(e.by)}
+// union returns the state of an update: the probe's findings, and the updated
+// run's writes and readers but for the writers the probe visited again (visited).
+func (e *envRun) union(prev *envState, visited callgraph.Bitset) *envState {
+	out := &envState{unset: maps.Clone(e.unset), orphans: maps.Clone(e.orphans), by: map[envWrite][]int32{},
+		readWritten: map[string][]int32{}, writtenOrphans: maps.Clone(e.writtenOrphans)}
+	for w, by := range e.by {
+		out.by[w] = slices.Clone(by)
+	}
+	for k, rs := range e.readWritten {
+		out.readWritten[k] = slices.Clone(rs)
+	}
 	if prev != nil {
-		maps.Copy(out.written, prev.written)
 		maps.Copy(out.unset, prev.unset)
 		maps.Copy(out.orphans, prev.orphans)
+		maps.Copy(out.writtenOrphans, prev.writtenOrphans)
 		for w, by := range prev.by {
-			if _, ok := out.by[w]; !ok {
-				out.by[w] = by
+			for _, x := range keptWriters(by, visited) {
+				if !slices.Contains(out.by[w], x) {
+					out.by[w] = append(out.by[w], x)
+				}
 			}
 		}
-		out.any = out.any || prev.any
-		out.anySecurity = out.anySecurity || prev.anySecurity
+		for k, rs := range prev.readWritten {
+			for _, x := range rs {
+				if !slices.Contains(out.readWritten[k], x) {
+					out.readWritten[k] = append(out.readWritten[k], x)
+				}
+			}
+		}
 	}
+	out.deriveWrites()
 	return out
 }

@@ -87,8 +87,10 @@ func notUpdatable(format string, args ...any) error {
 //     with their edges and sites, and the lambda targets they alone justified
 //     leave their sets;
 //   - a property the graph took as unset that the probe finds written was read
-//     in dynamic sites only, whose methods the probe visits again; a write whose
-//     recorded node the probe visits again is made again;
+//     in dynamic sites only, whose methods the probe visits again; a write that
+//     the probe takes away (its every writer visited again, none making it) was
+//     read as written in dynamic sites only, whose methods a second probe visits
+//     too; a write keeps a reachable writer;
 //   - no value analysis read a changed method's facts or looked up the callers of a
 //     method that a changed method calls, before or after the change, unless its
 //     reader is visited again.
@@ -133,8 +135,36 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 // revisit is Update once the change is known to be one of method bodies that
 // nothing else read, or a member edit made into one (updateMembers, me): it visits
 // the methods of visit again (the reachable ones of the changed classes, inD) and
-// those that only they reach now, and patches prev's graph.
+// those that only they reach now, and patches prev's graph. A probe that finds a
+// property write gone asks for the methods whose sites read it as written: the
+// probe starts again visiting those too.
 func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
+	for {
+		// A probe adds to the set it is given (callers it visits again): each
+		// starts from the methods to visit.
+		g, t, err := a.revisitOnce(ctx, opts, prev, classes, visit, slices.Clone(inD), me)
+		var more *readersToVisit
+		if !errors.As(err, &more) {
+			return g, t, err
+		}
+		for _, id := range more.ids {
+			if inD.Add(id) {
+				visit = append(visit, a.h.Methods()[id])
+			}
+		}
+	}
+}
+
+// readersToVisit stops a probe that found property writes gone: the methods whose
+// dynamic sites read them as written must be visited too.
+type readersToVisit struct{ ids []int32 }
+
+func (r *readersToVisit) Error() string {
+	return fmt.Sprintf("analysis: %d methods read a property write the update takes away", len(r.ids))
+}
+
+// revisitOnce is one probe of revisit.
+func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = cha.New(a.h)
@@ -183,6 +213,28 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 		return nil, nil, notUpdatable("%s", cmp.Or(s.unsupported, "a changed method writes a system property the graph took as unset"))
 	} else if err != nil {
 		return nil, nil, err
+	}
+	if s.env != nil {
+		// A write the probe did not make again is gone: the sites that read its
+		// keys as written resolve otherwise, so their methods are visited too.
+		var more []int32
+		for _, w := range dropped {
+			if s.env.has(w) {
+				continue
+			}
+			readers, orphan := prev.Trace.env.readersAsWritten(w)
+			if orphan {
+				return nil, nil, notUpdatable("a changed method no longer writes %s, which was read outside a dynamic site", w)
+			}
+			for _, r := range readers {
+				if s.reach.Has(r) && !s.changed.Has(r) && !slices.Contains(more, r) {
+					more = append(more, r)
+				}
+			}
+		}
+		if len(more) > 0 {
+			return nil, nil, &readersToVisit{more}
+		}
 	}
 	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
 		s.specIndex()
@@ -261,16 +313,9 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	if s.env != nil {
-		for _, w := range dropped {
-			if !s.env.has(w) {
-				// The sites that read it as written would resolve otherwise: a
-				// new run finds which.
-				return nil, nil, notUpdatable("a changed method no longer writes %s", w)
-			}
-		}
-		t.env = s.env.union(prev.Trace.env)
+		t.env = s.env.union(prev.Trace.env, s.changed)
 		for w, by := range t.env.by {
-			if by >= 0 && !g.Reachable.Has(by) {
+			if !slices.ContainsFunc(by, func(x int32) bool { return x < 0 || g.Reachable.Has(x) }) {
 				return nil, nil, notUpdatable("the method that writes %s is no longer reachable", w)
 			}
 		}

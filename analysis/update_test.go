@@ -271,10 +271,11 @@ func TestUpdateChain(t *testing.T) {
 // what the code writes, and one that nothing sets is unset. Over the variant
 // property, whose Main passes app.plugin to Lib.load, the variants propwrite and
 // propwrite-more have Work set it. An update
-// that keeps the write (propwrite -> propwrite-more) or adds it (property ->
-// propwrite) is in place and equals a new run; one that removes it (propwrite -> property), or leaves the method that
-// writes it unreachable (propwrite-lib -> property), declines, because Lib.load's
-// site read the key as written and a new run's loads nothing.
+// that keeps the write (propwrite -> propwrite-more), adds it (property ->
+// propwrite) or removes it (propwrite -> property: Lib.load's site read the key as
+// written, and a new run's loads nothing) is in place and equals a new run; one
+// that leaves the method that writes it unreachable (propwrite-lib -> property)
+// declines.
 func TestUpdatePropertyWrites(t *testing.T) {
 	ctx := context.Background()
 	opts := Options{Level: callgraph.CorrectJDK, Algorithm: callgraph.CHA}
@@ -282,53 +283,39 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	creates := func(a *Analyzer, g *callgraph.Graph) bool {
 		return g.HasEdge(methodID(t, a.h, load), methodID(t, a.h, other))
 	}
-	a0 := New(updateProgram(t, "property", "propwrite"))
-	g0, tr0, err := a0.RunTrace(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
+	// traced is a new run of the variants, with its trace.
+	traced := func(variants ...string) Previous {
+		a := New(updateProgram(t, variants...))
+		g, tr, err := a.RunTrace(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Previous{Analyzer: a, Graph: g, Trace: tr}
 	}
-	if !creates(a0, g0) {
-		t.Fatal("where Work sets app.plugin to app.Other, Lib.load does not create app.Other")
+	// inPlace checks that to's update from prev (changing class) is in place and
+	// equals to's graph.
+	inPlace := func(what string, prev, to Previous, class string) {
+		t.Helper()
+		g, _, err := to.Analyzer.Update(ctx, opts, prev, []string{class})
+		if err != nil {
+			t.Fatalf("an update that %s: %v", what, err)
+		}
+		if d := graphtext.Compare(to.Analyzer.h, g, to.Graph); d != "" {
+			t.Errorf("an update that %s differs from a new run:\n%s", what, d)
+		}
 	}
-	prev := Previous{Analyzer: a0, Graph: g0, Trace: tr0}
-
-	a := New(updateProgram(t, "property", "propwrite-more"))
-	g, _, err := a.Update(ctx, opts, prev, []string{"app/Work"})
-	if err != nil {
-		t.Fatalf("an update that keeps the write: %v", err)
+	write, unset := traced("property", "propwrite"), traced("property")
+	if !creates(write.Analyzer, write.Graph) || creates(unset.Analyzer, unset.Graph) {
+		t.Fatalf("Lib.load creates app.Other: where Work sets app.plugin %v (want true), where nothing does %v (want false)",
+			creates(write.Analyzer, write.Graph), creates(unset.Analyzer, unset.Graph))
 	}
-	want, err := a.Run(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := graphtext.Compare(a.h, g, want); d != "" {
-		t.Errorf("an update that keeps the write differs from a new run:\n%s", d)
-	}
-
-	a = New(updateProgram(t, "property"))
-	if want, err = a.Run(ctx, opts); err != nil {
-		t.Fatal(err)
-	}
-	if creates(a, want) {
-		t.Fatal("where nothing sets app.plugin, a new run's Lib.load creates app.Other")
-	}
-	if _, _, err = a.Update(ctx, opts, prev, []string{"app/Work"}); !IsNotUpdatable(err) || !strings.Contains(err.Error(), "no longer writes property app.plugin") {
-		t.Errorf("an update that removes the write: %v, want it to decline", err)
-	}
-
-	// The other way (property -> propwrite), the write is new: Lib.load's site,
-	// which took app.plugin as unset, is visited again and creates app.Other.
-	gp, trp, err := a.RunTrace(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err = a0.Update(ctx, opts, Previous{Analyzer: a, Graph: gp, Trace: trp}, []string{"app/Work"})
-	if err != nil {
-		t.Fatalf("an update that adds the write: %v", err)
-	}
-	if d := graphtext.Compare(a0.h, g, g0); d != "" {
-		t.Errorf("an update that adds the write differs from a new run:\n%s", d)
-	}
+	inPlace("keeps the write", write, traced("property", "propwrite-more"), "app/Work")
+	// The write is gone: Lib.load's site, which read the key as written, is
+	// visited again and loads nothing.
+	inPlace("removes the write", write, unset, "app/Work")
+	// The other way the write is new: Lib.load's site, which took app.plugin as
+	// unset, is visited again and creates app.Other.
+	inPlace("adds the write", unset, write, "app/Work")
 
 	// Over variant opwrite, Work.callOp calls a method reference to
 	// System.getProperties (created in Work.run), which may write every property,
@@ -336,38 +323,26 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	// it leaves no writer: a new run takes app.plugin as unset. The write is
 	// callOp's, not run's (which created the reference and is still reachable), so
 	// the update either declines or gives the new run's graph.
-	aw := New(updateProgram(t, "opwrite", "opwrite-call"))
-	gw, trw, err := aw.RunTrace(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
+	calls, stops := traced("opwrite", "opwrite-call"), traced("property", "opwrite")
+	if !creates(calls.Analyzer, calls.Graph) || creates(stops.Analyzer, stops.Graph) {
+		t.Fatalf("Lib.load creates app.Other: with callOp %v (want true), without %v (want false)",
+			creates(calls.Analyzer, calls.Graph), creates(stops.Analyzer, stops.Graph))
 	}
-	ao := New(updateProgram(t, "property", "opwrite"))
-	if want, err = ao.Run(ctx, opts); err != nil {
-		t.Fatal(err)
-	}
-	if !creates(aw, gw) || creates(ao, want) {
-		t.Fatalf("Lib.load creates app.Other: with callOp %v (want true), without %v (want false)", creates(aw, gw), creates(ao, want))
-	}
-	switch g, _, err := ao.Update(ctx, opts, Previous{Analyzer: aw, Graph: gw, Trace: trw}, []string{"app/Main"}); {
-	case IsNotUpdatable(err):
-	case err != nil:
-		t.Fatal(err)
-	default:
-		if d := graphtext.Compare(ao.h, g, want); d != "" {
+	if g, _, err := stops.Analyzer.Update(ctx, opts, calls, []string{"app/Main"}); !IsNotUpdatable(err) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := graphtext.Compare(stops.Analyzer.h, g, stops.Graph); d != "" {
 			t.Errorf("an update that removes the only dynamic writer differs from a new run:\n%s", d)
 		}
 	}
 
 	// Work sets it through Lib.setPlugin, which the update leaves unreachable.
-	a1 := New(updateProgram(t, "property", "propwrite-lib"))
-	g1, tr1, err := a1.RunTrace(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !creates(a1, g1) {
+	lib := traced("property", "propwrite-lib")
+	if !creates(lib.Analyzer, lib.Graph) {
 		t.Fatal("where Lib.setPlugin sets app.plugin to app.Other, Lib.load does not create app.Other")
 	}
-	_, _, err = a.Update(ctx, opts, Previous{Analyzer: a1, Graph: g1, Trace: tr1}, []string{"app/Work"})
+	_, _, err := unset.Analyzer.Update(ctx, opts, lib, []string{"app/Work"})
 	if !IsNotUpdatable(err) || !strings.Contains(err.Error(), "writes property app.plugin is no longer reachable") {
 		t.Errorf("an update that leaves the writer unreachable: %v, want it to decline", err)
 	}
