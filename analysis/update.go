@@ -315,9 +315,13 @@ func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous,
 	if s.env != nil {
 		t.env = s.env.union(prev.Trace.env, s.changed)
 		for w, by := range t.env.by {
-			if !slices.ContainsFunc(by, func(x int32) bool { return x < 0 || g.Reachable.Has(x) }) {
+			// A writer left unreachable writes nothing; a later update must not
+			// keep the write for it.
+			live := slices.DeleteFunc(by, func(x int32) bool { return x >= 0 && !g.Reachable.Has(x) })
+			if len(live) == 0 {
 				return nil, nil, notUpdatable("the method that writes %s is no longer reachable", w)
 			}
+			t.env.by[w] = live
 		}
 	}
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil

@@ -317,6 +317,15 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	// unset, is visited again and creates app.Other.
 	inPlace("adds the write", unset, write, "app/Work")
 
+	// Two writers, one left unreachable by the first update, the other stopping in
+	// the second: the write must not stay for the first.
+	both := traced("property", "propwrite-both")
+	g, tr, err := write.Analyzer.Update(ctx, opts, both, []string{"app/Work"})
+	if err != nil {
+		t.Fatalf("an update that leaves one of two writers: %v", err)
+	}
+	inPlace("removes the last writer", Previous{Analyzer: write.Analyzer, Graph: g, Trace: tr}, unset, "app/Work")
+
 	// Over variant opwrite, Work.callOp calls a method reference to
 	// System.getProperties (created in Work.run), which may write every property,
 	// and the variant opwrite-call's Main calls callOp. An update that stops calling
@@ -342,7 +351,7 @@ func TestUpdatePropertyWrites(t *testing.T) {
 	if !creates(lib.Analyzer, lib.Graph) {
 		t.Fatal("where Lib.setPlugin sets app.plugin to app.Other, Lib.load does not create app.Other")
 	}
-	_, _, err := unset.Analyzer.Update(ctx, opts, lib, []string{"app/Work"})
+	_, _, err = unset.Analyzer.Update(ctx, opts, lib, []string{"app/Work"})
 	if !IsNotUpdatable(err) || !strings.Contains(err.Error(), "writes property app.plugin is no longer reachable") {
 		t.Errorf("an update that leaves the writer unreachable: %v, want it to decline", err)
 	}
