@@ -38,6 +38,18 @@ func updateProgram(t *testing.T, variants ...string) *index.Index {
 	return ix
 }
 
+// variantRun returns an analyzer of the update program with the variants and its
+// new run's graph.
+func variantRun(t *testing.T, opts Options, variants ...string) (*Analyzer, *callgraph.Graph) {
+	t.Helper()
+	a := New(updateProgram(t, variants...))
+	g, err := a.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, g
+}
+
 // methodID returns the ID of the method of h whose String is s.
 func methodID(t *testing.T, h *hierarchy.Hierarchy, s string) int32 {
 	t.Helper()
@@ -141,13 +153,8 @@ func TestUpdate(t *testing.T) {
 				continue // the reasons to decline are argued at Correct-String
 			}
 			t.Run(level.String()+"/"+c.variant, func(t *testing.T) {
-				ix := updateProgram(t, c.variant)
-				a := New(ix)
-				want, err := a.Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				h := ix.Hierarchy()
+				a, want := variantRun(t, opts, c.variant)
+				h := a.h
 				method := func(s string) int32 { return methodID(t, h, s) }
 				// The expectations are argued at levels 1 and 3. At level 6 the JVM's
 				// upcalls are a root (the NativeMethod node) and an unset property
@@ -666,13 +673,8 @@ func TestUpdateLibraryMode(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(level.String()+"/"+c.variant, func(t *testing.T) {
-				ix := updateProgram(t, c.variant)
-				a := New(ix)
-				want, err := a.Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				h := ix.Hierarchy()
+				a, want := variantRun(t, opts, c.variant)
+				h := a.h
 				for _, e := range c.edges {
 					if !want.HasEdge(methodID(t, h, e[0]), methodID(t, h, e[1])) {
 						t.Errorf("the new run has no edge %s -> %s", e[0], e[1])
