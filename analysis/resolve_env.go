@@ -113,13 +113,14 @@ func (e *envState) has(w envWrite) bool {
 }
 
 // seed returns the state an update's probe starts from: e without the writes whose
-// every writer the probe visits again (visited) or a member edit removed, which it
-// returns too. The probe finds again those its visits still make.
-func (e *envState) seed(visited callgraph.Bitset) (*envState, []envWrite) {
+// every writer the probe visits again (visited) or a member edit removed, or that
+// are gone (their writers are no longer reachable), which it returns too. The probe
+// finds again those its visits still make.
+func (e *envState) seed(visited callgraph.Bitset, gone map[envWrite]bool) (*envState, []envWrite) {
 	out := &envState{by: map[envWrite][]int32{}}
 	var dropped []envWrite
 	for w, by := range e.by {
-		if kept := keptWriters(by, visited); len(kept) > 0 {
+		if kept := keptWriters(by, visited); len(kept) > 0 && !gone[w] {
 			out.by[w] = kept
 		} else {
 			dropped = append(dropped, w)
@@ -767,8 +768,9 @@ func (s *solver) actionInstances(m *hierarchy.Method) ([]values.CallRef, bool) {
 }
 
 // union returns the state of an update: the probe's findings, and the updated
-// run's writes and readers but for the writers the probe visited again (visited).
-func (e *envRun) union(prev *envState, visited callgraph.Bitset) *envState {
+// run's writes and readers but for the writers the probe visited again (visited)
+// and the writes that are gone.
+func (e *envRun) union(prev *envState, visited callgraph.Bitset, gone map[envWrite]bool) *envState {
 	out := &envState{unset: maps.Clone(e.unset), orphans: maps.Clone(e.orphans), by: map[envWrite][]int32{},
 		readWritten: map[string][]int32{}, writtenOrphans: maps.Clone(e.writtenOrphans)}
 	for w, by := range e.by {
@@ -782,6 +784,9 @@ func (e *envRun) union(prev *envState, visited callgraph.Bitset) *envState {
 		maps.Copy(out.orphans, prev.orphans)
 		maps.Copy(out.writtenOrphans, prev.writtenOrphans)
 		for w, by := range prev.by {
+			if gone[w] {
+				continue
+			}
 			for _, x := range keptWriters(by, visited) {
 				if !slices.Contains(out.by[w], x) {
 					out.by[w] = append(out.by[w], x)

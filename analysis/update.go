@@ -90,7 +90,8 @@ func notUpdatable(format string, args ...any) error {
 //     in dynamic sites only, whose methods the probe visits again; a write that
 //     the probe takes away (its every writer visited again, none making it) was
 //     read as written in dynamic sites only, whose methods a second probe visits
-//     too; a write keeps a reachable writer;
+//     too, and so was a write whose writers are all dropped (the second probe
+//     starts without it);
 //   - no value analysis read a changed method's facts or looked up the callers of a
 //     method that a changed method calls, before or after the change, unless its
 //     reader is visited again.
@@ -139,10 +140,11 @@ func (a *Analyzer) Update(ctx context.Context, opts Options, prev Previous, chan
 // property write gone asks for the methods whose sites read it as written: the
 // probe starts again visiting those too.
 func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
+	gone := map[envWrite]bool{}
 	for {
 		// A probe adds to the set it is given (callers it visits again): each
 		// starts from the methods to visit.
-		g, t, err := a.revisitOnce(ctx, opts, prev, classes, visit, slices.Clone(inD), me)
+		g, t, err := a.revisitOnce(ctx, opts, prev, classes, visit, slices.Clone(inD), me, gone)
 		var more *readersToVisit
 		if !errors.As(err, &more) {
 			return g, t, err
@@ -152,19 +154,26 @@ func (a *Analyzer) revisit(ctx context.Context, opts Options, prev Previous, cla
 				visit = append(visit, a.h.Methods()[id])
 			}
 		}
+		for _, w := range more.gone {
+			gone[w] = true
+		}
 	}
 }
 
 // readersToVisit stops a probe that found property writes gone: the methods whose
-// dynamic sites read them as written must be visited too.
-type readersToVisit struct{ ids []int32 }
+// dynamic sites read them as written must be visited too, and (gone) the writes
+// whose writers are all unreachable, which the probe took as made, must not be.
+type readersToVisit struct {
+	ids  []int32
+	gone []envWrite
+}
 
 func (r *readersToVisit) Error() string {
 	return fmt.Sprintf("analysis: %d methods read a property write the update takes away", len(r.ids))
 }
 
-// revisitOnce is one probe of revisit.
-func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit) (*callgraph.Graph, *Trace, error) {
+// revisitOnce is one probe of revisit, without the property writes of gone.
+func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous, classes []string, visit []*hierarchy.Method, inD callgraph.Bitset, me *memberEdit, gone map[envWrite]bool) (*callgraph.Graph, *Trace, error) {
 	s := newSolver(ctx, a, opts)
 	s.internStd()
 	s.oracle = cha.New(a.h)
@@ -186,7 +195,7 @@ func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous,
 	var dropped []envWrite
 	if s.env = s.newEnvRun(nil); s.env != nil && prev.Trace.env != nil {
 		var seed *envState
-		seed, dropped = prev.Trace.env.seed(inD)
+		seed, dropped = prev.Trace.env.seed(inD, gone)
 		s.env = s.newEnvRun(seed)
 		s.env.prev, s.env.prevOrphans = prev.Trace.env.takenUnset(), prev.Trace.env.orphans
 	}
@@ -233,7 +242,7 @@ func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous,
 			}
 		}
 		if len(more) > 0 {
-			return nil, nil, &readersToVisit{more}
+			return nil, nil, &readersToVisit{ids: more}
 		}
 	}
 	if opts.Spec != nil && len(opts.Spec.Entries) > 0 {
@@ -313,15 +322,33 @@ func (a *Analyzer) revisitOnce(ctx context.Context, opts Options, prev Previous,
 	}
 	t.reads = prev.Trace.reads.union(s.reads)
 	if s.env != nil {
-		t.env = s.env.union(prev.Trace.env, s.changed)
+		t.env = s.env.union(prev.Trace.env, s.changed, gone)
+		var more readersToVisit
 		for w, by := range t.env.by {
 			// A writer left unreachable writes nothing; a later update must not
 			// keep the write for it.
 			live := slices.DeleteFunc(by, func(x int32) bool { return x >= 0 && !g.Reachable.Has(x) })
-			if len(live) == 0 {
+			t.env.by[w] = live
+			if len(live) > 0 {
+				continue
+			}
+			// The probe took the write as made: the sites that read its keys as
+			// written, the probe's and the run's, resolve otherwise without it.
+			readers, orphan := t.env.readersAsWritten(w)
+			if orphan || gone[w] {
+				// (gone: the probe made it again, through a method it then found
+				// unreachable, and its sites read it as written.)
 				return nil, nil, notUpdatable("the method that writes %s is no longer reachable", w)
 			}
-			t.env.by[w] = live
+			more.gone = append(more.gone, w)
+			for _, r := range readers {
+				if g.Reachable.Has(r) && !slices.Contains(more.ids, r) {
+					more.ids = append(more.ids, r)
+				}
+			}
+		}
+		if len(more.gone) > 0 {
+			return nil, nil, &more
 		}
 	}
 	t.specResolved = prev.Trace.specResolved || s.api.spec != nil
