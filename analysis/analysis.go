@@ -69,6 +69,15 @@ type Options struct {
 	// are visited first, so their sites come within the first milliseconds. It is
 	// called on the run's goroutine: it must be quick and must not modify the graph.
 	Sites func(partial *callgraph.Graph) `json:"-"`
+	// WithoutJDKFallbacks, when set, makes the run a what-if, not an assumption
+	// level: the JDK's dynamic sites that stay unresolved add none of their
+	// conservative edges, so the graph is not sound, and the run tells
+	// WithoutJDKFallbacks of each such site (maybe more than once). Those are the
+	// JDK's sites that code reaches without any of the JDK's fallbacks: each must be
+	// resolved at the level, or become unreachable, before the cascade of the
+	// JDK's fallbacks can shrink. The application's and libraries' fallbacks, and
+	// the NativeMethod node's, are kept. It is called on the run's goroutine.
+	WithoutJDKFallbacks func(caller callgraph.NodeID, pc int32) `json:"-"`
 }
 
 // Key identifies the graph a run with these options computes over a given program,
@@ -78,7 +87,7 @@ type Options struct {
 func (o Options) Key() string {
 	o = o.WithDefaults()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%q|%q|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode)
+	fmt.Fprintf(&b, "%s|%s|%q|%q|%v|%v|", o.Level, o.Algorithm, o.Mains, o.Entries, o.LibraryMode, o.WithoutJDKFallbacks != nil)
 	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		fmt.Fprintf(&b, "%q=%q;", k, o.Env[k])
 	}

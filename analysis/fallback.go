@@ -264,6 +264,9 @@ func (s *solver) fallbackBundles(at site, feature callgraph.Feature, noArg, open
 // fallbackBundlesShaped is fallbackBundles for a site whose targets must accept
 // shape.
 func (s *solver) fallbackBundlesShaped(at site, feature callgraph.Feature, noArg, open bool, r callgraph.Reason, shape callShape) {
+	if s.whatIfSkips(at) {
+		return
+	}
 	level := s.opts.Level.FallbackLevel()
 	r.Fallback = level
 	encap := level.RespectsEncapsulation() && !open
@@ -310,6 +313,17 @@ func (s *solver) fallbackBundlesShaped(at site, feature callgraph.Feature, noArg
 		}
 		s.bundle(at, s.fallbackIndex(key), ri, k != setAllClinits)
 	}
+}
+
+// whatIfSkips reports whether the site at gets no conservative edges: a JDK site
+// in a run asked what the JDK's fallbacks bring in (Options.WithoutJDKFallbacks),
+// which it tells of the site.
+func (s *solver) whatIfSkips(at site) bool {
+	if s.opts.WithoutJDKFallbacks == nil || at.caller == nil || at.caller.Class.Origin != hierarchy.JDK {
+		return false
+	}
+	s.opts.WithoutJDKFallbacks(at.caller.ID, at.pc)
+	return true
 }
 
 // fallbackIndex returns this run's set index of a conservative set.

@@ -125,7 +125,7 @@ func (s *solver) handleInvoke(at site, c *facts.Call, rm *hierarchy.Method, name
 func (s *solver) handleFallback(d *dynamicSite) func() int32 {
 	return func() int32 {
 		s.fallbackBundles(d.at, callgraph.FeatMethodHandle, false, false, d.reason)
-		if s.opts.Level.RespectsEncapsulation() {
+		if s.opts.Level.RespectsEncapsulation() && !s.whatIfSkips(d.at) {
 			r := handleSetReason
 			r.Fallback = s.fallbackLevel()
 			s.bundle(d.at, s.handles().set, s.reason(r), true)

@@ -14,6 +14,24 @@ func (g *Graph) PathTree() []int32 {
 	return parent
 }
 
+// Depths returns, for every node, the number of edges on a shortest path to it from
+// a root (Roots), or -1 for unreached nodes.
+func (g *Graph) Depths() []int32 {
+	parent, order := g.pathTree(nil)
+	depth := make([]int32, g.NumNodes)
+	for i := range depth {
+		depth[i] = -1
+	}
+	for _, n := range order { // every node comes after its parent's caller
+		if p := parent[n]; p >= 0 {
+			depth[n] = depth[g.Bundles[p].Caller] + 1
+		} else {
+			depth[n] = 0
+		}
+	}
+	return depth
+}
+
 // pathTree is PathTree along the bundles skip does not reject (nil: every
 // bundle), also returning the reached nodes in the order the search reached them
 // (every node after its parent).

@@ -93,20 +93,28 @@ func (a *analysisFlags) load(ctx context.Context, args []string, stderr io.Write
 	return ix, nil
 }
 
-// runError explains a run's failure once for all levels: the levels fail alike when
-// nothing is an entry point, and the reason is then usually the class path.
-// runOne indexes the class path args and analyses it once with opts and the
-// specification files; the caller closes the index. An error of the run says what
-// went wrong once (runError), after the specification's problems.
-func (a *analysisFlags) runOne(ctx context.Context, opts analysis.Options, args []string, stderr io.Writer) (*callgraph.Graph, *index.Index, error) {
+// analyzed is a run's graph with what made it, for commands that run again on the
+// same program (why --top's what-if).
+type analyzed struct {
+	g    *callgraph.Graph
+	ix   *index.Index
+	an   *analysis.Analyzer
+	opts analysis.Options
+}
+
+// runAnalyzer indexes the class path args and analyses it once with opts and the
+// specification files, keeping the analyzer and the options it ran with; the
+// caller closes the index. An error of the run says what went wrong once
+// (runError), after the specification's problems.
+func (a *analysisFlags) runAnalyzer(ctx context.Context, opts analysis.Options, args []string, stderr io.Writer) (*analyzed, error) {
 	ix, err := a.load(ctx, args, stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	an := analysis.New(ix)
 	if err := an.Prepare(ctx, opts.Algorithm); err != nil {
 		ix.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	opts.Spec = a.spec.file // read by load
 	g, err := an.Run(ctx, opts)
@@ -114,11 +122,13 @@ func (a *analysisFlags) runOne(ctx context.Context, opts analysis.Options, args 
 		a.spec.report(stderr)
 		err = a.runError(ix, a.shown(args), err)
 		ix.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return g, ix, nil
+	return &analyzed{g: g, ix: ix, an: an, opts: opts}, nil
 }
 
+// runError explains a run's failure once for all levels: the levels fail alike when
+// nothing is an entry point, and the reason is then usually the class path.
 func (a *analysisFlags) runError(ix *index.Index, args []string, err error) error {
 	if !errors.Is(err, analysis.ErrNoEntryPoints) {
 		return err
@@ -374,19 +384,28 @@ func (r *levelRun) register(fs *flag.FlagSet, def callgraph.Level, help string) 
 
 // run analyses the class path args at the level the flags give.
 func (r *levelRun) run(ctx context.Context, args []string, stderr io.Writer) (*callgraph.Graph, *index.Index, error) {
-	l, err := r.level.one()
+	res, err := r.runAnalyzer(ctx, args, stderr)
 	if err != nil {
 		return nil, nil, err
+	}
+	return res.g, res.ix, nil
+}
+
+// runAnalyzer is run, keeping the analyzer and the options it ran with.
+func (r *levelRun) runAnalyzer(ctx context.Context, args []string, stderr io.Writer) (*analyzed, error) {
+	l, err := r.level.one()
+	if err != nil {
+		return nil, err
 	}
 	opts, err := r.options(l)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	g, ix, err := r.runOne(ctx, opts, args, stderr)
+	res, err := r.analysisFlags.runAnalyzer(ctx, opts, args, stderr)
 	if err == nil {
-		r.missingLine(stderr, ix, g)
+		r.missingLine(stderr, res.ix, res.g)
 	}
-	return g, ix, err
+	return res, err
 }
 
 // profileFlags are the profiling flags of the commands that analyse.

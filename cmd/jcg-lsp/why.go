@@ -17,7 +17,7 @@ import (
 // the JDK is only as useful as its users' means of asking where that comes from.
 func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --top N) [--level L] [flags] CLASSPATH...",
-		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges), the\nreach with each kind of edge left out and, from Correct-Env on, the call sites that\nmay set every system property. Class-path problems go to standard error.")
+		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges), the\nreach with each kind of edge left out, from Correct-Env on the call sites that may\nset every system property and, from a second run without the JDK's fallbacks (a\nwhat-if: not a sound graph), its reach and the JDK's sites that fall back even then,\nthe ones to resolve first. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
 	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
@@ -35,13 +35,22 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *format != "text" && *format != "json":
 		return usagef("--format %q: want text or json", *format)
 	}
-	g, ix, err := lr.run(ctx, fs.Args(), stderr)
+	res, err := lr.runAnalyzer(ctx, fs.Args(), stderr)
 	if err != nil {
 		return err
 	}
+	g, ix := res.g, res.ix
 	defer ix.Close()
 	if *top > 0 {
 		rep := reachReport(g, ix.Hierarchy(), *top, strings.ToUpper(lr.algo))
+		opts := res.opts
+		skipped := map[sitePos]bool{}
+		opts.WithoutJDKFallbacks = func(caller callgraph.NodeID, pc int32) { skipped[sitePos{caller, pc}] = true }
+		wg, err := res.an.Run(ctx, opts)
+		if err != nil {
+			return fmt.Errorf("the run without the JDK's fallbacks: %w", err)
+		}
+		rep.WhatIf = whatIf(wg, ix.Hierarchy(), skipped)
 		if *format == "json" {
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")

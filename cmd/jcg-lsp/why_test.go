@@ -178,13 +178,46 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 	if !slices.Equal(mainLines, []int32{22}) {
 		t.Errorf("main's sites that may set every property at lines %v, want [22] (of %d sites)", mainLines, len(rep.PropertyWriters))
 	}
+	checkWhatIf(t, rep)
 	_, text, _, _ := runCmd("why", "--top", "1", classes)
 	if !strings.Contains(text, "Call sites that may set every property") || !strings.Contains(text, "ew.Main.main([Ljava/lang/String;)V (line 22, pc ") {
 		t.Errorf("text form lacks the property writers or main's line 22:\n%s", text)
+	}
+	if !strings.Contains(text, "Without the JDK's fallbacks (a what-if") {
+		t.Errorf("text form lacks the run without the JDK's fallbacks:\n%s", text)
 	}
 	_, stdout, _, _ = runCmd("why", "--level", "4", "--top", "1", "--format", "json", classes)
 	rep = topReport{}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.PropertyWriters) > 0 {
 		t.Errorf("Correct-String: %d property writers (%v), want the list absent", len(rep.PropertyWriters), err)
+	}
+}
+
+// checkWhatIf checks why --top's run without the JDK's fallbacks on
+// testdata/java/envwriters: it reaches less than the sound graph and lists only JDK
+// sites, nearest the entry points first; main's own unresolved call of line 22,
+// which may set every property, keeps its fallback there.
+func checkWhatIf(t *testing.T, rep topReport) {
+	t.Helper()
+	wi := rep.WhatIf
+	if wi == nil {
+		t.Fatal("no run without the JDK's fallbacks in the report")
+	}
+	if wi.Reachable <= 0 || wi.Reachable >= rep.Reachable {
+		t.Errorf("%d methods reachable without the JDK's fallbacks, %d with them: want fewer, and some", wi.Reachable, rep.Reachable)
+	}
+	if len(wi.Sites) == 0 {
+		t.Error("no JDK site falls back without the JDK's fallbacks: the JVM's startup reaches some (ZoneRulesProvider's, for one)")
+	}
+	for i, s := range wi.Sites {
+		if strings.HasPrefix(s.Method, "ew.") || s.API == "" || s.Status == "" || s.Depth < 1 {
+			t.Errorf("site %+v: want a JDK method's site with its API, status and depth", s)
+		}
+		if i > 0 && s.Depth < wi.Sites[i-1].Depth {
+			t.Errorf("site %d at depth %d after one at %d: want the nearest first", i, s.Depth, wi.Sites[i-1].Depth)
+		}
+	}
+	if !slices.ContainsFunc(wi.PropertyWriters, func(w writerSite) bool { return strings.HasPrefix(w.Method, "ew.Main.main(") && w.Line == 22 }) {
+		t.Errorf("property writers without the JDK's fallbacks %+v: want main's line 22", wi.PropertyWriters)
 	}
 }

@@ -25,6 +25,42 @@ type topReport struct {
 	// code may set every system or security property (analysis.PropertyWriters):
 	// while there is one, no property a loading site reads is taken as unset.
 	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
+	// WhatIf is the graph without the JDK's fallbacks (analysis.Options.NoJDKFallbacks).
+	WhatIf *whatIfReport `json:"withoutJDKFallbacks,omitempty"`
+}
+
+// whatIfReport is what a run without the JDK's fallbacks reaches, and the JDK's sites
+// that fall back even then: the ones to resolve first. The JDK's fallbacks reach
+// the JDK's public members, among them more sites that fall back, so the graph's
+// reach with each kind of edge left out says little of them; a run without them
+// says how far resolving them could go, and where to start.
+type whatIfReport struct {
+	Reachable int          `json:"reachable"`
+	Sites     []whatIfSite `json:"sites"`
+	// PropertyWriters are the graph's sites that may set every property: while
+	// there is one, the sites that read a property stay unresolved.
+	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
+}
+
+// sitePos is where a site is: its caller and its instruction.
+type sitePos struct {
+	caller callgraph.NodeID
+	pc     int32
+}
+
+// whatIfSite is a JDK site that falls back in the run without the JDK's fallbacks.
+type whatIfSite struct {
+	Method   string `json:"method"`
+	Line     int32  `json:"line,omitempty"`
+	PC       int32  `json:"pc"`
+	Depth    int32  `json:"depth"` // edges on a shortest path to its method from an entry point
+	Feature  string `json:"feature"`
+	API      string `json:"api"`
+	Status   string `json:"status"`
+	Evidence string `json:"evidence,omitempty"`
+	// Unknown are where the values the site needs come from unknown: what a
+	// resolution must follow or model.
+	Unknown []string `json:"unknown,omitempty"`
 }
 
 // writerSite is a call site that may set every property, with what it calls.
@@ -74,14 +110,7 @@ func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string)
 		ts.Without = g.ReachWithout(func(b int32) bool { _, ok := slices.BinarySearch(sr.Bundles, b); return ok })
 		rep.Sites = append(rep.Sites, ts)
 	}
-	for _, w := range analysis.PropertyWriters(g, h) {
-		ws := writerSite{Method: nodeName(g, ms, w.Caller), Line: max(w.Line, 0), PC: w.PC, Security: w.Security(),
-			Reasons: bundleReasons(g, w.Bundles)}
-		for _, m := range w.Writers {
-			ws.Writers = append(ws.Writers, path.Base(m.Class.Name)+"."+m.Name)
-		}
-		rep.PropertyWriters = append(rep.PropertyWriters, ws)
-	}
+	rep.PropertyWriters = writerSites(g, h)
 	// By kind, and every fallback edge as one more row.
 	byKind := map[string][]bool{}
 	count := map[string]int{}
@@ -110,6 +139,48 @@ func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string)
 		return strings.Compare(a.Kind, b.Kind)
 	})
 	return rep
+}
+
+// whatIf reports on w, the graph of a run without the JDK's fallbacks: its reach,
+// and the sites whose fallbacks it skipped, those nearest the entry points first.
+func whatIf(w *callgraph.Graph, h *hierarchy.Hierarchy, skipped map[sitePos]bool) *whatIfReport {
+	ms := h.Methods()
+	depth := w.Depths()
+	rep := &whatIfReport{Reachable: w.NumReachable(), Sites: []whatIfSite{}, PropertyWriters: writerSites(w, h)}
+	for _, st := range w.Sites {
+		if !skipped[sitePos{st.Caller, st.PC}] {
+			continue
+		}
+		ws := whatIfSite{Method: nodeName(w, ms, st.Caller), Line: max(st.Line, 0), PC: st.PC, Depth: depth[st.Caller],
+			Feature: st.Feature.String(), API: st.API, Status: st.Status.String(), Evidence: st.Evidence}
+		for _, p := range st.Points {
+			u := p.Kind
+			if p.Method != st.Caller {
+				u += " in " + nodeName(w, ms, p.Method)
+			}
+			if !slices.Contains(ws.Unknown, u) {
+				ws.Unknown = append(ws.Unknown, u)
+			}
+		}
+		rep.Sites = append(rep.Sites, ws)
+	}
+	slices.SortStableFunc(rep.Sites, func(a, b whatIfSite) int { return int(a.Depth - b.Depth) })
+	return rep
+}
+
+// writerSites lists g's sites that may set every property (analysis.PropertyWriters).
+func writerSites(g *callgraph.Graph, h *hierarchy.Hierarchy) []writerSite {
+	ms := h.Methods()
+	var out []writerSite
+	for _, w := range analysis.PropertyWriters(g, h) {
+		ws := writerSite{Method: nodeName(g, ms, w.Caller), Line: max(w.Line, 0), PC: w.PC, Security: w.Security(),
+			Reasons: bundleReasons(g, w.Bundles)}
+		for _, m := range w.Writers {
+			ws.Writers = append(ws.Writers, path.Base(m.Class.Name)+"."+m.Name)
+		}
+		out = append(out, ws)
+	}
+	return out
 }
 
 // bundleReasons returns the distinct reasons of bundles, in their order.
@@ -153,6 +224,11 @@ func (rep topReport) writeText(w io.Writer) {
 	for _, k := range rep.Kinds {
 		fmt.Fprintf(w, "%-22s %9d %9d %9d\n", k.Kind, k.Bundles, k.Without, rep.Reachable-k.Without)
 	}
+	rep.writeWriters(w)
+	rep.writeWhatIf(w)
+}
+
+func (rep topReport) writeWriters(w io.Writer) {
 	if len(rep.PropertyWriters) == 0 {
 		return
 	}
@@ -168,6 +244,29 @@ func (rep topReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, "  %s (%s): may call %s\n", s.Method, siteAt(s.Line, s.PC), calls)
 		for _, r := range s.Reasons {
 			fmt.Fprintf(w, "      %s\n", r.text())
+		}
+	}
+}
+
+func (rep topReport) writeWhatIf(w io.Writer) {
+	wi := rep.WhatIf
+	if wi == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nWithout the JDK's fallbacks (a what-if: the JDK's unresolved sites add no edges, so the\n"+
+		"graph is not sound): %d reachable methods, against %d. The JDK's sites that fall back\n"+
+		"even then: %d, nearest the entry points first. Each must be resolved at %s, or\n"+
+		"become unreachable, before the JDK's fallbacks can stop cascading.\n", wi.Reachable, rep.Reachable, len(wi.Sites), rep.Level)
+	for i, s := range wi.Sites {
+		if i == maxTextWriters {
+			fmt.Fprintf(w, "  … %d more (--format json lists them all)\n", len(wi.Sites)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s (%s), depth %d: %s, %s\n", s.Method, siteAt(s.Line, s.PC), s.Depth, s.API, s.Status)
+		if len(s.Unknown) > 0 {
+			fmt.Fprintf(w, "      unknown: %s\n", shorten(strings.Join(s.Unknown, "; ")))
+		} else if s.Evidence != "" {
+			fmt.Fprintf(w, "      %s\n", shorten(s.Evidence))
 		}
 	}
 }
@@ -202,10 +301,16 @@ func (r topReason) text() string {
 	if r.Fallback != "" {
 		line += ", fallback of " + r.Fallback
 	}
-	if ev := []rune(r.Evidence); len(ev) > maxTextEvidence {
-		line += ": " + string(ev[:maxTextEvidence-1]) + "…"
-	} else if len(ev) > 0 {
-		line += ": " + r.Evidence
+	if r.Evidence != "" {
+		line += ": " + shorten(r.Evidence)
 	}
 	return line
+}
+
+// shorten cuts text to maxTextEvidence characters.
+func shorten(text string) string {
+	if r := []rune(text); len(r) > maxTextEvidence {
+		return string(r[:maxTextEvidence-1]) + "…"
+	}
+	return text
 }
