@@ -335,12 +335,13 @@ func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name})}}
 	}
-	if a.hiddenCallers(m) || len(a.callers(m)) == 0 {
+	callers, ok := a.argSources(m, n)
+	if !ok {
 		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"})}}
 	}
 	out := Classes{Complete: true}
 	set := map[*hierarchy.Class]bool{}
-	for _, cr := range a.callers(m) {
+	for _, cr := range callers {
 		cmi := a.methodInfo(cr.Caller)
 		if cmi == nil {
 			out.Complete = false

@@ -145,8 +145,8 @@ func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name})}}
 	}
-	callers := a.callers(m)
-	if a.hiddenCallers(m) || len(callers) == 0 {
+	callers, ok := a.argSources(m, n)
+	if !ok {
 		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name + ", which is also called through a method handle or by the JVM"})}}
 	}
 	out := Methods{Known: true}

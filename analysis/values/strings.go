@@ -322,8 +322,8 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 		}
 		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name}))
 	}
-	callers := a.callers(m)
-	if len(callers) == 0 || a.hiddenCallers(m) {
+	callers, ok := a.argSources(m, n)
+	if !ok {
 		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: what + " of " + m.Name + ", which is also called through a method handle or by the JVM"}))
 	}
 	var out Str

@@ -715,6 +715,31 @@ func (a *Analyzer) LambdaCaptures(m *hierarchy.Method) (caps []CallRef, only boo
 	return caps, len(caps) > 0 && len(caps) == handles
 }
 
+// argSources returns the instructions whose operand n is what parameter n of m
+// receives (n counts the receiver of an instance method): m's call instructions or,
+// for the body of a lambda that nothing else calls (LambdaCaptures), the
+// invokedynamic instructions that capture it, when n is one of the values they
+// capture. ok is false when there is another source: no caller, a method handle
+// or the JVM, or the lambda's interface method, whose caller hands the parameters
+// past the captured ones.
+func (a *Analyzer) argSources(m *hierarchy.Method, n int) (_ []CallRef, ok bool) {
+	callers := a.callers(m)
+	if !a.hiddenCallers(m) {
+		return callers, len(callers) > 0
+	}
+	caps, only := a.LambdaCaptures(m)
+	if !only {
+		return nil, false
+	}
+	for _, c := range caps {
+		mi := a.methodInfo(c.Caller)
+		if mi == nil || n >= len(mi.flow.Operands(int(mi.f.Calls[c.Call].PC))) {
+			return nil, false
+		}
+	}
+	return caps, true
+}
+
 // Callers returns the call instructions that may invoke m, and whether they are all
 // of its callers (none through a method handle or the JVM).
 func (a *Analyzer) Callers(m *hierarchy.Method) ([]CallRef, bool) {

@@ -38,6 +38,8 @@ public class Main {
         property();
         invoked(args[0]);
         viaLambda(n -> Class.forName(n)); // @site[level>=4](unresolved) @calls(res.Circle.<clinit>)
+        captured("res.Square");
+        capturedThroughHelper("res.Circle");
         fromTable(args.length);
         fromOverwrittenTable(args.length, args[0]);
     }
@@ -182,6 +184,28 @@ public class Main {
     // (testdata/java/cg/environment): the site stays unresolved.
     static void property() throws Exception {
         Class.forName(System.getProperty("res.impl", "res.Circle")); // @calls(res.Circle.<clinit>) @site[level>=4](unresolved)
+    }
+
+    // A lambda's body receives what it captures where the lambda is created, here
+    // the name captured's caller passes: only Square (from Correct-String on), unlike
+    // viaLambda's, whose name is an argument of the interface's method.
+    static void captured(String name) throws Exception {
+        java.util.concurrent.Callable<Class<?>> load = () -> Class.forName(name); // @site[level>=4](resolved) @calls(res.Square.<clinit>) @!calls[level>=4](res.Circle.<clinit>)
+        load.call();
+    }
+
+    // The same through a helper the lambda's body calls: only Circle.
+    static void capturedThroughHelper(String name) {
+        java.util.function.Supplier<Object> load = () -> loadQuietly(name);
+        load.get();
+    }
+
+    private static Object loadQuietly(String name) {
+        try {
+            return Class.forName(name); // @site[level>=4](resolved) @calls(res.Circle.<clinit>) @!calls[level>=4](res.Square.<clinit>)
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
     }
 
     // getMethod with a constant name on a resolved class: only area() of Circle.
