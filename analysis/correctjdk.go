@@ -55,12 +55,19 @@ func (a *Analyzer) modelText(key modelTextKey, mk func() string) string {
 // inheritModel gives a prev's parsed JDK model and the evidence strings made from
 // it, which depend on the model and the methods' names only: an edit's new
 // analyzer would otherwise parse the model and make its thousands of strings
-// again, as garbage for the next edit's.
-func (a *Analyzer) inheritModel(prev *Analyzer) {
+// again, as garbage for the next edit's. idm, when not nil, moves the strings'
+// methods to their IDs after a member edit.
+func (a *Analyzer) inheritModel(prev *Analyzer, idm *idMap) {
 	m, err := prev.model()
 	a.jdk.once.Do(func() { a.jdk.m, a.jdk.err = m, err })
 	prev.jdk.texts.Range(func(k, v any) bool {
-		a.jdk.texts.Store(k, v)
+		key := k.(modelTextKey)
+		if idm != nil && key.m >= 0 {
+			if key.m = idm.id(key.m); key.m < 0 {
+				return true // the method is gone
+			}
+		}
+		a.jdk.texts.Store(key, v)
 		return true
 	})
 }

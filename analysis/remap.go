@@ -17,35 +17,9 @@ type idMap struct {
 }
 
 func newIDMap(oh, nh *hierarchy.Hierarchy) *idMap {
-	m := &idMap{method: make([]int32, len(oh.Methods())+1), class: make([]int32, len(oh.Classes()))}
-	for _, c := range oh.Classes() {
-		m.class[c.ID] = -1
-		nc := nh.Class(c.Name)
-		if nc != nil {
-			m.class[c.ID] = nc.ID
-		}
-		var byKey map[callKey]int32
-		for i, om := range c.Methods {
-			m.method[om.ID] = -1
-			switch {
-			case nc == nil:
-			case i < len(nc.Methods) && nc.Methods[i].Name == om.Name && nc.Methods[i].Desc == om.Desc:
-				m.method[om.ID] = nc.Methods[i].ID // the members before it are the same
-			default:
-				if byKey == nil {
-					byKey = make(map[callKey]int32, len(nc.Methods))
-					for _, x := range nc.Methods {
-						byKey[callKey{x.Name, x.Desc}] = x.ID
-					}
-				}
-				if id, ok := byKey[callKey{om.Name, om.Desc}]; ok {
-					m.method[om.ID] = id
-				}
-			}
-		}
-	}
-	m.method[len(oh.Methods())] = int32(len(nh.Methods()))
-	return m
+	classes, methods := nh.IDsAcross(oh)
+	// The NativeMethod node comes after the methods.
+	return &idMap{method: append(methods, int32(len(nh.Methods()))), class: classes}
 }
 
 // id maps a method ID (-1 stays -1).

@@ -40,9 +40,15 @@ func (a *Analyzer) valuesIndex() *values.Index {
 // API methods, CHA's dispatch, the initialisation chains, the conservative
 // fallback sets (all from the hierarchy alone), the value index
 // (inheritValuesIndex) and the JDK model with its evidence strings (inheritModel).
-// It does nothing for another hierarchy, and must be called before a's first run.
+// After an edit that added or removed classes or members (another hierarchy), it
+// gives what the IDs can be moved for (inheritAcross). It must be called before
+// a's first run.
 func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
-	if prev == nil || !a.h.SameClasses(prev.h) {
+	if prev == nil {
+		return
+	}
+	if !a.h.SameClasses(prev.h) {
+		a.inheritAcross(prev, changed)
 		return
 	}
 	edited := map[int32]bool{}
@@ -68,7 +74,7 @@ func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
 		}
 	}
 	a.inheritValuesIndex(prev, changed)
-	a.inheritModel(prev)
+	a.inheritModel(prev, nil)
 }
 
 // inheritValuesIndex gives a, whose program has prev's classes and differs in the

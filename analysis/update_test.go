@@ -584,7 +584,10 @@ func TestInherit(t *testing.T) {
 	if len(modelTexts) == 0 {
 		t.Fatal("no JDK model reasons in the base program's graphs")
 	}
-	for _, variant := range []string{"addcall", "removecall", "newreach", "newlambda", "property", "helper"} {
+	// Edits of members make another hierarchy, whose IDs moved: the inheriting
+	// analyzer gets the JDK's plans remapped (inheritAcross), not shared.
+	members := map[string]bool{"helper": true, "addclass": true, "addoverride": true, "removeoverride": true, "header": true}
+	for _, variant := range []string{"addcall", "removecall", "newreach", "newlambda", "property", "helper", "addclass", "addoverride", "removeoverride", "header"} {
 		t.Run(variant, func(t *testing.T) {
 			src := t.TempDir()
 			javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
@@ -597,21 +600,28 @@ func TestInherit(t *testing.T) {
 			defer ix.Close()
 			changed := ix.Changes(base)
 			same := ix.Hierarchy().SameClasses(base.Hierarchy())
-			if same == (variant == "helper") {
+			if same == members[variant] {
 				t.Fatalf("%s: the edited hierarchy shares the base's classes: %v", variant, same)
 			}
 			for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
 				opts := Options{Level: callgraph.CorrectJDK, Algorithm: alg}
 				a := New(ix)
 				a.Inherit(a0, changed)
-				reused := 0
+				reused, remapped := 0, 0
 				for i := range a.plans {
-					if p := a.plans[i].Load(); p != nil && p == a0.plans[i].Load() {
+					p := a.plans[i].Load()
+					switch {
+					case p == nil:
+					case same && p == a0.plans[i].Load():
 						reused++
+					case !same && a.h.Methods()[i].Class.Origin == hierarchy.JDK:
+						remapped++
+					default:
+						t.Errorf("%s: a plan of %s before the first run", alg, a.h.Methods()[i])
 					}
 				}
-				if same != (reused > 0) {
-					t.Errorf("%s: %d plans reused, hierarchy shared: %v", alg, reused, same)
+				if same != (reused > 0) || same == (remapped > 0) {
+					t.Errorf("%s: %d plans reused, %d remapped, hierarchy shared: %v", alg, reused, remapped, same)
 				}
 				got, err := a.Run(ctx, opts)
 				if err != nil {
@@ -624,7 +634,7 @@ func TestInherit(t *testing.T) {
 				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
 					t.Errorf("%s: the graph of the inheriting analyzer differs from a new one's:\n%s", alg, d)
 				}
-				if same {
+				{
 					for _, r := range got.Reasons {
 						if prev, ok := modelTexts[r.Evidence]; ok && unsafe.StringData(prev) != unsafe.StringData(r.Evidence) {
 							t.Errorf("%s: the reason %q is a copy of the previous analyzer's", alg, r.Evidence)
@@ -687,6 +697,64 @@ func TestUpdateLibraryMode(t *testing.T) {
 				}
 				checkDerivations(t, "update", got, tr.parent, tr.condOf, tr)
 			})
+		}
+	}
+}
+
+// TestInheritAcrossMovedJDK: with the application first on the class path, a member
+// edit moves the IDs of the JDK's methods too, so the plans an analyzer inherits
+// across the edit (inheritAcross) must be remapped, not shared: its graphs equal a
+// new analyzer's.
+func TestInheritAcrossMovedJDK(t *testing.T) {
+	ctx := context.Background()
+	build := func(variant string, prev *index.Index) *index.Index {
+		src := t.TempDir()
+		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+		if variant != "" {
+			javatest.CopyTree(t, javatest.Program(t, "update/"+variant), src)
+		}
+		ix, err := index.Rebuild(ctx, index.Config{Sources: []classpath.Source{
+			{Path: javatest.Compile(t, src), Origin: classpath.Application}, {Path: minijdk.Dir(t), Origin: classpath.JDK}}}, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix
+	}
+	base := build("", nil)
+	a0 := New(base)
+	for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+		if _, err := a0.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: alg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, variant := range []string{"helper", "addclass"} {
+		ix := build(variant, base)
+		idm := newIDMap(base.Hierarchy(), ix.Hierarchy())
+		moved := 0
+		for old, m := range base.Hierarchy().Methods() {
+			if m.Class.Origin == hierarchy.JDK && idm.method[old] != int32(old) {
+				moved++
+			}
+		}
+		if moved == 0 {
+			t.Fatalf("%s: no JDK method moved: the test checks no remapping", variant)
+		}
+		for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+			opts := Options{Level: callgraph.CorrectJDK, Algorithm: alg}
+			a := New(ix)
+			a.Inherit(a0, ix.Changes(base))
+			got, err := a.Run(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := New(ix).Run(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
+				t.Errorf("%s, %s: the graph of the inheriting analyzer differs from a new one's:\n%s", variant, alg, d)
+			}
 		}
 	}
 }

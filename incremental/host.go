@@ -267,7 +267,9 @@ func (h *Host) buildProject(ctx context.Context, req *Request, p *Project, prevs
 		}
 	case made != nil && prev != nil && prev.Graph != nil:
 		// Whatever the edit, the new analyzer need not plan the unchanged classes
-		// again when the hierarchy is the same (an edit of method bodies).
+		// again: shared when the hierarchy is the same (an edit of method bodies),
+		// the JDK's plans and the value index's look-ups moved to the new IDs
+		// after an edit of members.
 		w.an.Inherit(prev.w.an, w.ix.Changes(prev.w.ix))
 		var why string
 		if inPlace, why = w.updateFrom(ctx, prev.w, opts, prev.Spec, spec, false); inPlace {

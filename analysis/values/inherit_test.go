@@ -137,3 +137,176 @@ func TestNewIndexAfterLookups(t *testing.T) {
 		})
 	}
 }
+
+// circleWork is testdata/java/update/base's Work calling draw on a Circle: the call
+// names Circle, so it resolves to Circle.draw, or to Shape.draw once variant
+// removeoverride removes Circle's override (a caller of Shape.draw that an index
+// must find again although no changed code names draw).
+const circleWork = `package app;
+
+public class Work {
+    static void run(String[] a) {
+        Lib.common();
+        Lib.onlyFromWork();
+        Creator.create();
+        new Circle().draw();
+        System.out.println(a.length);
+    }
+
+    static void other() {
+        Lib.common();
+    }
+}
+`
+
+// Variants written by TestNewIndexAcross: shapearea gives Shape a method Circle
+// inherits, Work a call of it that names Circle (it resolves to Shape.area) and a
+// class Round with its own area; circleround makes Circle extend Round, so that the
+// call resolves to Round.area and Shape.area loses a caller, though no changed
+// class declares or names area.
+const (
+	shapeArea = `package app;
+
+public class Shape {
+    public void draw() {}
+
+    public int area() {
+        return 0;
+    }
+}
+`
+	round = `package app;
+
+public class Round {
+    public int area() {
+        return 3;
+    }
+}
+`
+	areaWork = `package app;
+
+public class Work {
+    static void run(String[] a) {
+        Lib.common();
+        Lib.onlyFromWork();
+        Creator.create();
+        System.out.println(new Circle().area());
+    }
+
+    static void other() {
+        Lib.common();
+    }
+}
+`
+	roundCircle = `package app;
+
+public class Circle extends Round {
+    public void draw() {
+        Lib.common();
+    }
+}
+`
+)
+
+// TestNewIndexAcross edits members of testdata/java/update's classes (a helper added
+// and removed, an override added or removed, a class added and removed, a method
+// nothing calls added) and checks that an index made after the edit from the
+// previous one's look-ups (NewIndexAcross, in the new IDs) finds the same callers
+// and hidden callers of every method as a new index does, and that it keeps some
+// of the previous look-ups.
+func TestNewIndexAcross(t *testing.T) {
+	ctx := context.Background()
+	// Both versions are in one class directory, as a build leaves them, so that
+	// only the edited classes change (Index.Changes).
+	var classes string
+	sources := func(t *testing.T, variants string) []classpath.Source {
+		src := t.TempDir()
+		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
+		for _, v := range strings.Split(variants, "+") {
+			switch v {
+			case "":
+			case "circlecall", "shapearea", "circleround":
+				files := map[string]map[string]string{"circlecall": {"Work": circleWork},
+					"shapearea": {"Shape": shapeArea, "Round": round, "Work": areaWork}, "circleround": {"Circle": roundCircle}}[v]
+				for class, text := range files {
+					if err := os.WriteFile(filepath.Join(src, "app", class+".java"), []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			default:
+				javatest.CopyTree(t, javatest.Program(t, "update/"+v), src)
+			}
+		}
+		if err := os.RemoveAll(classes); err != nil {
+			t.Fatal(err)
+		}
+		javatest.CopyTree(t, javatest.Compile(t, src), classes)
+		return []classpath.Source{{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}}
+	}
+	for _, edit := range []struct {
+		from, to  string
+		newSupers bool // the edit changes a class's supertypes: nothing is kept
+	}{
+		{"", "helper", false}, {"helper", "", false}, {"", "addoverride", false}, {"", "removeoverride", false},
+		{"", "addclass", false}, {"addclass", "", false}, {"", "header", false},
+		{"circlecall", "circlecall+removeoverride", false}, {"circlecall+removeoverride", "circlecall", false},
+		{"shapearea", "shapearea+circleround", true},
+	} {
+		t.Run(edit.from+"->"+edit.to, func(t *testing.T) {
+			classes = filepath.Join(t.TempDir(), "classes")
+			base, err := index.Build(ctx, index.Config{Sources: sources(t, edit.from)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer base.Close()
+			prev := NewIndex(base)
+			for _, m := range base.Hierarchy().Methods() {
+				prev.callers(m)
+				prev.hiddenCallers(m)
+			}
+			ix, err := index.Rebuild(ctx, index.Config{Sources: sources(t, edit.to)}, nil, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			h, oh := ix.Hierarchy(), base.Hierarchy()
+			if n := len(ix.Changes(base)); n > 2 {
+				t.Errorf("%d classes changed: want the edited ones only", n)
+			}
+			if h.SameClasses(oh) {
+				t.Fatalf("a member edit kept the hierarchy")
+			}
+			var ids IDMap
+			ids.Classes, ids.Methods = h.IDsAcross(oh)
+			var changed, gone []int32
+			for _, n := range ix.Changes(base) {
+				if c := h.Class(n); c != nil {
+					changed = append(changed, c.ID)
+				} else {
+					gone = append(gone, oh.Class(n).ID)
+				}
+			}
+			after, fresh := NewIndexAcross(ix, prev, changed, gone, ids), NewIndex(ix)
+			if kept := len(after.named) > 0 && len(after.callerCache) > 0; kept == edit.newSupers {
+				t.Errorf("%d names and %d callers kept from the previous index's %d and %d (the edit changes supertypes: %v)",
+					len(after.named), len(after.callerCache), len(prev.named), len(prev.callerCache), edit.newSupers)
+			}
+			type ref struct{ caller, call int32 }
+			refs := func(ix *Index, m int32) []ref {
+				var out []ref
+				for _, cr := range ix.callers(h.Methods()[m]) {
+					out = append(out, ref{cr.Caller.ID, cr.Call})
+				}
+				return out
+			}
+			for _, m := range h.Methods() {
+				if got, want := refs(after, m.ID), refs(fresh, m.ID); !slices.Equal(got, want) {
+					t.Errorf("%s: callers %v, a new index finds %v", m, got, want)
+				}
+				if got, want := after.hiddenCallers(m), fresh.hiddenCallers(m); got != want {
+					t.Errorf("%s: hidden callers %v, a new index says %v", m, got, want)
+				}
+			}
+		})
+	}
+}
