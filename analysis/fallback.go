@@ -108,6 +108,36 @@ func unboxes(class string) bool {
 	return false
 }
 
+// members returns the test a method passes to be in a set of kind k, or nil for the
+// kinds that depend on the class whose code makes the call (safeSet).
+func (k setKind) members() func(m *hierarchy.Method) bool {
+	isCtor := func(m *hierarchy.Method) bool { return m.Name == "<init>" }
+	noArg := func(m *hierarchy.Method) bool { return m.Desc == "()V" }
+	isMethod := func(m *hierarchy.Method) bool {
+		return m.Name != "<init>" && m.Name != "<clinit>" && !m.IsAbstract()
+	}
+	public := func(m *hierarchy.Method) bool { return m.Access&0x0001 != 0 }
+	switch k {
+	case setAllClinits:
+		return func(m *hierarchy.Method) bool { return m.Name == "<clinit>" }
+	case setAllCtors:
+		return isCtor
+	case setNoArgCtors:
+		return func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) }
+	case setAllMethods:
+		return isMethod
+	case setPublicCtors:
+		return func(m *hierarchy.Method) bool { return isCtor(m) && public(m) }
+	case setPublicNoArgCtors:
+		return func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && public(m) }
+	case setPublicMethods:
+		return func(m *hierarchy.Method) bool { return isMethod(m) && public(m) }
+	case setCloneCtors:
+		return func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && cloneable(m.Class, m) }
+	}
+	return nil
+}
+
 // fallbackSet returns the members of a conservative set, computed once per analyzer.
 func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 	a.mu.Lock()
@@ -116,31 +146,7 @@ func (a *Analyzer) fallbackSet(k fallbackKey) []int32 {
 	if ok {
 		return ids
 	}
-	var keep func(m *hierarchy.Method) bool
-	isCtor := func(m *hierarchy.Method) bool { return m.Name == "<init>" }
-	noArg := func(m *hierarchy.Method) bool { return m.Desc == "()V" }
-	isMethod := func(m *hierarchy.Method) bool {
-		return m.Name != "<init>" && m.Name != "<clinit>" && !m.IsAbstract()
-	}
-	public := func(m *hierarchy.Method) bool { return m.Access&0x0001 != 0 }
-	switch k.kind {
-	case setAllClinits:
-		keep = func(m *hierarchy.Method) bool { return m.Name == "<clinit>" }
-	case setAllCtors:
-		keep = isCtor
-	case setNoArgCtors:
-		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) }
-	case setAllMethods:
-		keep = isMethod
-	case setPublicCtors:
-		keep = func(m *hierarchy.Method) bool { return isCtor(m) && public(m) }
-	case setPublicNoArgCtors:
-		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && public(m) }
-	case setPublicMethods:
-		keep = func(m *hierarchy.Method) bool { return isMethod(m) && public(m) }
-	case setCloneCtors:
-		keep = func(m *hierarchy.Method) bool { return isCtor(m) && noArg(m) && cloneable(m.Class, m) }
-	}
+	keep := k.kind.members()
 	if keep != nil {
 		for _, m := range a.h.Methods() {
 			if keep(m) {

@@ -1,6 +1,10 @@
 package analysis
 
 import (
+	"iter"
+	"slices"
+	"strings"
+
 	"maps"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
@@ -19,20 +23,17 @@ import (
 func (a *Analyzer) inheritAcross(prev *Analyzer, changed []string) {
 	idm := newIDMap(prev.h, a.h)
 	var changedNew, goneOld []int32
-	jdk := false
 	for _, n := range changed {
-		c, old := a.h.Class(n), prev.h.Class(n)
-		if c != nil {
+		if c := a.h.Class(n); c != nil {
 			changedNew = append(changedNew, c.ID)
-			jdk = jdk || c.Origin == hierarchy.JDK
-		} else if old != nil {
+		} else if old := prev.h.Class(n); old != nil {
 			goneOld = append(goneOld, old.ID)
 		}
-		jdk = jdk || old != nil && old.Origin == hierarchy.JDK || shadows(a.h, n) || shadows(prev.h, n)
 	}
 	a.inheritValuesAcross(prev, changedNew, goneOld, idm)
 	a.inheritModel(prev, idm)
-	if jdk {
+	a.inheritFallbacks(prev, idm, changedNew)
+	if !outsideJDK(slices.Values(changed), a.h, prev.h) {
 		return
 	}
 	oms := prev.h.Methods()
@@ -102,15 +103,90 @@ func (m *idMap) fixedFor(h *hierarchy.Hierarchy, o hierarchy.Origin) bool {
 	return true
 }
 
-// shadows reports whether class name n is defined more than once on h's class
-// path: a JDK class may then be the application's, and the JDK's code name it.
-func shadows(h *hierarchy.Hierarchy, n string) bool {
-	for _, p := range h.Problems() {
-		if p.Kind == hierarchy.Duplicate && p.Class == n {
-			return true
+// outsideJDK reports whether the JDK's code cannot name any of the classes names:
+// none is in a package that has a class of the JDK in one of hs, or defined more
+// than once on the class path (an application's class may then stand in for one of
+// the JDK's). The JDK's code names its own classes only.
+func outsideJDK(names iter.Seq[string], hs ...*hierarchy.Hierarchy) bool {
+	for n := range names {
+		pkg := ""
+		if i := strings.LastIndexByte(n, '/'); i >= 0 {
+			pkg = n[:i]
+		}
+		for _, h := range hs {
+			if slices.ContainsFunc(h.PackageClasses(pkg), func(c *hierarchy.Class) bool { return c.Origin == hierarchy.JDK }) {
+				return false
+			}
+			for _, p := range h.Problems() {
+				if p.Kind == hierarchy.Duplicate && p.Class == n {
+					return false
+				}
+			}
 		}
 	}
-	return false
+	return true
+}
+
+// inheritFallbacks gives a prev's conservative sets after a member edit, in the new
+// IDs: each is prev's without the methods of the changed classes (changed: new
+// IDs) and with those of their methods that belong to it now. Only the sets that
+// depend on each method alone are kept: not those of a calling class (safeSet) or
+// of a receiver's class (callShape.recv), and none when a changed class has other
+// supertypes than before (a shape's argument classes may take other methods).
+func (a *Analyzer) inheritFallbacks(prev *Analyzer, idm *idMap, changed []int32) {
+	isChanged := make([]bool, len(a.h.Classes()))
+	for _, id := range changed {
+		isChanged[id] = true
+	}
+	for old, id := range idm.class {
+		if id >= 0 && isChanged[id] && !hierarchy.SameSupertypes(prev.h.Classes()[old], a.h.Classes()[id]) {
+			return
+		}
+	}
+	prev.mu.Lock()
+	sets := maps.Clone(prev.fallbacks)
+	prev.mu.Unlock()
+	ms := a.h.Methods()
+	out := make(map[fallbackKey][]int32, len(sets))
+	for k, ids := range sets {
+		keep := k.kind.members()
+		if keep == nil || k.ctx != 0 || k.shape.recv != 0 {
+			continue
+		}
+		nk, ok := k, true
+		for i, c := range k.shape.argClass {
+			if c != 0 {
+				if nk.shape.argClass[i] = idm.class[c-1] + 1; nk.shape.argClass[i] == 0 {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		nids := make([]int32, 0, len(ids))
+		for _, old := range ids {
+			if id := idm.id(old); id >= 0 && !isChanged[ms[id].Class.ID] {
+				nids = append(nids, id)
+			}
+		}
+		for _, c := range changed {
+			for _, m := range a.h.Classes()[c].Methods {
+				if keep(m) && (nk.shape == (callShape{}) || nk.shape.accepts(a.h, m)) {
+					nids = append(nids, m.ID)
+				}
+			}
+		}
+		slices.Sort(nids)
+		out[nk] = nids
+	}
+	a.mu.Lock()
+	for k, ids := range out {
+		if _, ok := a.fallbacks[k]; !ok {
+			a.fallbacks[k] = ids
+		}
+	}
+	a.mu.Unlock()
 }
 
 // remap returns p in the IDs of m, or nil when a class or method it names is gone.

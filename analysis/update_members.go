@@ -86,9 +86,16 @@ func (a *Analyzer) updateMembers(ctx context.Context, opts Options, prev Previou
 	}
 	// The reachable methods of the changed classes, and every reachable method
 	// whose code names a class whose members or supertypes changed (its calls may
-	// resolve otherwise, its initialisations run other <clinit>s).
+	// resolve otherwise, its initialisations run other <clinit>s). The JDK's code
+	// cannot name the application's classes (outsideJDK): its methods, most of a
+	// graph, need not be read.
+	skipJDK := outsideJDK(maps.Keys(below), oh, nh)
 	g.Reachable.ForEach(func(id int32) {
-		if id != g.Native && (delta[nh.Methods()[id].Class.Name] || namesAny(a.prog.Facts(nh.Methods()[id]), below)) {
+		if id == g.Native {
+			return
+		}
+		m := nh.Methods()[id]
+		if delta[m.Class.Name] || !(skipJDK && m.Class.Origin == hierarchy.JDK) && namesAny(a.prog.Facts(m), below) {
 			add(id)
 		}
 	})

@@ -704,7 +704,9 @@ func TestUpdateLibraryMode(t *testing.T) {
 // TestInheritAcrossMovedJDK: with the application first on the class path, a member
 // edit moves the IDs of the JDK's methods too, so the plans an analyzer inherits
 // across the edit (inheritAcross) must be remapped, not shared: its graphs equal a
-// new analyzer's.
+// new analyzer's. At Encap-Respect Lib.load's name is not resolved: its fallback
+// sets, inherited too, must gain the public constructor of addclass's Triangle and
+// lose none but the changed classes' members.
 func TestInheritAcrossMovedJDK(t *testing.T) {
 	ctx := context.Background()
 	build := func(variant string, prev *index.Index) *index.Index {
@@ -723,9 +725,12 @@ func TestInheritAcrossMovedJDK(t *testing.T) {
 	}
 	base := build("", nil)
 	a0 := New(base)
-	for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
-		if _, err := a0.Run(ctx, Options{Level: callgraph.CorrectJDK, Algorithm: alg}); err != nil {
-			t.Fatal(err)
+	levels := []callgraph.Level{callgraph.EncapRespect, callgraph.CorrectJDK}
+	for _, lv := range levels {
+		for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+			if _, err := a0.Run(ctx, Options{Level: lv, Algorithm: alg}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	for _, variant := range []string{"helper", "addclass"} {
@@ -740,21 +745,45 @@ func TestInheritAcrossMovedJDK(t *testing.T) {
 		if moved == 0 {
 			t.Fatalf("%s: no JDK method moved: the test checks no remapping", variant)
 		}
-		for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
-			opts := Options{Level: callgraph.CorrectJDK, Algorithm: alg}
-			a := New(ix)
-			a.Inherit(a0, ix.Changes(base))
-			got, err := a.Run(ctx, opts)
-			if err != nil {
-				t.Fatal(err)
+		for _, lv := range levels {
+			for _, alg := range []callgraph.Algorithm{callgraph.TFA, callgraph.CHA} {
+				opts := Options{Level: lv, Algorithm: alg}
+				a := New(ix)
+				a.Inherit(a0, ix.Changes(base))
+				if len(a.fallbacks) == 0 {
+					t.Errorf("%s: no conservative set inherited", variant)
+				}
+				got, err := a.Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := New(ix).Run(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
+					t.Errorf("%s, %v, %s: the graph of the inheriting analyzer differs from a new one's:\n%s", variant, lv, alg, d)
+				}
 			}
-			want, err := New(ix).Run(ctx, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
-				t.Errorf("%s, %s: the graph of the inheriting analyzer differs from a new one's:\n%s", variant, alg, d)
-			}
+		}
+	}
+}
+
+// TestOutsideJDK: the JDK's code may name a class of a package the JDK has classes
+// in (java/lang/Gone, say, if some JDK code referred to it), never one of the
+// application's own packages.
+func TestOutsideJDK(t *testing.T) {
+	h := updateProgram(t, "").Hierarchy()
+	for _, c := range []struct {
+		names []string
+		want  bool
+	}{
+		{[]string{"app/Work", "app/Triangle"}, true},
+		{[]string{"app/Work", "java/lang/Gone"}, false},
+		{[]string{"Default"}, true},
+	} {
+		if got := outsideJDK(slices.Values(c.names), h); got != c.want {
+			t.Errorf("outsideJDK(%v) = %v, want %v", c.names, got, c.want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func NewIndexAcross(prog Program, prev *Index, changed, gone []int32, ids IDMap)
 	for old, id := range ids.Classes {
 		if id >= 0 && isChanged[id] {
 			oldChanged = append(oldChanged, int32(old))
-			if !sameSupertypes(oh.Classes()[old], nh.Classes()[id]) {
+			if !hierarchy.SameSupertypes(oh.Classes()[old], nh.Classes()[id]) {
 				return ix
 			}
 		}
@@ -154,26 +154,6 @@ func NewIndexAcross(prog Program, prev *Index, changed, gone []int32, ids IDMap)
 	}
 	prev.callerMu.Unlock()
 	return ix
-}
-
-// sameSupertypes reports whether classes a and b have the same superclass and
-// interfaces, by name.
-func sameSupertypes(a, b *hierarchy.Class) bool {
-	name := func(c *hierarchy.Class) string {
-		if c == nil {
-			return ""
-		}
-		return c.Name
-	}
-	if name(a.Super) != name(b.Super) || len(a.Interfaces) != len(b.Interfaces) {
-		return false
-	}
-	for i := range a.Interfaces {
-		if a.Interfaces[i].Name != b.Interfaces[i].Name {
-			return false
-		}
-	}
-	return true
 }
 
 // remap returns r with its classes in the IDs classes maps them to (n classes in

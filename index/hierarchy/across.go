@@ -35,3 +35,23 @@ func (h *Hierarchy) IDsAcross(o *Hierarchy) (classes, methods []int32) {
 	}
 	return classes, methods
 }
+
+// SameSupertypes reports whether classes a and b, of two hierarchies, have the same
+// superclass and interfaces, by name.
+func SameSupertypes(a, b *Class) bool {
+	name := func(c *Class) string {
+		if c == nil {
+			return ""
+		}
+		return c.Name
+	}
+	if name(a.Super) != name(b.Super) || len(a.Interfaces) != len(b.Interfaces) {
+		return false
+	}
+	for i := range a.Interfaces {
+		if a.Interfaces[i].Name != b.Interfaces[i].Name {
+			return false
+		}
+	}
+	return true
+}
