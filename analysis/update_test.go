@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -623,17 +624,7 @@ func TestInherit(t *testing.T) {
 				if same != (reused > 0) || same == (remapped > 0) {
 					t.Errorf("%s: %d plans reused, %d remapped, hierarchy shared: %v", alg, reused, remapped, same)
 				}
-				got, err := a.Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := New(ix).Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
-					t.Errorf("%s: the graph of the inheriting analyzer differs from a new one's:\n%s", alg, d)
-				}
+				got := inheritedEqualsNew(t, a, ix, opts, alg.String())
 				{
 					for _, r := range got.Reasons {
 						if prev, ok := modelTexts[r.Evidence]; ok && unsafe.StringData(prev) != unsafe.StringData(r.Evidence) {
@@ -753,17 +744,7 @@ func TestInheritAcrossMovedJDK(t *testing.T) {
 				if len(a.fallbacks) == 0 {
 					t.Errorf("%s: no conservative set inherited", variant)
 				}
-				got, err := a.Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := New(ix).Run(ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
-					t.Errorf("%s, %v, %s: the graph of the inheriting analyzer differs from a new one's:\n%s", variant, lv, alg, d)
-				}
+				inheritedEqualsNew(t, a, ix, opts, fmt.Sprintf("%s, %v, %s", variant, lv, alg))
 			}
 		}
 	}
@@ -786,4 +767,22 @@ func TestOutsideJDK(t *testing.T) {
 			t.Errorf("outsideJDK(%v) = %v, want %v", c.names, got, c.want)
 		}
 	}
+}
+
+// inheritedEqualsNew runs a, an analyzer that inherited from another, and a new one
+// over ix with opts, checks that their graphs are equal, and returns a's.
+func inheritedEqualsNew(t *testing.T, a *Analyzer, ix *index.Index, opts Options, what string) *callgraph.Graph {
+	t.Helper()
+	got, err := a.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := New(ix).Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := graphtext.Compare(ix.Hierarchy(), got, want); d != "" {
+		t.Errorf("%s: the graph of the inheriting analyzer differs from a new one's:\n%s", what, d)
+	}
+	return got
 }

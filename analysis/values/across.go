@@ -1,7 +1,6 @@
 package values
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -42,46 +41,23 @@ func NewIndexAcross(prog Program, prev *Index, changed, gone []int32, ids IDMap)
 			}
 		}
 	}
-	// What the changed classes' code names, before (handles only: their calls
-	// are dropped by caller) and after, and the keys their members declare, before
-	// and after: the callers of a method of such a key may differ.
-	type delta struct {
-		oldHandles []string
-		calls      []CallRef
-		handles    []string
-	}
-	named := map[refKey]*delta{}
+	// What the changed classes' code names, before and after, and the keys their
+	// members declare, before and after: the callers of a method of such a key may
+	// differ.
+	named := codeDeltas{}
 	declared := map[refKey]bool{}
-	at := func(k refKey) *delta {
-		d := named[k]
-		if d == nil {
-			d = &delta{}
-			named[k] = d
+	declare := func(c *hierarchy.Class) {
+		for _, m := range c.Methods {
+			declared[refKey{m.Name, m.Desc}] = true
 		}
-		return d
 	}
 	for _, old := range oldChanged {
-		for _, m := range oh.Classes()[old].Methods {
-			declared[refKey{m.Name, m.Desc}] = true
-			eachKey(prev.prog.Facts(m), func(k refKey, call int32, handleClass string) {
-				if d := at(k); call < 0 {
-					d.oldHandles = append(d.oldHandles, handleClass)
-				}
-			})
-		}
+		named.before(prev.prog, oh.Classes()[old])
+		declare(oh.Classes()[old])
 	}
 	for _, id := range changed {
-		for _, m := range nh.Classes()[id].Methods {
-			declared[refKey{m.Name, m.Desc}] = true
-			eachKey(prog.Facts(m), func(k refKey, call int32, handleClass string) {
-				d := at(k)
-				if call >= 0 {
-					d.calls = append(d.calls, CallRef{m, call})
-				} else {
-					d.handles = append(d.handles, handleClass)
-				}
-			})
-		}
+		named.after(prog, nh.Classes()[id])
+		declare(nh.Classes()[id])
 	}
 	nms := nh.Methods()
 	// remapRefs returns refs in the new IDs, without the changed classes' calls.
@@ -93,9 +69,6 @@ func NewIndexAcross(prog Program, prev *Index, changed, gone []int32, ids IDMap)
 			}
 		}
 		return out
-	}
-	byCall := func(a, b CallRef) int {
-		return cmp.Or(cmp.Compare(a.Caller.ID, b.Caller.ID), cmp.Compare(a.Call, b.Call))
 	}
 
 	if refs := prev.built.Load(); refs != nil {
@@ -117,17 +90,11 @@ func NewIndexAcross(prog Program, prev *Index, changed, gone []int32, ids IDMap)
 		ix.named, ix.partial = map[refKey]*namedRefs{}, map[refKey]*namedRefs{}
 		ix.indexed = make([]bool, len(nh.Classes()))
 		for k, n := range prev.named {
-			nn := &namedRefs{calls: remapRefs(n.calls), handles: n.handles}
 			if d := named[k]; d != nil {
-				nn.calls = append(nn.calls, d.calls...)
-				nn.handles = slices.Clone(n.handles)
-				for _, h := range d.oldHandles {
-					if i := slices.Index(nn.handles, h); i >= 0 {
-						nn.handles = slices.Delete(nn.handles, i, i+1)
-					}
-				}
-				nn.handles = append(nn.handles, d.handles...)
+				ix.named[k] = d.apply(remapRefs(n.calls), n.handles)
+				continue
 			}
+			nn := &namedRefs{calls: remapRefs(n.calls), handles: n.handles}
 			slices.SortFunc(nn.calls, byCall)
 			ix.named[k] = nn
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
@@ -46,7 +47,6 @@ public class Work {
 // previous index's with the class's part replaced), and that it does keep the
 // previous look-ups.
 func TestNewIndexAfterLookups(t *testing.T) {
-	ctx := context.Background()
 	sources := func(t *testing.T, variant string) []classpath.Source {
 		src := t.TempDir()
 		javatest.CopyTree(t, javatest.Program(t, "update/base"), src)
@@ -67,21 +67,7 @@ func TestNewIndexAfterLookups(t *testing.T) {
 		{"ref-common", "ref-onlyFromWork"}, {"ref-onlyFromWork", "ref-common"},
 	} {
 		t.Run(edit.from+"->"+edit.to, func(t *testing.T) {
-			base, err := index.Build(ctx, index.Config{Sources: sources(t, edit.from)}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer base.Close()
-			prev := NewIndex(base)
-			for _, m := range base.Hierarchy().Methods() {
-				prev.callers(m)
-				prev.hiddenCallers(m)
-			}
-			ix, err := index.Rebuild(ctx, index.Config{Sources: sources(t, edit.to)}, nil, base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
+			base, ix, prev := editIndexes(t, sources, edit.from, edit.to)
 			h := ix.Hierarchy()
 			if !h.SameClasses(base.Hierarchy()) {
 				t.Fatalf("a body edit made a new hierarchy")
@@ -107,17 +93,9 @@ func TestNewIndexAfterLookups(t *testing.T) {
 			if kept == 0 {
 				t.Errorf("no callers kept from the previous index")
 			}
-			type ref struct{ caller, call int32 }
-			refs := func(ix *Index, m int32) []ref {
-				var out []ref
-				for _, cr := range ix.callers(h.Methods()[m]) {
-					out = append(out, ref{cr.Caller.ID, cr.Call})
-				}
-				return out
-			}
 			hidden := 0
 			for _, m := range h.Methods() {
-				if got, want := refs(after, m.ID), refs(fresh, m.ID); !slices.Equal(got, want) {
+				if got, want := callersOf(after, h, m.ID), callersOf(fresh, h, m.ID); !slices.Equal(got, want) {
 					t.Errorf("%s: callers %v, a new index finds %v", m, got, want)
 				}
 				got, want := after.hiddenCallers(m), fresh.hiddenCallers(m)
@@ -215,7 +193,6 @@ public class Circle extends Round {
 // and hidden callers of every method as a new index does, and that it keeps some
 // of the previous look-ups.
 func TestNewIndexAcross(t *testing.T) {
-	ctx := context.Background()
 	// Both versions are in one class directory, as a build leaves them, so that
 	// only the edited classes change (Index.Changes).
 	var classes string
@@ -254,21 +231,7 @@ func TestNewIndexAcross(t *testing.T) {
 	} {
 		t.Run(edit.from+"->"+edit.to, func(t *testing.T) {
 			classes = filepath.Join(t.TempDir(), "classes")
-			base, err := index.Build(ctx, index.Config{Sources: sources(t, edit.from)}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer base.Close()
-			prev := NewIndex(base)
-			for _, m := range base.Hierarchy().Methods() {
-				prev.callers(m)
-				prev.hiddenCallers(m)
-			}
-			ix, err := index.Rebuild(ctx, index.Config{Sources: sources(t, edit.to)}, nil, base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
+			base, ix, prev := editIndexes(t, sources, edit.from, edit.to)
 			h, oh := ix.Hierarchy(), base.Hierarchy()
 			if n := len(ix.Changes(base)); n > 2 {
 				t.Errorf("%d classes changed: want the edited ones only", n)
@@ -291,16 +254,8 @@ func TestNewIndexAcross(t *testing.T) {
 				t.Errorf("%d names and %d callers kept from the previous index's %d and %d (the edit changes supertypes: %v)",
 					len(after.named), len(after.callerCache), len(prev.named), len(prev.callerCache), edit.newSupers)
 			}
-			type ref struct{ caller, call int32 }
-			refs := func(ix *Index, m int32) []ref {
-				var out []ref
-				for _, cr := range ix.callers(h.Methods()[m]) {
-					out = append(out, ref{cr.Caller.ID, cr.Call})
-				}
-				return out
-			}
 			for _, m := range h.Methods() {
-				if got, want := refs(after, m.ID), refs(fresh, m.ID); !slices.Equal(got, want) {
+				if got, want := callersOf(after, h, m.ID), callersOf(fresh, h, m.ID); !slices.Equal(got, want) {
 					t.Errorf("%s: callers %v, a new index finds %v", m, got, want)
 				}
 				if got, want := after.hiddenCallers(m), fresh.hiddenCallers(m); got != want {
@@ -309,4 +264,39 @@ func TestNewIndexAcross(t *testing.T) {
 			}
 		})
 	}
+}
+
+// editIndexes indexes the program sources(from) gives, and the one sources(to) gives
+// after it (index.Rebuild), and returns both with an index over the first that has
+// looked up the callers and hidden callers of every method.
+func editIndexes(t *testing.T, sources func(*testing.T, string) []classpath.Source, from, to string) (base, ix *index.Index, prev *Index) {
+	t.Helper()
+	ctx := context.Background()
+	base, err := index.Build(ctx, index.Config{Sources: sources(t, from)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { base.Close() })
+	prev = NewIndex(base)
+	for _, m := range base.Hierarchy().Methods() {
+		prev.callers(m)
+		prev.hiddenCallers(m)
+	}
+	ix, err = index.Rebuild(ctx, index.Config{Sources: sources(t, to)}, nil, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return base, ix, prev
+}
+
+type callRef struct{ caller, call int32 }
+
+// callersOf returns the callers ix finds for method m of h, by IDs.
+func callersOf(ix *Index, h *hierarchy.Hierarchy, m int32) []callRef {
+	var out []callRef
+	for _, cr := range ix.callers(h.Methods()[m]) {
+		out = append(out, callRef{cr.Caller.ID, cr.Call})
+	}
+	return out
 }

@@ -178,41 +178,10 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 	for _, id := range changed {
 		isChanged[id] = true
 	}
-	// What the changed classes' code named before the change (handles only: the
-	// calls are dropped by their caller) and names after it.
-	type delta struct {
-		oldHandles []string
-		calls      []CallRef
-		handles    []string
-	}
-	touched := map[refKey]*delta{}
-	at := func(k refKey) *delta {
-		d := touched[k]
-		if d == nil {
-			d = &delta{}
-			touched[k] = d
-		}
-		return d
-	}
+	touched := codeDeltas{}
 	for _, id := range changed {
-		for _, m := range prev.prog.Hierarchy().Classes()[id].Methods {
-			eachKey(prev.prog.Facts(m), func(k refKey, call int32, handleClass string) {
-				d := at(k)
-				if call < 0 {
-					d.oldHandles = append(d.oldHandles, handleClass)
-				}
-			})
-		}
-		for _, m := range ix.prog.Hierarchy().Classes()[id].Methods {
-			eachKey(ix.prog.Facts(m), func(k refKey, call int32, handleClass string) {
-				d := at(k)
-				if call >= 0 {
-					d.calls = append(d.calls, CallRef{m, call})
-				} else {
-					d.handles = append(d.handles, handleClass)
-				}
-			})
-		}
+		touched.before(prev.prog, prev.prog.Hierarchy().Classes()[id])
+		touched.after(ix.prog, ix.prog.Hierarchy().Classes()[id])
 	}
 	prev.refsMu.Lock()
 	if prev.named != nil {
@@ -224,24 +193,13 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 				ix.named[k] = n // complete, never modified: shared
 				continue
 			}
-			nn := &namedRefs{}
+			var calls []CallRef
 			for _, cr := range n.calls {
 				if !isChanged[cr.Caller.Class.ID] {
-					nn.calls = append(nn.calls, cr)
+					calls = append(calls, cr)
 				}
 			}
-			nn.calls = append(nn.calls, d.calls...)
-			slices.SortFunc(nn.calls, func(a, b CallRef) int {
-				return cmp.Or(cmp.Compare(a.Caller.ID, b.Caller.ID), cmp.Compare(a.Call, b.Call))
-			})
-			nn.handles = slices.Clone(n.handles)
-			for _, h := range d.oldHandles {
-				if i := slices.Index(nn.handles, h); i >= 0 {
-					nn.handles = slices.Delete(nn.handles, i, i+1)
-				}
-			}
-			nn.handles = append(nn.handles, d.handles...)
-			ix.named[k] = nn
+			ix.named[k] = d.apply(calls, n.handles)
 		}
 	}
 	prev.refsMu.Unlock()
@@ -261,6 +219,72 @@ func (ix *Index) inheritLookups(prev *Index, changed []int32) {
 	byName, names := prev.methodsByName(), prev.binaryNames()
 	ix.byNameOnce.Do(func() { ix.byName = byName })
 	ix.namesOnce.Do(func() { ix.names = names })
+}
+
+// codeDelta is what the changed classes' code named with one key before an edit
+// (handles only: their calls are dropped by caller) and names after it.
+type codeDelta struct {
+	oldHandles []string
+	calls      []CallRef
+	handles    []string
+}
+
+// codeDeltas are the changed classes' deltas by key.
+type codeDeltas map[refKey]*codeDelta
+
+func (ds codeDeltas) at(k refKey) *codeDelta {
+	d := ds[k]
+	if d == nil {
+		d = &codeDelta{}
+		ds[k] = d
+	}
+	return d
+}
+
+// before records what the code of c, a changed class of the program p before the
+// edit, named.
+func (ds codeDeltas) before(p Program, c *hierarchy.Class) {
+	for _, m := range c.Methods {
+		eachKey(p.Facts(m), func(k refKey, call int32, handleClass string) {
+			if d := ds.at(k); call < 0 {
+				d.oldHandles = append(d.oldHandles, handleClass)
+			}
+		})
+	}
+}
+
+// after records what the code of c, a changed class of the program p after the
+// edit, names.
+func (ds codeDeltas) after(p Program, c *hierarchy.Class) {
+	for _, m := range c.Methods {
+		eachKey(p.Facts(m), func(k refKey, call int32, handleClass string) {
+			d := ds.at(k)
+			if call >= 0 {
+				d.calls = append(d.calls, CallRef{m, call})
+			} else {
+				d.handles = append(d.handles, handleClass)
+			}
+		})
+	}
+}
+
+// apply returns a key's references after the edit: the other classes' calls and
+// the handles before it, with the changed classes' part replaced.
+func (d *codeDelta) apply(others []CallRef, handles []string) *namedRefs {
+	nn := &namedRefs{calls: append(others, d.calls...), handles: slices.Clone(handles)}
+	slices.SortFunc(nn.calls, byCall)
+	for _, h := range d.oldHandles {
+		if i := slices.Index(nn.handles, h); i >= 0 {
+			nn.handles = slices.Delete(nn.handles, i, i+1)
+		}
+	}
+	nn.handles = append(nn.handles, d.handles...)
+	return nn
+}
+
+// byCall orders call instructions by caller and call.
+func byCall(a, b CallRef) int {
+	return cmp.Or(cmp.Compare(a.Caller.ID, b.Caller.ID), cmp.Compare(a.Call, b.Call))
 }
 
 // eachKey calls fn with the name and descriptor each call instruction of f names
