@@ -195,7 +195,7 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 
 // checkWhatIf checks why --top's run without the JDK's fallbacks on
 // testdata/java/envwriters: it reaches less than the sound graph and lists only JDK
-// sites, nearest the entry points first; main's own unresolved call of line 22,
+// sites, the widest fallbacks first, then the nearest; main's own unresolved call of line 22,
 // which may set every property, keeps its fallback there.
 func checkWhatIf(t *testing.T, rep topReport) {
 	t.Helper()
@@ -213,8 +213,13 @@ func checkWhatIf(t *testing.T, rep topReport) {
 		if strings.HasPrefix(s.Method, "ew.") || s.API == "" || s.Status == "" || s.Depth < 1 {
 			t.Errorf("site %+v: want a JDK method's site with its API, status and depth", s)
 		}
-		if i > 0 && s.Depth < wi.Sites[i-1].Depth {
-			t.Errorf("site %d at depth %d after one at %d: want the nearest first", i, s.Depth, wi.Sites[i-1].Depth)
+		if i == 0 {
+			continue
+		}
+		if p := wi.Sites[i-1]; fallbackReach(s.Feature) < fallbackReach(p.Feature) ||
+			fallbackReach(s.Feature) == fallbackReach(p.Feature) && s.Depth < p.Depth {
+			t.Errorf("site %d (%s, depth %d) after one of %s at depth %d: want the widest fallbacks first, then the nearest",
+				i, s.Feature, s.Depth, p.Feature, p.Depth)
 		}
 	}
 	if !slices.ContainsFunc(wi.PropertyWriters, func(w writerSite) bool { return strings.HasPrefix(w.Method, "ew.Main.main(") && w.Line == 22 }) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path"
@@ -142,7 +143,8 @@ func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string)
 }
 
 // whatIf reports on w, the graph of a run without the JDK's fallbacks: its reach,
-// and the sites whose fallbacks it skipped, those nearest the entry points first.
+// and the sites whose fallbacks it skipped, those whose fallback reaches most
+// first (fallbackReach), nearest the entry points first among those.
 func whatIf(w *callgraph.Graph, h *hierarchy.Hierarchy, skipped map[sitePos]bool) *whatIfReport {
 	ms := h.Methods()
 	depth := w.Depths()
@@ -164,7 +166,9 @@ func whatIf(w *callgraph.Graph, h *hierarchy.Hierarchy, skipped map[sitePos]bool
 		}
 		rep.Sites = append(rep.Sites, ws)
 	}
-	slices.SortStableFunc(rep.Sites, func(a, b whatIfSite) int { return int(a.Depth - b.Depth) })
+	slices.SortStableFunc(rep.Sites, func(a, b whatIfSite) int {
+		return cmp.Or(cmp.Compare(fallbackReach(a.Feature), fallbackReach(b.Feature)), cmp.Compare(a.Depth, b.Depth))
+	})
 	return rep
 }
 
@@ -181,6 +185,21 @@ func writerSites(g *callgraph.Graph, h *hierarchy.Hierarchy) []writerSite {
 		out = append(out, ws)
 	}
 	return out
+}
+
+// fallbackReach ranks a feature's fallback by how much it reaches, widest first: an
+// invocation's or a method handle's (any method, and every <clinit>), an
+// instantiation's (constructors, and every <clinit>), a loading's (every <clinit>).
+// Alone on top of javacc's run without the JDK's fallbacks (98,104 methods), one site
+// of each brings 161,711, 120,568 and 108,394.
+func fallbackReach(feature string) int {
+	switch feature {
+	case callgraph.FeatInvocation.String(), callgraph.FeatMethodHandle.String():
+		return 0
+	case callgraph.FeatInstantiation.String():
+		return 1
+	}
+	return 2
 }
 
 // bundleReasons returns the distinct reasons of bundles, in their order.
@@ -255,7 +274,8 @@ func (rep topReport) writeWhatIf(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nWithout the JDK's fallbacks (a what-if: the JDK's unresolved sites add no edges, so the\n"+
 		"graph is not sound): %d reachable methods, against %d. The JDK's sites that fall back\n"+
-		"even then: %d, nearest the entry points first. Each must be resolved at %s, or\n"+
+		"even then: %d, the widest fallbacks (invocation, then instantiation, then loading)\n"+
+		"first, nearest the entry points first among those. Each must be resolved at %s, or\n"+
 		"become unreachable, before the JDK's fallbacks can stop cascading.\n", wi.Reachable, rep.Reachable, len(wi.Sites), rep.Level)
 	for i, s := range wi.Sites {
 		if i == maxTextWriters {
