@@ -192,8 +192,8 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 			l.targets = []int32{m.ID}
 			break
 		}
-		// An unbound method reference (String::length) dispatches on its first
-		// argument: the lambda's targets are the dispatch's targets.
+		// A method reference (String::length, x::describe) dispatches on its
+		// receiver: the lambda's targets are the dispatch's targets.
 		dispatched = true
 		if s.oracle.Fixed() {
 			// CHA's answer never grows: the shared dispatch result serves every site.
@@ -202,8 +202,14 @@ func (s *solver) lambdaSite(at site, in *facts.Indy) {
 			}
 			break
 		}
+		// A bound receiver (x::describe) is the first value the lambda captures:
+		// the calls dispatch on its classes.
+		recv := algo.Any(ic)
+		if paramCount(in.Desc) > 0 {
+			recv = algo.OperandOf(at.caller, at.pc, 0, ic)
+		}
 		seen := map[int32]bool{}
-		s.oracle.Types(algo.Any(ic), func(c *hierarchy.Class) {
+		s.oracle.Types(recv, func(c *hierarchy.Class) {
 			if t := s.h.Select(c, m); t != nil && !seen[t.ID] {
 				seen[t.ID] = true
 				s.addLambdaTarget(l, t.ID)
