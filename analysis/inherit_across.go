@@ -2,10 +2,9 @@ package analysis
 
 import (
 	"iter"
+	"maps"
 	"slices"
 	"strings"
-
-	"maps"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
@@ -14,12 +13,13 @@ import (
 // inheritAcross is Inherit after an edit that added or removed classes or members
 // of the application or its libraries: the IDs of everything after them moved
 // (newIDMap), so what a keeps of prev is remapped. The JDK's code names no class of
-// the application, so the plans of the JDK's methods and the resolvers of its API
-// methods are the same (unless a changed class shadows one of the JDK's: then
-// they are made again); the value index keeps its look-ups of the names the
-// change does not touch (values.NewIndexAcross), and the JDK model its evidence
-// strings. The CHA dispatch, the initialisation chains and the conservative sets
-// follow every class's members: they are made again.
+// the application (outsideJDK), so the plans of the JDK's methods and the
+// resolvers of its API methods are the same; the value index keeps its look-ups
+// of the names the change does not touch (values.NewIndexAcross), the JDK model
+// its evidence strings, and the conservative sets that depend on each method alone
+// are kept with the changed classes' members replaced (inheritFallbacks). The CHA
+// dispatch and the initialisation chains follow every class's members: they are
+// made again.
 func (a *Analyzer) inheritAcross(prev *Analyzer, changed []string) {
 	idm := newIDMap(prev.h, a.h)
 	var changedNew, goneOld []int32
