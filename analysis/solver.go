@@ -484,7 +484,7 @@ func (s *solver) encapKeep(from *hierarchy.Class) func(*hierarchy.Method) bool {
 // its interface and method name.
 func (s *solver) followLambdas(g *group) {
 	lf, ok := s.oracle.(algo.LambdaFollower)
-	if !ok {
+	if !ok || g.value.Kind == algo.Declared {
 		return
 	}
 	g.lambdaSites = map[siteKey]bool{}

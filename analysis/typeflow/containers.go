@@ -414,14 +414,6 @@ func (o *oracle) modelCall(caller *hierarchy.Method, c *facts.Call) {
 		return
 	}
 	o.modelAsked[k] = true
-	// The JDK's code the model stands for may run a lambda it is handed
-	// (computeIfAbsent's function, forEach's action, a stream's operations):
-	// such a lambda has escaped, as one handed to summarised code has.
-	eachRefOperand(c, func(n int32) {
-		if n > 0 || c.Op == bytecode.Invokestatic {
-			o.escapeLambdas(o.operand(caller, c.PC, n))
-		}
-	})
 	def := int32(-1)
 	if r := returnDesc(c.Ref.Desc); len(r) > 0 && (r[0] == 'L' || r[0] == '[') && !o.createsOnly[k] {
 		def = o.def(caller, c.PC)

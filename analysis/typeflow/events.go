@@ -3,7 +3,6 @@ package typeflow
 import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
-	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -421,9 +420,7 @@ func (o *oracle) createsAnywhere(cr creator) (int, bool) {
 }
 
 // Captured passes what the lambda's creator captures at the invokedynamic at pc to
-// the parameters of the lambda's method. LambdaMetafactory passes the captured
-// values first, in order: operand n is parameter n (the receiver of an instance
-// method is 0), or n+1 for a constructor (its receiver is the new object).
+// the parameters of the lambda's method.
 func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method) {
 	if o.flow == nil {
 		if f, ok := o.paramFilter(to); ok {
@@ -432,30 +429,11 @@ func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method
 		o.drain()
 		return
 	}
-	c := o.callAt(from, pc)
-	if c == nil {
-		o.drain()
-		return
-	}
-	impl, ok := c.Indy.LambdaImpl()
-	if !ok {
-		// Not LambdaMetafactory's: any captured value may reach any parameter.
+	if c := o.callAt(from, pc); c != nil {
 		o.eachParam(to, func(p, f int32) {
 			eachRefOperand(c, func(n int32) { o.link(o.operand(from, pc, n), p, f) })
 		})
-		o.drain()
-		return
 	}
-	shift := int32(0)
-	if impl.RefKind == classfile.RefNewInvokeSpecial {
-		shift = 1
-	}
-	fs := o.paramFilters(to)
-	eachRefOperand(c, func(n int32) {
-		if i := n + shift; int(i) < len(fs) && fs[i] != 1 {
-			o.link(o.operand(from, pc, n), o.param(to, int(i)), fs[i]-3)
-		}
-	})
 	o.drain()
 }
 

@@ -83,14 +83,7 @@ func (o *oracle) add(id, c int32) {
 	if !o.insert(id, c) {
 		return
 	}
-	if c < o.nc || o.extra[c-o.nc].kind != objLambda || o.handsOut(id) {
-		// A lambda is created anywhere only once it escapes: it reaches a top
-		// node (above) or what native code and the JVM hold (handsOut), or the
-		// container model hands it to the JDK (escapeLambdas). Until then only
-		// the values it flows to hold it, and summarised code, whose values are
-		// what is created anywhere, cannot call it.
-		o.created(c)
-	}
+	o.created(c)
 	if e := o.nodes[id].ext; e != 0 && !o.global[c] {
 		for _, qi := range o.exts[e-1].subs {
 			if o.isSub(c, o.subs[qi].t) {
@@ -337,20 +330,4 @@ func (o *oracle) drain() {
 		}
 	}
 	o.draining = false
-}
-
-// handsOut reports whether node id holds what code the sets do not follow may get:
-// what native code and the JVM hold, the heap of fields they read, what escaped
-// into fields and arrays, the elements of arrays nobody traced.
-func (o *oracle) handsOut(id int32) bool {
-	return id == o.held || id == o.heap || id == o.escape || id == o.elems
-}
-
-// escapeLambdas makes the lambdas node id holds, now and later, created anywhere:
-// code the sets do not follow got them.
-func (o *oracle) escapeLambdas(id int32) {
-	if id < 0 || o.h.Object() == nil {
-		return
-	}
-	o.ask(sub{n: id, t: o.h.Object(), kind: objLambda, objs: func(c int32) { o.created(c) }})
 }

@@ -59,15 +59,16 @@ func (o *oracle) Types(v algo.Value, fn func(*hierarchy.Class)) {
 }
 
 // Lambdas answers from the value's node under TFA (algo.LambdaFollower): a lambda
-// is in a node as its capture site's ID (objects.go). A top node, and a value at no
-// particular place, hold the lambdas created anywhere: those summarised code
-// creates and those that escaped to code the sets do not follow (add). It follows
-// no lambda under XTA.
+// is in a node as its capture site's ID (objects.go). It follows no lambda under
+// XTA, or into a node that is top already.
 func (o *oracle) Lambdas(v algo.Value, fn func(*hierarchy.Method, int32)) bool {
 	if o.flow == nil {
 		return false
 	}
 	id := o.nodeOf(v)
+	if id < 0 || o.nodes[id].top {
+		return false
+	}
 	o.ask(sub{n: id, t: v.Type, kind: objLambda, objs: func(c int32) {
 		x := o.extra[c-o.nc]
 		fn(x.m, x.pc)
