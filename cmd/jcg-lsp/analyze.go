@@ -384,15 +384,16 @@ func (r *levelRun) register(fs *flag.FlagSet, def callgraph.Level, help string) 
 
 // run analyses the class path args at the level the flags give.
 func (r *levelRun) run(ctx context.Context, args []string, stderr io.Writer) (*callgraph.Graph, *index.Index, error) {
-	res, err := r.runAnalyzer(ctx, args, stderr)
+	res, err := r.runAnalyzer(ctx, args, stderr, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	return res.g, res.ix, nil
 }
 
-// runAnalyzer is run, keeping the analyzer and the options it ran with.
-func (r *levelRun) runAnalyzer(ctx context.Context, args []string, stderr io.Writer) (*analyzed, error) {
+// runAnalyzer is run, keeping the analyzer and the options it ran with. adjust, when
+// not nil, changes the options the flags give before the run.
+func (r *levelRun) runAnalyzer(ctx context.Context, args []string, stderr io.Writer, adjust func(*analysis.Options)) (*analyzed, error) {
 	l, err := r.level.one()
 	if err != nil {
 		return nil, err
@@ -400,6 +401,9 @@ func (r *levelRun) runAnalyzer(ctx context.Context, args []string, stderr io.Wri
 	opts, err := r.options(l)
 	if err != nil {
 		return nil, err
+	}
+	if adjust != nil {
+		adjust(&opts)
 	}
 	res, err := r.analysisFlags.runAnalyzer(ctx, opts, args, stderr)
 	if err == nil {

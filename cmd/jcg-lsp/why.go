@@ -24,6 +24,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor)")
 	top := fs.Int("top", 0, "list the `N` call sites that bring the most methods into the graph, and the reach with each kind of edge left out")
 	format := fs.String("format", "text", "output of --top: text or json")
+	whatIfOnly := fs.Bool("without-jdk-fallbacks", false, "answer on the run without the JDK's fallbacks (a what-if, not a sound graph): what brings the most methods in, or a path, once the JDK's unresolved sites add no edges")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
@@ -35,20 +36,35 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *format != "text" && *format != "json":
 		return usagef("--format %q: want text or json", *format)
 	}
-	res, err := lr.runAnalyzer(ctx, fs.Args(), stderr)
+	// skipped collects the JDK's sites a run without their fallbacks leaves unresolved.
+	skipped := map[sitePos]bool{}
+	withoutJDKFallbacks := func(o *analysis.Options) {
+		o.WithoutJDKFallbacks = func(caller callgraph.NodeID, pc int32) { skipped[sitePos{caller, pc}] = true }
+	}
+	var adjust func(*analysis.Options)
+	if *whatIfOnly {
+		adjust = withoutJDKFallbacks
+	}
+	res, err := lr.runAnalyzer(ctx, fs.Args(), stderr, adjust)
 	if err != nil {
 		return err
 	}
 	g, ix := res.g, res.ix
 	defer ix.Close()
+	if *whatIfOnly && *format == "text" {
+		fmt.Fprintln(stdout, "The run without the JDK's fallbacks (a what-if: the JDK's unresolved sites add no edges, so the graph is not sound).")
+	}
 	if *top > 0 {
 		rep := reachReport(g, ix.Hierarchy(), *top, strings.ToUpper(lr.algo))
-		opts := res.opts
-		skipped := map[sitePos]bool{}
-		opts.WithoutJDKFallbacks = func(caller callgraph.NodeID, pc int32) { skipped[sitePos{caller, pc}] = true }
-		wg, err := res.an.Run(ctx, opts)
-		if err != nil {
-			return fmt.Errorf("the run without the JDK's fallbacks: %w", err)
+		wg := g
+		if *whatIfOnly {
+			rep.WhatIfOnly = true
+		} else {
+			opts := res.opts
+			withoutJDKFallbacks(&opts)
+			if wg, err = res.an.Run(ctx, opts); err != nil {
+				return fmt.Errorf("the run without the JDK's fallbacks: %w", err)
+			}
 		}
 		rep.WhatIf = whatIf(wg, ix.Hierarchy(), skipped)
 		if *format == "json" {

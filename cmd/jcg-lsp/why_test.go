@@ -179,6 +179,7 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 		t.Errorf("main's sites that may set every property at lines %v, want [22] (of %d sites)", mainLines, len(rep.PropertyWriters))
 	}
 	checkWhatIf(t, rep)
+	checkWhatIfOnly(t, classes, rep)
 	_, text, _, _ := runCmd("why", "--top", "1", classes)
 	if !strings.Contains(text, "Call sites that may set every property") || !strings.Contains(text, "ew.Main.main([Ljava/lang/String;)V (line 22, pc ") {
 		t.Errorf("text form lacks the property writers or main's line 22:\n%s", text)
@@ -190,6 +191,34 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 	rep = topReport{}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.PropertyWriters) > 0 {
 		t.Errorf("Correct-String: %d property writers (%v), want the list absent", len(rep.PropertyWriters), err)
+	}
+}
+
+// checkWhatIfOnly checks why --without-jdk-fallbacks on envwriters against rep, the
+// sound report: --top ranks the what-if's own graph, which reaches what rep's second
+// run reached and leaves out the same JDK sites; --method answers on it too, so a
+// method reachable only through the JDK's fallbacks (rep lists its path) is not.
+func checkWhatIfOnly(t *testing.T, classes string, rep topReport) {
+	t.Helper()
+	_, stdout, stderr, err := runCmd("why", "--top", "3", "--without-jdk-fallbacks", "--format", "json", classes)
+	var wi topReport
+	if err != nil || json.Unmarshal([]byte(stdout), &wi) != nil {
+		t.Fatalf("--without-jdk-fallbacks: %v\n%s\n%s", err, stdout, stderr)
+	}
+	if !wi.WhatIfOnly || wi.Reachable != rep.WhatIf.Reachable || wi.WhatIf == nil ||
+		wi.WhatIf.Reachable != wi.Reachable || len(wi.WhatIf.Sites) != len(rep.WhatIf.Sites) {
+		t.Errorf("--without-jdk-fallbacks: whatIfOnly %v, %d reachable, its list %+v; want the what-if's %d reachable and its %d sites",
+			wi.WhatIfOnly, wi.Reachable, wi.WhatIf, rep.WhatIf.Reachable, len(rep.WhatIf.Sites))
+	}
+	// LocalExecutionControl's Method.invoke falls back to any public method (issue
+	// 28): in the sound graph jshell's code is reachable, without the JDK's
+	// fallbacks nothing calls it.
+	const jshell = "jdk.jshell.JShell.eval"
+	_, sound, _, _ := runCmd("why", "--method", jshell, classes)
+	_, without, _, _ := runCmd("why", "--method", jshell, "--without-jdk-fallbacks", classes)
+	if !strings.Contains(sound, "is reachable") || !strings.Contains(without, "not reachable") ||
+		!strings.Contains(without, "a what-if") {
+		t.Errorf("why --method %s: sound\n%s\nwithout the JDK's fallbacks\n%s\nwant reachable, then not, said to be a what-if", jshell, sound, without)
 	}
 }
 

@@ -26,8 +26,11 @@ type topReport struct {
 	// code may set every system or security property (analysis.PropertyWriters):
 	// while there is one, no property a loading site reads is taken as unset.
 	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
-	// WhatIf is the graph without the JDK's fallbacks (analysis.Options.NoJDKFallbacks).
+	// WhatIf is the graph without the JDK's fallbacks (analysis.Options.WithoutJDKFallbacks).
 	WhatIf *whatIfReport `json:"withoutJDKFallbacks,omitempty"`
+	// WhatIfOnly says that the report's own graph is the one without the JDK's
+	// fallbacks (why --without-jdk-fallbacks): what to resolve next once they are.
+	WhatIfOnly bool `json:"whatIfOnly,omitempty"`
 }
 
 // whatIfReport is what a run without the JDK's fallbacks reaches, and the JDK's sites
@@ -272,11 +275,16 @@ func (rep topReport) writeWhatIf(w io.Writer) {
 	if wi == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nWithout the JDK's fallbacks (a what-if: the JDK's unresolved sites add no edges, so the\n"+
-		"graph is not sound): %d reachable methods, against %d. The JDK's sites that fall back\n"+
-		"even then: %d, the widest fallbacks (invocation, then instantiation, then loading)\n"+
-		"first, nearest the entry points first among those. Each must be resolved at %s, or\n"+
-		"become unreachable, before the JDK's fallbacks can stop cascading.\n", wi.Reachable, rep.Reachable, len(wi.Sites), rep.Level)
+	if rep.WhatIfOnly {
+		fmt.Fprintf(w, "\nThe JDK's sites whose fallbacks this run leaves out: %d, the widest fallbacks (invocation,\n"+
+			"then instantiation, then loading) first, nearest the entry points first among those.\n", len(wi.Sites))
+	} else {
+		fmt.Fprintf(w, "\nWithout the JDK's fallbacks (a what-if: the JDK's unresolved sites add no edges, so the\n"+
+			"graph is not sound): %d reachable methods, against %d. The JDK's sites that fall back\n"+
+			"even then: %d, the widest fallbacks (invocation, then instantiation, then loading)\n"+
+			"first, nearest the entry points first among those. Each must be resolved at %s, or\n"+
+			"become unreachable, before the JDK's fallbacks can stop cascading.\n", wi.Reachable, rep.Reachable, len(wi.Sites), rep.Level)
+	}
 	for i, s := range wi.Sites {
 		if i == maxTextWriters {
 			fmt.Fprintf(w, "  … %d more (--format json lists them all)\n", len(wi.Sites)-i)
