@@ -78,6 +78,58 @@ func (o *oracle) lambdaID(m *hierarchy.Method, pc int32, iface string) int32 {
 	return o.newExtra(extraObj{kind: objLambda, m: m, pc: pc, cls: c})
 }
 
+// createdExtra records lambda or array c as created anywhere, in the lists that
+// eachExtraOf walks.
+func (o *oracle) createdExtra(c int32) {
+	if int(c-o.nc) >= len(o.extraAt) {
+		o.extraAt = append(o.extraAt, make([]int32, int(c-o.nc)+1-len(o.extraAt))...)
+	}
+	o.extraAt[c-o.nc] = int32(len(o.extraOrder))
+	o.extraOrder = append(o.extraOrder, c)
+	x := o.extra[c-o.nc]
+	if x.kind == objArray {
+		o.arrayOrder = append(o.arrayOrder, c)
+		return
+	}
+	i, ok := o.lambdaIfaces[x.cls.ID]
+	if !ok {
+		i = len(o.lambdasByIface)
+		o.lambdaIfaces[x.cls.ID] = i
+		o.lambdasByIface = append(o.lambdasByIface, []int32{x.cls.ID})
+	}
+	o.lambdasByIface[i] = append(o.lambdasByIface[i], c)
+}
+
+// eachExtraOf calls fn for each lambda and array created anywhere that is of type
+// t, in the order they were created when t is Object, else arrays first. With the
+// JDK followed there are tens of thousands of them, and every new top filter asks
+// (createdPassing): going through the lambdas by interface, and the arrays only
+// for the array types' supertypes, is what keeps that from dominating the run.
+func (o *oracle) eachExtraOf(t *hierarchy.Class, fn func(c int32)) {
+	switch {
+	case t == o.h.Object():
+		for _, c := range o.extraOrder {
+			fn(c)
+		}
+		return
+	case o.arraySuper(t):
+		for _, c := range o.arrayOrder {
+			fn(c)
+		}
+	}
+	if !t.IsInterface() {
+		return // a lambda's class implements its interface, and extends Object only
+	}
+	sub := o.subtypes(t)
+	for _, ls := range o.lambdasByIface {
+		if i := ls[0]; sub[i/64]&(1<<(i%64)) != 0 {
+			for _, c := range ls[1:] {
+				fn(c)
+			}
+		}
+	}
+}
+
 // isArray reports whether ID c (past the class IDs) is an array's.
 func (o *oracle) isArray(c int32) bool { return o.extra[c-o.nc].kind == objArray }
 

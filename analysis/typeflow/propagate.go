@@ -200,12 +200,15 @@ func (o *oracle) createdPassing(f int32) []int32 {
 		})
 	}
 	slices.SortFunc(cs, func(a, b int32) int { return cmp.Compare(o.createdAt[a], o.createdAt[b]) })
-	for _, c := range o.extraOrder {
-		if o.accepts(f, c) {
-			cs = append(cs, c)
-		}
+	n := len(cs)
+	for _, t := range o.filterTypes[f] {
+		o.eachExtraOf(t, func(c int32) { cs = append(cs, c) })
 	}
-	return cs
+	// In the order they were created, once each: an object may pass through more
+	// than one of the types.
+	extras := cs[n:]
+	slices.SortFunc(extras, func(a, b int32) int { return cmp.Compare(o.extraAt[a-o.nc], o.extraAt[b-o.nc]) })
+	return append(cs[:n], slices.Compact(extras)...)
 }
 
 // created records c as created somewhere, telling the questions about any object.
@@ -229,7 +232,7 @@ func (o *oracle) created(c int32) {
 		o.createdAt[c] = int32(len(o.allOrder))
 		o.allOrder = append(o.allOrder, c)
 	} else {
-		o.extraOrder = append(o.extraOrder, c)
+		o.createdExtra(c)
 	}
 	cls := o.classOf(c)
 	if cls == nil {

@@ -165,12 +165,11 @@ func (o *oracle) eachCreatedFor(qi int32, fn func(c int32)) {
 			return
 		}
 	}
-	t := q.t
-	for _, c := range o.extraOrder {
-		if (q.every || o.extra[c-o.nc].kind == q.kind) && o.isSub(c, t) {
+	o.eachExtraOf(q.t, func(c int32) {
+		if q.every || o.extra[c-o.nc].kind == q.kind {
 			fn(c)
 		}
-	}
+	})
 }
 
 // eachGlobal calls fn for each global class of type t.

@@ -48,32 +48,33 @@ const DefaultTopSize = 64
 func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 	nm, nf, nc := len(h.Methods()), len(h.Fields()), len(h.Classes())
 	o := &oracle{
-		h:          h,
-		nm:         int32(nm),
-		nc:         int32(nc),
-		extraIDs:   map[siteKey]int32{},
-		nodes:      make([]node, nm+nf+numSpecial),
-		global:     make([]bool, nc),
-		all:        make([]bool, nc),
-		createdAt:  make([]int32, nc),
-		subBits:    make([][]uint64, nc),
-		gSubs:      map[int32][]int32{},
-		aSubs:      map[int32][]int32{},
-		filters:    map[filterKey]int32{},
-		thrown:     h.Class("java/lang/Throwable"),
-		reached:    make([]bool, nm),
-		handed:     make([]bool, nf),
-		topIdx:     map[int32]int{},
-		topByType:  map[int32][]int32{},
-		topSeen:    map[[2]int32]bool{},
-		encap:      cfg.Encap,
-		single:     make([]int32, nc),
-		paramF:     make([]int32, nm),
-		returnF:    make([]int32, nm),
-		topSize:    cfg.TopSize,
-		facts:      make([]*facts.Method, nm),
-		members:    cfg.Members,
-		summarised: cfg.Summarised,
+		h:            h,
+		nm:           int32(nm),
+		nc:           int32(nc),
+		extraIDs:     map[siteKey]int32{},
+		nodes:        make([]node, nm+nf+numSpecial),
+		global:       make([]bool, nc),
+		all:          make([]bool, nc),
+		createdAt:    make([]int32, nc),
+		subBits:      make([][]uint64, nc),
+		gSubs:        map[int32][]int32{},
+		aSubs:        map[int32][]int32{},
+		filters:      map[filterKey]int32{},
+		thrown:       h.Class("java/lang/Throwable"),
+		reached:      make([]bool, nm),
+		handed:       make([]bool, nf),
+		topIdx:       map[int32]int{},
+		topByType:    map[int32][]int32{},
+		topSeen:      map[[2]int32]bool{},
+		lambdaIfaces: map[int32]int{},
+		encap:        cfg.Encap,
+		single:       make([]int32, nc),
+		paramF:       make([]int32, nm),
+		returnF:      make([]int32, nm),
+		topSize:      cfg.TopSize,
+		facts:        make([]*facts.Method, nm),
+		members:      cfg.Members,
+		summarised:   cfg.Summarised,
 	}
 	if cfg.Flow != nil {
 		o.flow = cfg.Flow
@@ -147,6 +148,10 @@ type oracle struct {
 	allOrder                  []int32           // every created class in the order it came
 	createdAt                 []int32           // by class ID: its index in allOrder, once created
 	extraOrder                []int32           // every created lambda and array (objects.go), likewise
+	extraAt                   []int32           // by ID - nc: its index in extraOrder, once created
+	arrayOrder                []int32           // the created arrays, in order
+	lambdasByIface            [][]int32         // the created lambdas by interface: its class ID, then theirs in order
+	lambdaIfaces              map[int32]int     // interface class ID -> its index in lambdasByIface
 	subs                      []sub             // questions asked
 	gSubs, aSubs              map[int32][]int32 // by declared type: questions on nodes (told of global classes) and on any object
 	subBits                   [][]uint64        // by class ID: the IDs of its subtypes, made on first use
