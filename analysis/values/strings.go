@@ -868,7 +868,8 @@ func (a *Analyzer) charArg(mi *method, c *facts.Call, k int) (byte, bool) {
 // splitElemStr evaluates an element of an array that String.split made on a
 // separator without regular-expression syntax ("a,b".split(",")[i]): the pieces of
 // each of the receiver's strings. A receiver with no string (null, an unset
-// property) makes no array, so no element. ok is false for other arrays.
+// property) makes no array, so no element; one not known makes pieces not known,
+// from the receiver's sources. ok is false for other arrays.
 func (a *Analyzer) splitElemStr(mi *method, pc int32, depth int) (Str, bool) {
 	var out Str
 	for i, d := range mi.operand(pc, 0) {
@@ -882,10 +883,16 @@ func (a *Analyzer) splitElemStr(mi *method, pc int32, depth int) (Str, bool) {
 		}
 		recv := a.defsStr(mi, mi.operand(c.PC, 0), depth+1)
 		rs := recv.Values()
-		if rs == nil {
-			return Str{}, false
-		}
 		v := Str{}
+		switch {
+		case recv.Top:
+			v = top(recv.Points...)
+		case rs == nil:
+			// The pieces of a string not known are not known, for the string's
+			// reasons (a property reachable code may set, a public parameter),
+			// which its users need to see rather than an anonymous array element.
+			v = hole(recv.Points...)
+		}
 		v.dependsOn(recv)
 		for _, r := range rs {
 			for _, piece := range splitJava(r, seps[0]) {
