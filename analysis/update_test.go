@@ -10,6 +10,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/graphtext"
@@ -765,6 +766,94 @@ func TestOutsideJDK(t *testing.T) {
 	} {
 		if got := outsideJDK(slices.Values(c.names), h); got != c.want {
 			t.Errorf("outsideJDK(%v) = %v, want %v", c.names, got, c.want)
+		}
+	}
+}
+
+// TestJDKNamesItsOwnClasses checks outsideJDK's premise on the real JDK images (17,
+// and 25 when installed): no class of the JDK names a class of a package the JDK
+// has no class in, neither in its constant pool's class entries nor in the
+// descriptors of its members and of the members it refers to. An application's
+// class in such a package could otherwise be named by the JDK's code, whose plans
+// a member edit keeps. (The JDK does hold strings naming such classes, the Windows
+// look and feel's among them, but a string names a class only at run time: the
+// sites that load by name are resolved in each run, not kept in plans.)
+func TestJDKNamesItsOwnClasses(t *testing.T) {
+	images := map[string]*index.Index{"17": programsIndex(t, "whytop")}
+	if home := javatest.JDK25Home(); home != "" {
+		ix, err := index.Build(context.Background(), index.Config{JDKHome: home}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		images["25"] = ix
+	} else {
+		t.Log("no JDK 25 (set JCG_JDK25_HOME or install Temurin 25): JDK 17 only")
+	}
+	for release, ix := range images {
+		h := ix.Hierarchy()
+		pkgs := map[string]bool{}
+		for _, c := range h.Classes() {
+			if c.Origin == hierarchy.JDK && !c.Phantom {
+				pkgs[c.Package()] = true
+			}
+		}
+		outside := map[string]string{} // class named -> a JDK class naming it
+		name := func(n, by string) {
+			pkg := ""
+			if i := strings.LastIndexByte(n, '/'); i >= 0 {
+				pkg = n[:i]
+			}
+			if !pkgs[pkg] {
+				outside[n] = by
+			}
+		}
+		inDesc := func(d, by string) {
+			for {
+				i := strings.IndexByte(d, 'L')
+				if i < 0 {
+					return
+				}
+				j := strings.IndexByte(d[i:], ';')
+				if j < 0 {
+					return
+				}
+				name(d[i+1:i+j], by)
+				d = d[i+j+1:]
+			}
+		}
+		classes := 0
+		for _, c := range h.Classes() {
+			f := h.File(c)
+			if c.Origin != hierarchy.JDK || f == nil {
+				continue
+			}
+			classes++
+			for i := 1; i < f.Pool.Len(); i++ {
+				switch f.Pool.Tag(uint16(i)) {
+				case classfile.TagClass:
+					if n := f.Pool.ClassName(uint16(i)); strings.HasPrefix(n, "[") {
+						inDesc(n, c.Name)
+					} else {
+						name(n, c.Name)
+					}
+				case classfile.TagNameAndType:
+					_, d := f.Pool.NameAndType(uint16(i))
+					inDesc(d, c.Name)
+				}
+			}
+			for _, m := range f.Methods {
+				inDesc(m.Desc, c.Name)
+			}
+			for _, fd := range f.Fields {
+				inDesc(fd.Desc, c.Name)
+			}
+		}
+		if classes < 10000 {
+			t.Fatalf("JDK %s: %d classes read, want the whole image", release, classes)
+		}
+		for n, by := range outside {
+			t.Errorf("JDK %s: %s names %s, of a package without JDK classes", release, by, n)
 		}
 	}
 }
