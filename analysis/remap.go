@@ -67,6 +67,9 @@ func (m *idMap) graph(g *callgraph.Graph, numNodes int) (out *callgraph.Graph, l
 			out.Entries = append(out.Entries, x)
 		}
 	}
+	// An edit keeps the order of the methods that stay (IDs are positions in the
+	// hierarchy), so what was sorted by method ID usually stays sorted: checking
+	// is cheaper than sorting the million bundles of a graph with the JDK again.
 	lost = callgraph.NewBitset(len(g.Sets))
 	out.Sets = make([][]int32, len(g.Sets))
 	for i, set := range g.Sets {
@@ -78,7 +81,9 @@ func (m *idMap) graph(g *callgraph.Graph, numNodes int) (out *callgraph.Graph, l
 				lost.Add(int32(i))
 			}
 		}
-		slices.Sort(ns)
+		if !slices.IsSorted(ns) {
+			slices.Sort(ns)
+		}
 		out.Sets[i] = ns
 	}
 	bs := make([]callgraph.Bundle, 0, len(g.Bundles))
@@ -87,7 +92,11 @@ func (m *idMap) graph(g *callgraph.Graph, numNodes int) (out *callgraph.Graph, l
 			bs = append(bs, b)
 		}
 	}
-	out.Bundles = sortBundles(bs, numNodes)
+	if bundlesInOrder(bs) {
+		out.Bundles = bs
+	} else {
+		out.Bundles = sortBundles(bs, numNodes)
+	}
 	for _, st := range g.Sites {
 		if st.Caller = m.method[st.Caller]; st.Caller < 0 {
 			continue

@@ -871,6 +871,22 @@ func strictlyIncreasing(set []int32) bool {
 	return true
 }
 
+// cmpInCaller orders the bundles of one caller.
+func cmpInCaller(a, b callgraph.Bundle) int {
+	return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.Call, b.Call), cmp.Compare(a.Set, b.Set), cmp.Compare(a.Reason, b.Reason))
+}
+
+// bundlesInOrder reports whether bs is as sortBundles leaves it: by caller, then
+// cmpInCaller, without duplicates.
+func bundlesInOrder(bs []callgraph.Bundle) bool {
+	for i := 1; i < len(bs); i++ {
+		if cmp.Or(cmp.Compare(bs[i-1].Caller, bs[i].Caller), cmpInCaller(bs[i-1], bs[i])) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // sortBundles orders bundles by caller (a counting sort: there are ~10^6 of them) and
 // within a caller by a total order on the other fields, dropping duplicates, so the
 // graph is deterministic.
@@ -891,9 +907,7 @@ func sortBundles(bs []callgraph.Bundle, nodes int) []callgraph.Bundle {
 	w := 0
 	for n := 0; n < nodes; n++ {
 		group := out[start[n]:start[n+1]]
-		slices.SortFunc(group, func(a, b callgraph.Bundle) int {
-			return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.Call, b.Call), cmp.Compare(a.Set, b.Set), cmp.Compare(a.Reason, b.Reason))
-		})
+		slices.SortFunc(group, cmpInCaller)
 		for i, b := range group {
 			if i > 0 && b == group[i-1] {
 				continue
