@@ -35,7 +35,8 @@ func (a *Analyzer) newOracle(alg callgraph.Algorithm, l callgraph.Level, members
 	case callgraph.XTA:
 		return xta.New(a.h, xta.Config{Encap: l.RespectsEncapsulation(), TopSize: a.xtaTopSize, Members: members, Summarised: inJDK}), nil
 	case callgraph.TFA:
-		return tfa.New(a.h, tfa.Config{Encap: l.RespectsEncapsulation(), TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members, Summarised: inJDK}), nil
+		return tfa.New(a.h, tfa.Config{Encap: l.RespectsEncapsulation(), TopSize: a.xtaTopSize, Flow: a.flowUncached, Members: members, Summarised: inJDK,
+			Captures: a.capturedParams}), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %v (want one of %s)", alg, callgraph.AlgorithmChoices())
 }

@@ -292,6 +292,7 @@ func (s *solver) ensureLambdaSet(g *group) {
 		s.freshLambdaSet(&oldLambdaGroup{g: group{key: g.key}, set: -1})
 	}
 	g.lambdaSet = s.newSet()
+	s.lambdaDispatch(g.lambdaSet)
 	s.live[g.lambdaSet] = true
 	s.cond[g.lambdaSet] = map[int32]int32{}
 	lr := s.reason(lambdaReason)
@@ -424,6 +425,74 @@ func firstParamClass(desc string) string {
 
 // captured tells a Follower oracle that the arguments a lambda captures in its
 // creator reach its implementation method's parameters.
+// capturedParams returns how many leading parameters of m (its receiver first)
+// every lambda or method reference with implementation m binds at its capture
+// (typeflow.Config.Captures): the fewest values an invokedynamic of
+// LambdaMetafactory naming m captures. It is 0 unless m is a private method, so
+// that only its nest names it, and every method-handle constant naming m there is
+// the implementation argument of such a site: a handle loaded or handed to
+// another bootstrap method may be invoked with anything.
+func (a *Analyzer) capturedParams(m *hierarchy.Method) int {
+	if !m.IsPrivate() || m.Name == "<init>" {
+		return 0
+	}
+	names := func(c facts.Constant) bool {
+		return c.Kind == facts.ConstMethodHandle && c.Ref.Class == m.Class.Name && c.Ref.Name == m.Name && c.Ref.Desc == m.Desc
+	}
+	// other reports whether a bootstrap method, or a constant among its
+	// arguments or those of the dynamic constants among them, names m.
+	var other func(in *facts.Indy, skip int) bool
+	other = func(in *facts.Indy, skip int) bool {
+		if in.Bootstrap.Class == m.Class.Name && in.Bootstrap.Name == m.Name && in.Bootstrap.Desc == m.Desc {
+			return true
+		}
+		for i, c := range in.Args {
+			if i != skip && names(c) || c.Kind == facts.ConstDynamic && c.Dynamic != nil && other(c.Dynamic, -1) {
+				return true
+			}
+		}
+		return false
+	}
+	bound := -1
+	for _, c := range a.h.NestClasses(m.Class) {
+		for _, cm := range c.Methods {
+			f := a.prog.Facts(cm)
+			if f == nil {
+				continue
+			}
+			for _, hc := range f.HandleConsts {
+				if names(hc.Const) || hc.Const.Kind == facts.ConstDynamic && hc.Const.Dynamic != nil && other(hc.Const.Dynamic, -1) {
+					return 0
+				}
+			}
+			for _, call := range f.Calls {
+				if call.Indy == nil {
+					continue
+				}
+				skip := -1
+				if impl, ok := call.Indy.LambdaImpl(); ok && names(impl) {
+					skip = 1
+					if n := paramCount(call.Indy.Desc); bound < 0 || n < bound {
+						bound = n
+					}
+				}
+				if other(call.Indy, skip) {
+					return 0
+				}
+			}
+		}
+	}
+	return max(bound, 0)
+}
+
+// lambdaDispatch tells an oracle that follows lambdas that set is a dispatch's
+// targets through lambda objects (algo.LambdaFollower.LambdaDispatch).
+func (s *solver) lambdaDispatch(set int32) {
+	if lf, ok := s.oracle.(algo.LambdaFollower); ok {
+		lf.LambdaDispatch(set)
+	}
+}
+
 func (s *solver) captured(l *lambda, impl int32) {
 	if s.fl != nil {
 		s.fl.Captured(s.methods[l.creator], l.pc, s.methods[impl])

@@ -275,6 +275,7 @@ func (s *solver) inheritLambdaSet(g *group) {
 		s.newLambdaDispatch(g)
 	default:
 		g.lambdaSet = s.addSet(append([]int32(nil), s.inherit.Graph.Sets[old]...))
+		s.lambdaDispatch(g.lambdaSet)
 		s.live[g.lambdaSet] = true
 		s.cond[g.lambdaSet] = map[int32]int32{}
 		s.inherited[g.lambdaSet] = old

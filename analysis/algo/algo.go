@@ -190,6 +190,10 @@ type LambdaFollower interface {
 	// widened set): every lambda of a fitting interface may be there, and fn is
 	// never called.
 	Lambdas(v Value, fn func(creator *hierarchy.Method, pc int32)) bool
+	// LambdaDispatch tells, before any of its calls, that set holds what a
+	// dispatch reaches through lambda objects: their implementations, which get
+	// the values the lambda captured first (Captured), then the call's arguments.
+	LambdaDispatch(set int32)
 }
 
 // CallKind says how a call hands values to its targets.

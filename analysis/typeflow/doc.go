@@ -63,7 +63,12 @@
 //     method handles, Thread.start to run, a lambda's interface method to its
 //     implementation, the JVM's own calls) passes everything it hands to every
 //     parameter of a fitting type, and the elements of every array where it passes
-//     an array or a list;
+//     an array or a list. Through a lambda object, though, a call never reaches
+//     the parameters the lambda bound at its capture (LambdaDispatch): those hold
+//     what the capturing invokedynamic captured, in order (Captured), whoever
+//     calls the lambda, the JDK included. The analysis counts them (Captures) for
+//     private implementations only, javac's lambda bodies among them, whose every
+//     handle in their nest is a LambdaMetafactory site's implementation;
 //   - a method whose code cannot be analysed (TFA) is treated as native code.
 //
 // The recall test (analysis/recall) checks these rules against methods real programs

@@ -21,8 +21,12 @@ type hub struct {
 	pos        []int32 // TFA: a node per position, or while one site feeds them its operands' (-1: none)
 	name, desc string  // what the sites feeding pos name; "" until one came
 	elems      bool    // a site passes an array or a list: its elements reach members called otherwise
-	modelTo    []int32 // TFA: the results of modelled calls (containers.go): what other members return goes there
-	creators   []creator
+	// lambda: the members are reached through lambda objects (LambdaDispatch), so
+	// what the sites hand does not reach the parameters an implementation's
+	// lambdas bind at their capture (capturedParams).
+	lambda   bool
+	modelTo  []int32 // TFA: the results of modelled calls (containers.go): what other members return goes there
+	creators []creator
 	// anywhere: a creator among creators makes its objects where every creator
 	// of the kind (createsAnywhere) makes them, so that another need not be
 	// kept: a fallback set of twenty thousand constructors has hundreds.
@@ -340,8 +344,12 @@ func (o *oracle) linkMember(set int32, callee *hierarchy.Method) {
 	if positional && o.modelledMember(callee) {
 		pos = nil // the container model links what the sites hand it (containers.go)
 	}
+	bound := 0
+	if h.lambda && !positional {
+		bound = o.capturedParams(callee)
+	}
 	for i, f := range o.paramFilters(callee) {
-		if f == 1 {
+		if f == 1 || i < bound {
 			continue
 		}
 		p, f := o.param(callee, i), f-3
@@ -419,8 +427,31 @@ func (o *oracle) createsAnywhere(cr creator) (int, bool) {
 	return 0, false
 }
 
+// LambdaDispatch marks set's hub as reached through lambda objects
+// (algo.LambdaFollower).
+func (o *oracle) LambdaDispatch(set int32) { o.hub(set).lambda = true }
+
+// capturedParams returns how many leading parameters of m its lambdas bind at
+// their capture (Config.Captures).
+func (o *oracle) capturedParams(m *hierarchy.Method) int {
+	if o.captures == nil {
+		return 0
+	}
+	n, ok := o.capturedN[m.ID]
+	if !ok {
+		n = o.captures(m)
+		if o.capturedN == nil {
+			o.capturedN = map[int32]int{}
+		}
+		o.capturedN[m.ID] = n
+	}
+	return n
+}
+
 // Captured passes what the lambda's creator captures at the invokedynamic at pc to
-// the parameters of the lambda's method.
+// the parameters of the lambda's method: LambdaMetafactory passes operand n as
+// parameter n (the receiver of an instance method first), or n+1 for a
+// constructor, whose parameter 0 is the object it makes.
 func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method) {
 	if o.flow == nil {
 		if f, ok := o.paramFilter(to); ok {
@@ -430,8 +461,15 @@ func (o *oracle) Captured(from *hierarchy.Method, pc int32, to *hierarchy.Method
 		return
 	}
 	if c := o.callAt(from, pc); c != nil {
-		o.eachParam(to, func(p, f int32) {
-			eachRefOperand(c, func(n int32) { o.link(o.operand(from, pc, n), p, f) })
+		shift := int32(0)
+		if to.Name == "<init>" {
+			shift = 1
+		}
+		fs := o.paramFilters(to)
+		eachRefOperand(c, func(n int32) {
+			if i := n + shift; int(i) < len(fs) && fs[i] != 1 {
+				o.link(o.operand(from, pc, n), o.param(to, int(i)), fs[i]-3)
+			}
 		})
 	}
 	o.drain()

@@ -38,6 +38,12 @@ type Config struct {
 	// method IDs (an ID past the last method is not a method: the solver's
 	// NativeMethod node), so that the oracle need not keep a copy of each set.
 	Members func(set int32) []int32
+	// Captures, when not nil, gives how many leading parameters of m (its
+	// receiver first) every lambda or method reference with implementation m
+	// binds at its capture: LambdaMetafactory passes those captured values, never
+	// the arguments of the calls that reach m through the lambda (TFA). 0 when
+	// not known.
+	Captures func(m *hierarchy.Method) int
 }
 
 // DefaultTopSize: on javacc with the JDK, 512 took 15.5 s and 64 9.6 s for two more
@@ -75,6 +81,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 		facts:        make([]*facts.Method, nm),
 		members:      cfg.Members,
 		summarised:   cfg.Summarised,
+		captures:     cfg.Captures,
 	}
 	if cfg.Flow != nil {
 		o.flow = cfg.Flow
@@ -185,6 +192,8 @@ type oracle struct {
 
 	facts      []*facts.Method // by method ID, once reached
 	members    func(set int32) []int32
+	captures   func(*hierarchy.Method) int  // Config.Captures
+	capturedN  map[int32]int                // its answers, by method ID
 	summarised func(*hierarchy.Method) bool // Config.Summarised
 	returns    map[int32]*returned          // TFA: by summarised method ID, what it returns (nil: unknown)
 	freshNodes map[int32]int32              // TFA: by summarised method ID, the node of the objects it returns new
