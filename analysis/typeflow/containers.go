@@ -3,6 +3,8 @@ package typeflow
 import (
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
@@ -652,7 +654,9 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 		return
 	}
 	var fresh []int32
-	if x.kind == objContainer && part != entriesPart {
+	if x.cls != nil && part != entriesPart {
+		// A container's, or a view's of a known class (a factory's
+		// ImmutableCollections.ListN): what its method creates.
 		if sel := o.h.Select(x.cls, mR); sel != nil {
 			if s := o.summary(sel); s != nil && len(s.params) == 0 {
 				fresh = s.fresh
@@ -805,7 +809,12 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 	if def < 0 {
 		return // the result is not used: nothing can read the contents
 	}
-	id := o.siteView(caller, c.PC, o.freshClass(mR), c.Ref.Class == "java/util/Map")
+	classes := o.factoryClasses(mR, c.Ref.Class)
+	var cls *hierarchy.Class
+	if len(classes) == 1 {
+		cls = classes[0]
+	}
+	id := o.siteView(caller, c.PC, cls, c.Ref.Class == "java/util/Map")
 	x := o.extra[id-o.nc]
 	operand := func(n int32) int32 { return o.operand(caller, c.PC, n) }
 	switch {
@@ -824,7 +833,62 @@ func (o *oracle) factoryCall(caller *hierarchy.Method, c *facts.Call, mR *hierar
 			}
 		})
 	}
-	o.add(def, id)
+	if len(classes) < 2 {
+		o.add(def, id)
+		return
+	}
+	// One view per class, sharing the contents, as for a container's iterators.
+	for _, c := range classes {
+		o.add(def, o.view(id, c, wholePart))
+	}
+}
+
+// immutables are the JDK's unmodifiable collections (java.util.ImmutableCollections,
+// since JDK 9) by the interface whose factories make them: List.of and
+// List.copyOf return a List12 or a ListN (copyOf its argument itself when it is
+// one, or the empty ListN a static field holds, which the summaries of returns.go
+// cannot tell), Set's and Map's likewise. Each is the abstract class of them all,
+// then the ones the factories make (JDK 17's; an image without those classes gets
+// every concrete subclass of the abstract one).
+var immutables = map[string][]string{
+	"java/util/List": {"java/util/ImmutableCollections$AbstractImmutableList", "java/util/ImmutableCollections$List12", "java/util/ImmutableCollections$ListN"},
+	"java/util/Set":  {"java/util/ImmutableCollections$AbstractImmutableSet", "java/util/ImmutableCollections$Set12", "java/util/ImmutableCollections$SetN"},
+	"java/util/Map":  {"java/util/ImmutableCollections$AbstractImmutableMap", "java/util/ImmutableCollections$Map1", "java/util/ImmutableCollections$MapN"},
+}
+
+// factoryClasses returns the classes of the objects factory m of class owner may
+// return: the one its code creates on every path (freshClass), else the JDK's
+// unmodifiable collections of owner's kind (immutables); nil when neither is
+// known (an open class).
+func (o *oracle) factoryClasses(m *hierarchy.Method, owner string) []*hierarchy.Class {
+	if c := o.freshClass(m); c != nil {
+		return []*hierarchy.Class{c}
+	}
+	names := immutables[owner]
+	if len(names) == 0 {
+		return nil
+	}
+	base := o.h.Class(names[0])
+	if base == nil || base.Phantom {
+		return nil
+	}
+	var out []*hierarchy.Class
+	for _, n := range names[1:] {
+		if c := o.h.Class(n); c != nil && !c.Phantom && algo.Concrete(c) && o.h.IsSubclass(c, base) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == len(names)-1 {
+		return out
+	}
+	out = out[:0]
+	o.h.AllSubtypes(base, func(c *hierarchy.Class) bool {
+		if algo.Concrete(c) {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
 }
 
 // freshClass returns the one class of the objects that summarised method m

@@ -153,6 +153,13 @@ public class Main {
         List.copyOf(listOf).get(0).area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
         // List.of(a, b) is a List12, as the JDK's code of the factory tells.
         listOf.size(); // @calls(java.util.ImmutableCollections$List12.size) @calls[rta](java.util.ImmutableCollections$ListN.size) @!calls[tfa](java.util.ImmutableCollections$ListN.size)
+        // A copy is one of the JDK's unmodifiable lists, a List12 or a ListN (its
+        // factory's code returns the empty ListN a static field holds, which no
+        // summary tells): their iterator, ListItr, walks the copy's contents.
+        for (Shape s : List.copyOf(squares)) {
+            s.area(); // @calls(coll.Main$Square.area) @!calls[tfa](coll.Main$Circle.area, coll.Main$Blob.area)
+        }
+        List.copyOf(squares).size(); // @calls(java.util.ImmutableCollections$List12.size, java.util.ImmutableCollections$ListN.size) @!calls[tfa](java.util.ArrayList.size, java.util.LinkedList.size)
         // A copy of a list the JDK made has contents nobody follows: any object.
         List.copyOf(java.util.Collections.<Shape>singletonList(new Circle())).get(0).area(); // @calls(coll.Main$Circle.area, coll.Main$Blob.area)
 
