@@ -78,6 +78,15 @@ type Options struct {
 	// JDK's fallbacks can shrink. The application's and libraries' fallbacks, and
 	// the NativeMethod node's, are kept. It is called on the run's goroutine.
 	WithoutJDKFallbacks func(caller callgraph.NodeID, pc int32) `json:"-"`
+	// PlainPropertyWriter, when set, is told each plain call (not a dynamic one:
+	// those are PropertyWriters) through which reachable code may set every system
+	// property, or (security) every security property, from Correct-Env on: a
+	// setProperty whose key the string analysis does not know, setProperties, a
+	// getProperties whose object the caller keeps or hands on. One is enough for
+	// no property to be taken as unset, and the graph does not tell which they
+	// are. It is called on the run's goroutine, maybe more than once for a call
+	// (a pass may start again).
+	PlainPropertyWriter func(caller callgraph.NodeID, pc, line int32, api *hierarchy.Method) `json:"-"`
 }
 
 // Key identifies the graph a run with these options computes over a given program,

@@ -36,7 +36,8 @@ func (w PropertyWriter) Security() bool {
 // and getProperties (whose object the caller may change) and Security.setProperty.
 // A run also counts plain calls whose key the string analysis does not know, and
 // dynamic calls of methods that return System.getProperties()'s object; the graph
-// does not say which those are, so they are not listed. A JDK native whose model
+// does not say which those are, so they are not listed (a run tells the plain
+// ones to Options.PlainPropertyWriter). A JDK native whose model
 // names the properties it sets is not a site (applyEffects writes those keys).
 func PropertyWriters(g *callgraph.Graph, h *hierarchy.Hierarchy) []PropertyWriter {
 	if !g.Level.UsesAnalysedEnvironment() {

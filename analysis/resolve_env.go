@@ -506,24 +506,30 @@ func (envResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.Meth
 	if rm.Class.Name == "java/security/Security" {
 		ns = values.SecurityKey
 	}
-	if s.env.every(ns) {
-		return
+	if s.env.every(ns) && s.opts.PlainPropertyWriter == nil {
+		return // nothing more to learn, unless every plain writer is asked for
+	}
+	every := func(ns string) {
+		s.writeProperty(ns, true)
+		if tell := s.opts.PlainPropertyWriter; tell != nil && at.caller != nil {
+			tell(at.caller.ID, at.pc, at.line, rm)
+		}
 	}
 	switch rm.Name {
 	case "setProperty":
 		keys := s.values().StringOperand(at.caller, at.pc, 0).Values()
 		if keys == nil {
-			s.writeProperty(ns, true)
+			every(ns)
 		}
 		for _, k := range keys {
 			s.writeProperty(ns+k, false)
 		}
 	case "setProperties":
-		s.writeProperty("", true)
+		every("")
 	case "getProperties":
-		keys, every := s.propertiesWrites(at)
-		if every {
-			s.writeProperty("", true)
+		keys, all := s.propertiesWrites(at)
+		if all {
+			every("")
 		}
 		for _, k := range keys {
 			s.writeProperty(k, false)

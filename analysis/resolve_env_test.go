@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -368,9 +369,22 @@ func TestPropertyWriters(t *testing.T) {
 	defer ix.Close()
 	a := New(ix)
 	for _, lv := range []callgraph.Level{callgraph.CorrectString, callgraph.CorrectEnv, callgraph.CorrectJDK} {
-		g, err := a.Run(context.Background(), Options{Level: lv, Mains: []string{"ew.Main"}})
+		// The plain calls that may set every property: line 26's setProperty of
+		// an unknown key, not line 20's of a known one.
+		plain := map[string]bool{}
+		g, err := a.Run(context.Background(), Options{Level: lv, Mains: []string{"ew.Main"},
+			PlainPropertyWriter: func(caller callgraph.NodeID, pc, line int32, api *hierarchy.Method) {
+				plain[fmt.Sprintf("%s line %d %s", a.h.Methods()[caller].Name, line, api.Name)] = true
+			}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		wantPlain := map[string]bool{"main line 26 setProperty": true}
+		if !lv.UsesAnalysedEnvironment() {
+			wantPlain = map[string]bool{}
+		}
+		if !maps.Equal(plain, wantPlain) {
+			t.Errorf("%v: plain calls that may set every property %v, want %v", lv, plain, wantPlain)
 		}
 		ws := PropertyWriters(g, a.h)
 		if !lv.UsesAnalysedEnvironment() {

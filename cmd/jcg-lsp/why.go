@@ -36,12 +36,20 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *format != "text" && *format != "json":
 		return usagef("--format %q: want text or json", *format)
 	}
-	// skipped collects the JDK's sites a run without their fallbacks leaves unresolved.
+	// skipped collects the JDK's sites a run without their fallbacks leaves
+	// unresolved; plain and wiPlain the plain calls that may set every property
+	// in the first run and in the what-if.
 	skipped := map[sitePos]bool{}
+	plain, wiPlain := plainWriters{}, plainWriters{}
 	withoutJDKFallbacks := func(o *analysis.Options) {
 		o.WithoutJDKFallbacks = func(caller callgraph.NodeID, pc int32) { skipped[sitePos{caller, pc}] = true }
+		o.PlainPropertyWriter = wiPlain.tell
 	}
-	var adjust func(*analysis.Options)
+	adjust := func(o *analysis.Options) {
+		if *top > 0 {
+			o.PlainPropertyWriter = plain.tell
+		}
+	}
 	if *whatIfOnly {
 		adjust = withoutJDKFallbacks
 	}
@@ -67,6 +75,12 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 		rep.WhatIf = whatIf(wg, ix.Hierarchy(), skipped)
+		ms := ix.Hierarchy().Methods()
+		if *whatIfOnly {
+			plain = wiPlain
+		}
+		rep.PlainPropertyWriters = plain.sites(ms)
+		rep.WhatIf.PlainPropertyWriters = wiPlain.sites(ms)
 		if *format == "json" {
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")

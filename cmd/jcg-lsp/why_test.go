@@ -178,11 +178,30 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 	if !slices.Equal(mainLines, []int32{22}) {
 		t.Errorf("main's sites that may set every property at lines %v, want [22] (of %d sites)", mainLines, len(rep.PropertyWriters))
 	}
+	// Line 26 sets a key nothing knows, line 20 a known one: only the first is a
+	// plain call that may set every property, in the graph and in the what-if.
+	for what, ws := range map[string][]writerSite{"graph": rep.PlainPropertyWriters, "what-if": rep.WhatIf.PlainPropertyWriters} {
+		var lines []int32
+		for _, w := range ws {
+			if strings.HasPrefix(w.Method, "ew.Main.main(") {
+				lines = append(lines, w.Line)
+				if !slices.Equal(w.Writers, []string{"System.setProperty"}) || w.Security {
+					t.Errorf("%s: main's plain writer %+v, want System.setProperty, no security property", what, w)
+				}
+			}
+		}
+		if !slices.Equal(lines, []int32{26}) {
+			t.Errorf("%s: main's plain calls that may set every property at lines %v, want [26] (of %d)", what, lines, len(ws))
+		}
+	}
 	checkWhatIf(t, rep)
 	checkWhatIfOnly(t, classes, rep)
 	_, text, _, _ := runCmd("why", "--top", "1", classes)
 	if !strings.Contains(text, "Call sites that may set every property") || !strings.Contains(text, "ew.Main.main([Ljava/lang/String;)V (line 22, pc ") {
 		t.Errorf("text form lacks the property writers or main's line 22:\n%s", text)
+	}
+	if !strings.Contains(text, "Plain calls that may set every property") || !strings.Contains(text, "ew.Main.main([Ljava/lang/String;)V (line 26, pc ") {
+		t.Errorf("text form lacks the plain calls that may set every property, or main's line 26:\n%s", text)
 	}
 	if !strings.Contains(text, "Without the JDK's fallbacks (a what-if") {
 		t.Errorf("text form lacks the run without the JDK's fallbacks:\n%s", text)

@@ -26,6 +26,10 @@ type topReport struct {
 	// code may set every system or security property (analysis.PropertyWriters):
 	// while there is one, no property a loading site reads is taken as unset.
 	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
+	// PlainPropertyWriters are the plain calls that may set every property
+	// (analysis.Options.PlainPropertyWriter): a key nothing knows, the whole
+	// Properties object. They keep properties from being unset too.
+	PlainPropertyWriters []writerSite `json:"plainPropertyWriters,omitempty"`
 	// WhatIf is the graph without the JDK's fallbacks (analysis.Options.WithoutJDKFallbacks).
 	WhatIf *whatIfReport `json:"withoutJDKFallbacks,omitempty"`
 	// WhatIfOnly says that the report's own graph is the one without the JDK's
@@ -44,6 +48,8 @@ type whatIfReport struct {
 	// PropertyWriters are the graph's sites that may set every property: while
 	// there is one, the sites that read a property stay unresolved.
 	PropertyWriters []writerSite `json:"propertyWriters,omitempty"`
+	// PlainPropertyWriters: the plain calls that may (topReport's).
+	PlainPropertyWriters []writerSite `json:"plainPropertyWriters,omitempty"`
 }
 
 // sitePos is where a site is: its caller and its instruction.
@@ -251,6 +257,7 @@ func (rep topReport) writeText(w io.Writer) {
 }
 
 func (rep topReport) writeWriters(w io.Writer) {
+	writePlainWriters(w, rep.PlainPropertyWriters)
 	if len(rep.PropertyWriters) == 0 {
 		return
 	}
@@ -267,6 +274,22 @@ func (rep topReport) writeWriters(w io.Writer) {
 		for _, r := range s.Reasons {
 			fmt.Fprintf(w, "      %s\n", r.text())
 		}
+	}
+}
+
+// writePlainWriters lists the plain calls that may set every property.
+func writePlainWriters(w io.Writer, ws []writerSite) {
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nPlain calls that may set every property (a key the string analysis does not know, or\n"+
+		"the whole Properties object): %d. While one is reachable, no property is taken as unset.\n", len(ws))
+	for i, s := range ws {
+		if i == maxTextWriters {
+			fmt.Fprintf(w, "  … %d more (--format json lists them all)\n", len(ws)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s (%s): %s\n", s.Method, siteAt(s.Line, s.PC), strings.Join(s.Writers, ", "))
 	}
 }
 
@@ -297,6 +320,48 @@ func (rep topReport) writeWhatIf(w io.Writer) {
 			fmt.Fprintf(w, "      %s\n", shorten(s.Evidence))
 		}
 	}
+	if !rep.WhatIfOnly {
+		writePlainWriters(w, wi.PlainPropertyWriters)
+	}
+}
+
+// plainWriters collects a run's plain calls that may set every property
+// (analysis.Options.PlainPropertyWriter), once each, with the writers each calls.
+type plainWriters map[sitePos]*plainWriter
+
+type plainWriter struct {
+	line int32
+	apis []*hierarchy.Method
+}
+
+func (p plainWriters) tell(caller callgraph.NodeID, pc, line int32, api *hierarchy.Method) {
+	k := sitePos{caller, pc}
+	if p[k] == nil {
+		p[k] = &plainWriter{line: line}
+	}
+	if !slices.Contains(p[k].apis, api) {
+		p[k].apis = append(p[k].apis, api)
+	}
+}
+
+// sites returns the calls by method and offset.
+func (p plainWriters) sites(ms []*hierarchy.Method) []writerSite {
+	var out []writerSite
+	for k, pw := range p {
+		ws := writerSite{Method: javaMethod(ms[k.caller]), Line: max(pw.line, 0), PC: k.pc}
+		for _, api := range pw.apis {
+			ws.Writers = append(ws.Writers, path.Base(api.Class.Name)+"."+api.Name)
+			ws.Security = ws.Security || writerSpaceSecurity(api)
+		}
+		out = append(out, ws)
+	}
+	slices.SortFunc(out, func(a, b writerSite) int { return cmp.Or(strings.Compare(a.Method, b.Method), cmp.Compare(a.PC, b.PC)) })
+	return out
+}
+
+// writerSpaceSecurity reports whether api writes security properties.
+func writerSpaceSecurity(api *hierarchy.Method) bool {
+	return api.Class.Name == "java/security/Security"
 }
 
 // siteAt says where in its method a site is.

@@ -1,7 +1,7 @@
 /*
  * Which reachable code may set every system property (analysis.PropertyWriters,
- * jcg-lsp why --top at Correct-Env and Correct-JDK). Four calls, one of them such a
- * site:
+ * jcg-lsp why --top at Correct-Env and Correct-JDK). Five calls, two of them such
+ * sites (the last one, at line 26, a plain call: see there):
  *   - line 20 sets ew.key, a key the string analysis knows: it writes that key
  *     only, and is not a dynamic call;
  *   - line 22 invokes a method whose class and name come from the arguments: the
@@ -23,6 +23,7 @@ public class Main {
         Method known = Main.class.getMethod("helper", String.class, String.class);
         known.invoke(null, a, b);
         Class.forName(args[4]);
+        System.setProperty(args[5], "v"); // a key nothing knows: a plain call that may set every property
     }
 
     public static void helper(String a, String b) {}
