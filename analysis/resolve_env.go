@@ -576,7 +576,8 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 		// writing every key.
 		virtual := c != nil && n == 0 && c.Op != bytecode.Invokestatic
 		switch {
-		case op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Instanceof:
+		case op == bytecode.Ifnull, op == bytecode.Ifnonnull, op == bytecode.Instanceof,
+			op == bytecode.Monitorenter, op == bytecode.Monitorexit: // synchronized (props) writes nothing
 		case op == bytecode.Checkcast:
 			next = append(next, use{m, facts.Def{Kind: facts.DefInstr, N: pc}})
 		case op == bytecode.Areturn:

@@ -29,6 +29,7 @@ public class Main {
 
     public static void main(String[] args) {
         readsDirectly();
+        readsSynchronized();
         readsThroughHelper();
         readsThroughReturn();
         readsThroughLambda();
@@ -51,6 +52,14 @@ public class Main {
         Properties p = System.getProperties();
         p.getProperty("java.home");
         p.remove("pw.gone");
+    }
+
+    // Locking the object writes nothing (jdk.internal.agent.Agent's idiom).
+    static void readsSynchronized() {
+        Properties p = System.getProperties();
+        synchronized (p) {
+            p.getProperty("java.home");
+        }
     }
 
     static void readsThroughHelper() {
