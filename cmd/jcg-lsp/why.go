@@ -43,7 +43,9 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	plain, wiPlain := plainWriters{}, plainWriters{}
 	withoutJDKFallbacks := func(o *analysis.Options) {
 		o.WithoutJDKFallbacks = func(caller callgraph.NodeID, pc int32) { skipped[sitePos{caller, pc}] = true }
-		o.PlainPropertyWriter = wiPlain.tell
+		if *top > 0 {
+			o.PlainPropertyWriter = wiPlain.tell // the list costs the keys of every writer
+		}
 	}
 	adjust := func(o *analysis.Options) {
 		if *top > 0 {
