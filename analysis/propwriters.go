@@ -110,8 +110,12 @@ func propertyWriterAPIs(h *hierarchy.Hierarchy) []*hierarchy.Method {
 
 // writerSpace returns the namespace (keySpace's) of the keys writer m sets.
 func writerSpace(m *hierarchy.Method) string {
-	if m.Class.Name == "java/security/Security" {
+	if WritesSecurity(m) {
 		return values.SecurityKey
 	}
 	return ""
 }
+
+// WritesSecurity reports whether property writer m writes security properties
+// (Security.setProperty) rather than system properties.
+func WritesSecurity(m *hierarchy.Method) bool { return m.Class.Name == "java/security/Security" }

@@ -351,17 +351,12 @@ func (p plainWriters) sites(ms []*hierarchy.Method) []writerSite {
 		ws := writerSite{Method: javaMethod(ms[k.caller]), Line: max(pw.line, 0), PC: k.pc}
 		for _, api := range pw.apis {
 			ws.Writers = append(ws.Writers, path.Base(api.Class.Name)+"."+api.Name)
-			ws.Security = ws.Security || writerSpaceSecurity(api)
+			ws.Security = ws.Security || analysis.WritesSecurity(api)
 		}
 		out = append(out, ws)
 	}
 	slices.SortFunc(out, func(a, b writerSite) int { return cmp.Or(strings.Compare(a.Method, b.Method), cmp.Compare(a.PC, b.PC)) })
 	return out
-}
-
-// writerSpaceSecurity reports whether api writes security properties.
-func writerSpaceSecurity(api *hierarchy.Method) bool {
-	return api.Class.Name == "java/security/Security"
 }
 
 // siteAt says where in its method a site is.
