@@ -87,6 +87,25 @@ type Options struct {
 	// are. It is called on the run's goroutine, maybe more than once for a call
 	// (a pass may start again).
 	PlainPropertyWriter func(caller callgraph.NodeID, pc, line int32, api *hierarchy.Method) `json:"-"`
+	// Explain, when set, makes a run of an algorithm that follows values (XTA,
+	// TFA) record how values come to hold objects of Explain.Classes, for
+	// Explain.Receiver to tell afterwards. It changes no result; it costs memory
+	// in proportion to the values those classes reach.
+	Explain *ValueExplain `json:"-"`
+}
+
+// ValueExplain asks a run how values come to hold objects of some classes: why
+// a call's receiver may be a C, which a call path does not say, since under XTA
+// and TFA a dispatch reaches C's methods only where C's objects flow.
+type ValueExplain struct {
+	Classes []*hierarchy.Class
+	// Receiver is set by a run whose algorithm follows values (the last pass's,
+	// when a run takes several). It returns the steps by which the receiver of
+	// the call at pc in caller came to hold an object of one of the classes, the
+	// receiver first: each value it came from, back to where the object was
+	// created or to a value that holds any object, and why. It returns nil when
+	// the receiver holds none.
+	Receiver func(caller *hierarchy.Method, pc int32) []string
 }
 
 // Key identifies the graph a run with these options computes over a given program,
@@ -255,6 +274,12 @@ func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override
 		return nil, err
 	}
 	s.fl, _ = s.oracle.(algo.Follower)
+	if tr, ok := s.oracle.(algo.Tracer); ok && opts.Explain != nil {
+		tr.Trace(opts.Explain.Classes)
+		opts.Explain.Receiver = func(caller *hierarchy.Method, pc int32) []string {
+			return tr.Explain(algo.OperandOf(caller, pc, 0, nil))
+		}
+	}
 	if s.fl != nil {
 		s.linked = make([]bool, len(s.sets))
 	}

@@ -196,6 +196,20 @@ type LambdaFollower interface {
 	LambdaDispatch(set int32)
 }
 
+// Tracer is a Follower that can say how a value came to hold an object: the
+// chain of values it flowed through, back to where it was created or to the
+// value that was widened to any object. It is what answers "why may this
+// receiver be a C", which a call path alone does not: under XTA and TFA a
+// dispatch reaches C's method only where C's objects flow.
+type Tracer interface {
+	// Trace makes the run record, for objects of the classes cs, the first way
+	// each value received one. It must be called before the run tells anything.
+	Trace(cs []*hierarchy.Class)
+	// Explain returns the steps by which v came to hold an object of a traced
+	// class, v first, each a sentence; nil when v holds none.
+	Explain(v Value) []string
+}
+
 // CallKind says how a call hands values to its targets.
 type CallKind uint8
 

@@ -486,7 +486,7 @@ func (o *oracle) apply(r int32, eff effect, caller *hierarchy.Method, c *facts.C
 	if x.entry != 0 && (eff.store != 0 || eff.bulk != 0) {
 		// An add to a map's entry set (ConcurrentHashMap's puts the entry's key and
 		// value) writes what the model does not follow into the map.
-		o.escaped(x.entry)
+		o.escaped(x.entry, unmodelled)
 	}
 	if eff.store != 0 {
 		o.link(operand(eff.store), x.elems, noFilter)
@@ -605,11 +605,12 @@ func (o *oracle) lambdaBody(y int32) *hierarchy.Method {
 // of container or view r; other objects' contents nobody follows, so r escapes.
 func (o *oracle) copyInto(n, r int32) {
 	x := o.extra[r-o.nc]
+	why := topCause{kind: topCopied, from: n, obj: r}
 	o.ask(sub{n: n, t: o.h.Object(), every: true,
-		onTop: func() { o.escaped(r) },
+		onTop: func() { o.escapedFor(r, why) },
 		objs: func(y int32) {
 			if y < o.nc || o.extra[y-o.nc].kind != objContainer && o.extra[y-o.nc].kind != objView {
-				o.escaped(r) // contents nobody follows: any object
+				o.escapedFor(r, why) // contents nobody follows: any object
 				return
 			}
 			from := o.extra[y-o.nc]
@@ -649,7 +650,7 @@ func (o *oracle) viewsOf(r int32, x extraObj, eff effect, mR *hierarchy.Method, 
 	}
 	if (part == keysPart || part == entriesPart) && x.keys == 0 {
 		// Not a map's (a view's keySet): nothing the model follows.
-		o.escaped(r)
+		o.escaped(r, unmodelled)
 		o.link(o.any, def, noFilter)
 		return
 	}
@@ -729,7 +730,7 @@ func (o *oracle) collectInto(n, r int32, caller *hierarchy.Method, pc, def int32
 	x := o.extra[r-o.nc]
 	o.ask(sub{n: n, t: o.h.Object(), every: true,
 		onTop: func() {
-			o.escaped(r)
+			o.escaped(r, unmodelled)
 			o.link(o.any, def, noFilter)
 		},
 		objs: func(y int32) {
@@ -739,7 +740,7 @@ func (o *oracle) collectInto(n, r int32, caller *hierarchy.Method, pc, def int32
 				o.add(def, v)
 				return
 			}
-			o.escaped(r)
+			o.escaped(r, unmodelled)
 			o.link(o.any, def, noFilter)
 		}})
 }
@@ -748,10 +749,10 @@ func (o *oracle) collectInto(n, r int32, caller *hierarchy.Method, pc, def int32
 // model's only (a collect whose result nobody reads).
 func (o *oracle) escapeUnlessCollector(n, r int32) {
 	o.ask(sub{n: n, t: o.h.Object(), every: true,
-		onTop: func() { o.escaped(r) },
+		onTop: func() { o.escaped(r, unmodelled) },
 		objs: func(y int32) {
 			if y < o.nc || !o.extra[y-o.nc].collects {
-				o.escaped(r)
+				o.escaped(r, unmodelled)
 			}
 		}})
 }

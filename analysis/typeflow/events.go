@@ -116,7 +116,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 	switch {
 	case o.isSummarised(m):
 		// Its return (under XTA: its one set) is any object of its type.
-		o.makeTop(m.ID)
+		o.makeTop(m.ID, topCause{kind: topSummarised, m: m})
 		if f != nil && o.flow != nil {
 			o.summarisedLambdas(m, f)
 		}
@@ -134,7 +134,7 @@ func (o *oracle) Reached(m *hierarchy.Method, f *facts.Method) {
 // and every created class, first.
 func (o *oracle) returnNode(m *hierarchy.Method) int32 {
 	if o.isSummarised(m) {
-		o.makeTop(m.ID)
+		o.makeTop(m.ID, topCause{kind: topSummarised, m: m})
 	}
 	return m.ID
 }

@@ -188,18 +188,20 @@ func (o *oracle) anyArrayNode() int32 {
 	return id
 }
 
-// escaped is told that object c reached a top node: the elements of an array
-// or a container (through a view too) may be anything from now on, since code
-// the sets do not follow may store anything into it.
-func (o *oracle) escaped(c int32) {
+// escaped is told that object c reached top node into (or the sink): the
+// elements of an array or a container (through a view too) may be anything from
+// now on, since code the sets do not follow may store anything into it.
+func (o *oracle) escaped(c, into int32) { o.escapedFor(c, o.escapeCause(c, into)) }
+
+// escapedFor makes the contents of object c top for the reason why.
+func (o *oracle) escapedFor(c int32, why topCause) {
 	x := o.extra[c-o.nc]
 	if x.kind == objLambda {
 		return
 	}
-
 	for _, e := range []int32{x.elems, x.keys} {
 		if e != 0 && !o.nodes[e].top {
-			o.makeTop(e)
+			o.makeTop(e, why)
 		}
 	}
 }

@@ -20,12 +20,15 @@ func (o *oracle) link(from, to, f int32) {
 		// Nothing goes into a top node, but an array or a container that would
 		// has escaped.
 		if o.flow != nil && to != o.sink && !o.nodes[from].top {
+			if o.tr != nil {
+				o.tr.sinkVia(from, to)
+			}
 			o.link(from, o.sink, f)
 		}
 		return
 	}
 	if o.nodes[from].top {
-		o.topEdge(to, f)
+		o.topEdge(from, to, f)
 		return
 	}
 	n := &o.nodes[from]
@@ -65,7 +68,7 @@ func (o *oracle) link(from, to, f int32) {
 	}
 	for _, c := range n.order[:n.done] {
 		if o.accepts(f, c) {
-			o.add(to, c)
+			o.addFrom(from, to, c)
 		}
 	}
 }
@@ -75,13 +78,16 @@ func (o *oracle) link(from, to, f int32) {
 func (o *oracle) add(id, c int32) {
 	if o.nodes[id].top || id == o.sink && o.flow != nil {
 		if c >= o.nc {
-			o.escaped(c)
+			o.escaped(c, id)
 		}
 		o.created(c)
 		return
 	}
 	if !o.insert(id, c) {
 		return
+	}
+	if o.tr != nil {
+		o.tr.arrived(o, id, c)
 	}
 	o.created(c)
 	if e := o.nodes[id].ext; e != 0 && !o.global[c] {
@@ -94,19 +100,23 @@ func (o *oracle) add(id, c int32) {
 	if n := &o.nodes[id]; n.top {
 		return
 	} else if len(n.order) > o.topSize {
-		o.makeTop(id)
+		o.makeTop(id, topCause{kind: topWidened})
 	} else if !n.queued && len(n.out) > 0 {
 		n.queued = true
 		o.queue = append(o.queue, id)
 	}
 }
 
-// makeTop widens node id to every class created anywhere: its questions are
-// answered as questions about any object, and its edges carry every class.
-func (o *oracle) makeTop(id int32) {
+// makeTop widens node id to every class created anywhere, for the reason why:
+// its questions are answered as questions about any object, and its edges carry
+// every class.
+func (o *oracle) makeTop(id int32, why topCause) {
 	n := &o.nodes[id]
 	if n.top {
 		return
+	}
+	if o.tr != nil {
+		o.tr.widened(id, why)
 	}
 	old := *n
 	var oldExt nodeExt
@@ -118,7 +128,7 @@ func (o *oracle) makeTop(id int32) {
 	n.order, n.out = nil, nil
 	for _, c := range old.order {
 		if c >= o.nc {
-			o.escaped(c)
+			o.escaped(c, id)
 		}
 	}
 	for _, qi := range oldExt.subs {
@@ -139,19 +149,19 @@ func (o *oracle) makeTop(id int32) {
 		})
 	}
 	for _, e := range old.out {
-		o.topEdge(e.to, e.filter)
+		o.topEdge(id, e.to, e.filter)
 	}
 }
 
-// topEdge feeds node to from a top node through filter f. The sink stays as it
-// is: what a node held when it became top escaped then (makeTop), and what would
-// flow into it later goes to the sink itself (link).
-func (o *oracle) topEdge(to, f int32) {
+// topEdge feeds node to from top node from through filter f. The sink stays as
+// it is: what a node held when it became top escaped then (makeTop), and what
+// would flow into it later goes to the sink itself (link).
+func (o *oracle) topEdge(from, to, f int32) {
 	if o.nodes[to].top || to == o.sink && o.flow != nil {
 		return
 	}
 	if f == noFilter {
-		o.makeTop(to)
+		o.makeTop(to, topCause{kind: topFed, from: from})
 		return
 	}
 	if o.topSeen[[2]int32{f, to}] {
@@ -170,8 +180,11 @@ func (o *oracle) topEdge(to, f int32) {
 		}
 	}
 	o.topTo[i] = append(o.topTo[i], to)
+	if o.tr != nil {
+		o.tr.fedByTop(from, to)
+	}
 	for j := 0; j < len(o.topClasses[i]) && !o.nodes[to].top; j++ {
-		o.add(to, o.topClasses[i][j])
+		o.addFrom(fromTop, to, o.topClasses[i][j])
 	}
 }
 
@@ -252,7 +265,7 @@ func (o *oracle) created(c int32) {
 		})
 		for _, i := range fs {
 			for j := 0; j < len(o.topTo[i]); j++ {
-				o.add(o.topTo[i][j], c)
+				o.addFrom(fromTop, o.topTo[i][j], c)
 			}
 		}
 	}
@@ -320,6 +333,9 @@ func (o *oracle) drain() {
 		}
 		n := &o.nodes[id]
 		n.queued = false
+		if o.tr != nil {
+			o.tr.src = id // what this loop adds comes from id
+		}
 		for !n.top && n.done < int32(len(n.order)) {
 			c := n.order[n.done]
 			n.done++
@@ -330,6 +346,9 @@ func (o *oracle) drain() {
 				}
 				n = &o.nodes[id] // add may grow o.nodes
 			}
+		}
+		if o.tr != nil {
+			o.tr.src = createdHere
 		}
 	}
 	o.draining = false

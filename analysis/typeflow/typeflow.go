@@ -112,7 +112,7 @@ func New(h *hierarchy.Hierarchy, cfg Config) algo.Follower {
 	if o.summarised != nil {
 		// Summarised code stores, holds and hands on objects of every class.
 		for _, id := range []int32{o.elems, o.heap, o.escape, o.held} {
-			o.makeTop(id)
+			o.makeTop(id, topCause{kind: topUnfollowed})
 		}
 	}
 	if o.flow != nil {
@@ -136,6 +136,7 @@ type oracle struct {
 	extra    []extraObj        // by ID - nc
 	anyArray int32             // the arrays nobody traced (TFA)
 	sink     int32             // where what flows into top nodes is seen: arrays escape there (TFA)
+	tr       *tracer           // Trace: nil unless the run explains values (trace.go)
 
 	// Nodes: methods by ID (XTA: the method's set; TFA: its return), then fields by
 	// ID, then elems, heap, escape and held, then any (TFA: a value nobody traced,

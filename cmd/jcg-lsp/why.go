@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -96,9 +97,59 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	tree := g.PathTree()
-	all := ix.Hierarchy().Methods()
+	h := ix.Hierarchy()
+	all := h.Methods()
 	for _, m := range ms {
 		writeWhy(stdout, g, all, tree, m, g.Algorithm.String())
+		if err := explainReceiver(ctx, stdout, res, tree, h, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explainReceiver says, when the last call of m's path is a dispatch that an
+// algorithm following values (XTA, TFA) resolved, how that call's receiver came
+// to hold an object whose class selects m: the values it flowed through, back to
+// its creation or to a value that holds any object. The path alone does not say
+// it, and a dispatch reaches m only where such objects flow. It takes a second
+// run that records the flow of those classes.
+func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int32, h *hierarchy.Hierarchy, m *hierarchy.Method) error {
+	g := res.g
+	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA || tree[m.ID] < 0 {
+		return nil
+	}
+	b := g.Bundles[tree[m.ID]]
+	r := g.Reasons[b.Reason]
+	if r.Kind != callgraph.KindVirtual && r.Kind != callgraph.KindInterface || r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0 {
+		return nil
+	}
+	var cs []*hierarchy.Class
+	h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
+		if algo.Concrete(c) && h.Select(c, m) == m {
+			cs = append(cs, c)
+		}
+		return true
+	})
+	if len(cs) == 0 {
+		return nil
+	}
+	opts := res.opts
+	opts.Explain = &analysis.ValueExplain{Classes: cs}
+	if _, err := res.an.Run(ctx, opts); err != nil {
+		return fmt.Errorf("the run that explains the receiver: %w", err)
+	}
+	if opts.Explain.Receiver == nil {
+		return nil
+	}
+	caller := h.Methods()[b.Caller]
+	steps := opts.Explain.Receiver(caller, b.PC)
+	if len(steps) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "The receiver of the last call may be an object whose class selects %s.%s; how it came there, the receiver first:\n", javaName(m.Class.Name), m.Name)
+	for i, s := range steps {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
 	}
 	return nil
 }
@@ -164,5 +215,7 @@ func nodeName(g *callgraph.Graph, ms []*hierarchy.Method, n int32) string {
 
 // javaMethod names a method as --method and --entry take it, with its descriptor.
 func javaMethod(m *hierarchy.Method) string {
-	return strings.ReplaceAll(m.Class.Name, "/", ".") + "." + m.Name + m.Desc
+	return javaName(m.Class.Name) + "." + m.Name + m.Desc
 }
+
+func javaName(internal string) string { return strings.ReplaceAll(internal, "/", ".") }

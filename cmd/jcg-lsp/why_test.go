@@ -274,3 +274,67 @@ func checkWhatIf(t *testing.T, rep topReport) {
 		t.Errorf("property writers without the JDK's fallbacks %+v: want main's line 22", wi.PropertyWriters)
 	}
 }
+
+// TestWhyFlow asks why the area methods of testdata/java/whyflow are reachable:
+// each is the target of an interface call, and under TFA the answer goes on with
+// how that call's receiver came to hold the class, from Main.java. draw's
+// receiver is its parameter, which main passes from the field kept (line 20),
+// which holds the Circle main creates (line 18). drawFirst's is an element of its
+// array parameter, the one main creates at line 19 holding a new Square. The
+// Triangle is in an ArrayList that native code gets (line 38), so the list's
+// contents are any object and the chain ends at what native code holds. XTA's
+// sets are per method: the Square comes from main's. RTA follows no values and
+// says nothing more.
+func TestWhyFlow(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "whyflow"), javatest.Release(17))
+	explain := func(args ...string) []string {
+		t.Helper()
+		code, stdout, stderr, err := runCmd(append(append([]string{"why"}, args...), classes)...)
+		if err != nil || code != 0 {
+			t.Fatalf("%v: exit %d, %v\n%s", args, code, err, stderr)
+		}
+		_, after, ok := strings.Cut(stdout, "how it came there, the receiver first:\n")
+		if !ok {
+			return nil
+		}
+		var steps []string
+		for line := range strings.Lines(after) {
+			_, step, _ := strings.Cut(strings.TrimSpace(line), ". ")
+			steps = append(steps, step)
+		}
+		return steps
+	}
+	const created = " (the allocations of the class that nothing else flows into share this value): an object of class "
+	for _, tc := range []struct {
+		method string
+		want   []string
+	}{
+		{"flow.Main$Circle.area", []string{
+			"parameter 1 of flow.Main.draw(Lflow/Main$Shape;)D",
+			"field flow.Main.kept",
+			"new flow.Main$Circle" + created + "flow.Main$Circle is created here",
+		}},
+		{"flow.Main$Square.area", []string{
+			"an element read from an array at pc 2 of flow.Main.drawFirst([Lflow/Main$Shape;)D",
+			"the elements of the array created at line 19 of flow.Main.main([Ljava/lang/String;)V",
+			"new flow.Main$Square" + created + "flow.Main$Square is created here",
+		}},
+	} {
+		if got := explain("--no-jdk", "--level", "2", "--method", tc.method); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the receiver's flow\n%s\nwant\n%s", tc.method, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		if got := explain("--no-jdk", "--level", "2", "--algo", "rta", "--method", tc.method); got != nil {
+			t.Errorf("%s under RTA: %q, want no flow", tc.method, got)
+		}
+	}
+	// XTA has one set per method: the Square comes from main's.
+	xta := explain("--no-jdk", "--level", "2", "--algo", "xta", "--method", "flow.Main$Square.area")
+	if wantLast := "the values of flow.Main.main([Ljava/lang/String;)V: an object of class flow.Main$Square is created here"; len(xta) == 0 || xta[len(xta)-1] != wantLast {
+		t.Errorf("Square under XTA: the receiver's flow\n%s\nwant it to end with\n%s", strings.Join(xta, "\n"), wantLast)
+	}
+	got := explain("--method", "flow.Main$Triangle.area")
+	want := "the contents of the java.util.ArrayList created at line 36 of flow.Main.escaping()D: any object of its type, because the collection whose contents it is reached code the analysis does not follow"
+	if len(got) < 3 || !strings.HasPrefix(got[len(got)-2], want) || !strings.HasPrefix(got[len(got)-1], "what the JVM and native code hold: any object of its type, because code the analysis does not follow") {
+		t.Errorf("Triangle: the receiver's flow\n%s\nwant its last two steps to start with\n%s\nwhat the JVM and native code hold: ...", strings.Join(got, "\n"), want)
+	}
+}
