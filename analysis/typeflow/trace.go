@@ -456,34 +456,17 @@ func (o *oracle) position(m *hierarchy.Method, pc int32) string {
 	return fmt.Sprintf("pc %d of %s", pc, javaMethod(m))
 }
 
-// lineAt returns the source line of the instruction at pc in a reached method,
-// from the facts that name it; -1 when none does.
+// lineAt returns the source line of the instruction at pc in m, -1 when the
+// class file does not tell.
 func (o *oracle) lineAt(m *hierarchy.Method, pc int32) int32 {
-	f := o.facts[m.ID]
-	if f == nil {
+	if o.h.File(m.Class) == nil {
 		return -1
 	}
-	for i := range f.Calls {
-		if f.Calls[i].PC == pc {
-			return f.Calls[i].Line
-		}
+	code, err := o.h.Info(m).Code()
+	if err != nil || code == nil {
+		return -1
 	}
-	for i := range f.Allocs {
-		if f.Allocs[i].PC == pc {
-			return f.Allocs[i].Line
-		}
-	}
-	for i := range f.Fields {
-		if f.Fields[i].PC == pc {
-			return f.Fields[i].Line
-		}
-	}
-	for i := range f.TypeChecks {
-		if f.TypeChecks[i].PC == pc {
-			return f.TypeChecks[i].Line
-		}
-	}
-	return -1
+	return int32(code.LineAt(int(pc)))
 }
 
 func javaName(internal string) string { return strings.ReplaceAll(internal, "/", ".") }

@@ -315,7 +315,7 @@ func TestWhyFlow(t *testing.T) {
 			"new flow.Main$Circle" + created + "flow.Main$Circle is created here",
 		}},
 		{"flow.Main$Square.area", []string{
-			"an element read from an array at pc 2 of flow.Main.drawFirst([Lflow/Main$Shape;)D",
+			"an element read from an array at line 32 of flow.Main.drawFirst([Lflow/Main$Shape;)D",
 			"the elements of the array created at line 19 of flow.Main.main([Ljava/lang/String;)V",
 			"new flow.Main$Square" + created + "flow.Main$Square is created here",
 		}},
