@@ -109,11 +109,13 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // explainReceiver says, when the last call of m's path is a dispatch that an
-// algorithm following values (XTA, TFA) resolved, how that call's receiver came
-// to hold an object whose class selects m: the values it flowed through, back to
-// its creation or to a value that holds any object. The path alone does not say
-// it, and a dispatch reaches m only where such objects flow. It takes a second
-// run that records the flow of those classes.
+// algorithm following values (XTA, TFA) resolved, how the object it runs m on
+// came to hold an object whose class selects m: the values it flowed through,
+// back to its creation or to a value that holds any object. The path alone does
+// not say it, and a dispatch reaches m only where such objects flow. The object
+// is the call's operand 0: a virtual or interface call's receiver, the action
+// doPrivileged runs, the thread Thread.start runs. It takes a second run that
+// records the flow of those classes.
 func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int32, h *hierarchy.Hierarchy, m *hierarchy.Method) error {
 	g := res.g
 	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA || tree[m.ID] < 0 {
@@ -121,7 +123,11 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 	}
 	b := g.Bundles[tree[m.ID]]
 	r := g.Reasons[b.Reason]
-	if r.Kind != callgraph.KindVirtual && r.Kind != callgraph.KindInterface || r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0 {
+	switch {
+	case r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0 || m.IsStatic():
+		return nil
+	case r.Kind == callgraph.KindVirtual, r.Kind == callgraph.KindInterface, r.Kind == callgraph.KindPrivileged, r.Kind == callgraph.KindThread:
+	default:
 		return nil
 	}
 	var cs []*hierarchy.Class
@@ -147,7 +153,7 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 	if len(steps) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "The receiver of the last call may be an object whose class selects %s.%s; how it came there, the receiver first:\n", javaName(m.Class.Name), m.Name)
+	fmt.Fprintf(w, "The object the last call runs %s.%s on may be of a class that selects it; how it came there, that value first:\n", javaName(m.Class.Name), m.Name)
 	for i, s := range steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
 	}

@@ -278,11 +278,12 @@ func checkWhatIf(t *testing.T, rep topReport) {
 // TestWhyFlow asks why the area methods of testdata/java/whyflow are reachable:
 // each is the target of an interface call, and under TFA the answer goes on with
 // how that call's receiver came to hold the class, from Main.java. draw's
-// receiver is its parameter, which main passes from the field kept (line 20),
-// which holds the Circle main creates (line 18). drawFirst's is an element of its
-// array parameter, the one main creates at line 19 holding a new Square. The
-// Triangle is in an ArrayList that native code gets (line 38), so the list's
-// contents are any object and the chain ends at what native code holds. XTA's
+// receiver is its parameter, which main passes from the field kept (line 23),
+// which holds the Circle main creates (line 21). drawFirst's is an element of its
+// array parameter (line 36), the one main creates at line 22 holding a new
+// Square. The Triangle is in the ArrayList of line 40 that native code gets (line
+// 42), so the list's contents are any object and the chain ends at what native
+// code holds. doPrivileged (line 49) runs Act.run on the Act of line 48. XTA's
 // sets are per method: the Square comes from main's. RTA follows no values and
 // says nothing more.
 func TestWhyFlow(t *testing.T) {
@@ -293,7 +294,7 @@ func TestWhyFlow(t *testing.T) {
 		if err != nil || code != 0 {
 			t.Fatalf("%v: exit %d, %v\n%s", args, code, err, stderr)
 		}
-		_, after, ok := strings.Cut(stdout, "how it came there, the receiver first:\n")
+		_, after, ok := strings.Cut(stdout, "how it came there, that value first:\n")
 		if !ok {
 			return nil
 		}
@@ -315,8 +316,8 @@ func TestWhyFlow(t *testing.T) {
 			"new flow.Main$Circle" + created + "flow.Main$Circle is created here",
 		}},
 		{"flow.Main$Square.area", []string{
-			"an element read from an array at line 32 of flow.Main.drawFirst([Lflow/Main$Shape;)D",
-			"the elements of the array created at line 19 of flow.Main.main([Ljava/lang/String;)V",
+			"an element read from an array at line 36 of flow.Main.drawFirst([Lflow/Main$Shape;)D",
+			"the elements of the array created at line 22 of flow.Main.main([Ljava/lang/String;)V",
 			"new flow.Main$Square" + created + "flow.Main$Square is created here",
 		}},
 	} {
@@ -333,8 +334,13 @@ func TestWhyFlow(t *testing.T) {
 		t.Errorf("Square under XTA: the receiver's flow\n%s\nwant it to end with\n%s", strings.Join(xta, "\n"), wantLast)
 	}
 	got := explain("--method", "flow.Main$Triangle.area")
-	want := "the contents of the java.util.ArrayList created at line 36 of flow.Main.escaping()D: any object of its type, because the collection whose contents it is reached code the analysis does not follow"
+	want := "the contents of the java.util.ArrayList created at line 40 of flow.Main.escaping()D: any object of its type, because the collection whose contents it is reached code the analysis does not follow"
 	if len(got) < 3 || !strings.HasPrefix(got[len(got)-2], want) || !strings.HasPrefix(got[len(got)-1], "what the JVM and native code hold: any object of its type, because code the analysis does not follow") {
 		t.Errorf("Triangle: the receiver's flow\n%s\nwant its last two steps to start with\n%s\nwhat the JVM and native code hold: ...", strings.Join(got, "\n"), want)
+	}
+	// A privileged call runs the action it is handed: its flow too.
+	act := explain("--method", "flow.Main$Act.run")
+	if wantAct := []string{"new flow.Main$Act" + created + "flow.Main$Act is created here"}; !slices.Equal(act, wantAct) {
+		t.Errorf("Act: the action's flow\n%s\nwant\n%s", strings.Join(act, "\n"), strings.Join(wantAct, "\n"))
 	}
 }

@@ -1,5 +1,7 @@
 package flow;
 
+import java.security.AccessController;
+import java.security.PrivilegedAction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,31 +13,39 @@ public class Main {
     static class Circle implements Shape { public double area() { return 3; } }
     static class Square implements Shape { public double area() { return 4; } }
     static class Triangle implements Shape { public double area() { return 5; } }
+    static class Act implements PrivilegedAction<Object> { public Object run() { return "act"; } }
 
     static Shape kept;
 
     public static void main(String[] args) {
-        kept = new Circle();                 // line 18: the Circle kept reaches draw through the field
-        Shape[] shapes = { new Square() };   // line 19: the Square reaches drawFirst through the array
-        draw(kept);                          // line 20
-        drawFirst(shapes);                   // line 21
+        kept = new Circle();                 // line 21: the Circle kept reaches draw through the field
+        Shape[] shapes = { new Square() };   // line 22: the Square reaches drawFirst through the array
+        draw(kept);                          // line 23
+        drawFirst(shapes);                   // line 24
         if (args.length > 1) {
-            escaping();                      // line 23 (needs the JDK: ArrayList)
+            escaping();                      // line 26 (needs the JDK: ArrayList)
+            privileged();                    // line 27 (needs the JDK: AccessController)
         }
     }
 
     static double draw(Shape s) {
-        return s.area();                     // line 28: Circle.area only
+        return s.area();                     // line 32: Circle.area only
     }
 
     static double drawFirst(Shape[] ss) {
-        return ss[0].area();                 // line 32: Square.area only
+        return ss[0].area();                 // line 36: Square.area only
     }
 
     static double escaping() {
-        List<Shape> l = new ArrayList<>();
+        List<Shape> l = new ArrayList<>();   // line 40
         l.add(new Triangle());
-        System.identityHashCode(l);          // line 38: native code gets the list, which may store anything in it
-        return l.get(0).area();              // line 39: any Shape the program creates, Triangle among them
+        System.identityHashCode(l);          // line 42: native code gets the list, which may store anything in it
+        return l.get(0).area();              // line 43: any Shape the program creates, Triangle among them
+    }
+
+    @SuppressWarnings("removal")
+    static Object privileged() {
+        PrivilegedAction<Object> a = new Act(); // line 48
+        return AccessController.doPrivileged(a); // line 49: runs Act.run on a
     }
 }
