@@ -99,6 +99,9 @@ type Options struct {
 // and TFA a dispatch reaches C's methods only where C's objects flow.
 type ValueExplain struct {
 	Classes []*hierarchy.Class
+	// Lambdas are implementations: the lambdas and method references made with
+	// one of them are traced too.
+	Lambdas []*hierarchy.Method
 	// Receiver is set by a run whose algorithm follows values (the last pass's,
 	// when a run takes several). It returns the steps by which the receiver of
 	// the call at pc in caller came to hold an object of one of the classes, the
@@ -275,7 +278,7 @@ func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override
 	}
 	s.fl, _ = s.oracle.(algo.Follower)
 	if tr, ok := s.oracle.(algo.Tracer); ok && opts.Explain != nil {
-		tr.Trace(opts.Explain.Classes)
+		tr.Trace(opts.Explain.Classes, opts.Explain.Lambdas)
 		opts.Explain.Receiver = func(caller *hierarchy.Method, pc int32) []string {
 			return tr.Explain(algo.OperandOf(caller, pc, 0, nil))
 		}

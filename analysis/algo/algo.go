@@ -202,9 +202,10 @@ type LambdaFollower interface {
 // receiver be a C", which a call path alone does not: under XTA and TFA a
 // dispatch reaches C's method only where C's objects flow.
 type Tracer interface {
-	// Trace makes the run record, for objects of the classes cs, the first way
-	// each value received one. It must be called before the run tells anything.
-	Trace(cs []*hierarchy.Class)
+	// Trace makes the run record, for objects of the classes cs and for lambdas
+	// whose implementation is one of impls, the first way each value received
+	// one. It must be called before the run tells anything.
+	Trace(cs []*hierarchy.Class, impls []*hierarchy.Method)
 	// Explain returns the steps by which v came to hold an object of a traced
 	// class, v first, each a sentence; nil when v holds none.
 	Explain(v Value) []string

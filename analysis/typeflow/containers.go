@@ -570,23 +570,11 @@ func (o *oracle) lambdaBody(y int32) *hierarchy.Method {
 	if x.kind != objLambda {
 		return nil
 	}
-	c := o.callAt(x.m, x.pc)
-	if c == nil {
+	m, kind := o.lambdaImpl(x)
+	if m == nil {
 		return nil
 	}
-	impl, ok := c.Indy.LambdaImpl()
-	if !ok {
-		return nil
-	}
-	ic := o.h.Class(impl.Ref.Class)
-	if ic == nil {
-		return nil
-	}
-	m, err := o.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
-	if err != nil || m == nil {
-		return nil
-	}
-	switch impl.RefKind {
+	switch kind {
 	case classfile.RefInvokeStatic:
 	case classfile.RefInvokeVirtual, classfile.RefInvokeInterface, classfile.RefInvokeSpecial:
 		if !m.IsPrivate() {

@@ -49,7 +49,9 @@ type topCause struct {
 }
 
 type tracer struct {
-	classes []bool // by class ID
+	classes []bool         // by class ID
+	impls   map[int32]bool // by method ID: the implementations of traced lambdas
+	lambdas map[int32]bool // by lambda ID: whether it is traced, once asked
 	// arrivals holds, by node and traced class, the first arrival.
 	arrivals map[[2]int32]arrival
 	// topSrc holds, by node, the first top node that fed it through a filter.
@@ -63,11 +65,15 @@ type tracer struct {
 }
 
 // Trace implements algo.Tracer.
-func (o *oracle) Trace(cs []*hierarchy.Class) {
-	o.tr = &tracer{classes: make([]bool, o.nc), arrivals: map[[2]int32]arrival{}, topSrc: map[int32]int32{},
-		sinkTo: map[int32]int32{}, tops: map[int32]topCause{}, src: createdHere}
+func (o *oracle) Trace(cs []*hierarchy.Class, impls []*hierarchy.Method) {
+	o.tr = &tracer{classes: make([]bool, o.nc), impls: map[int32]bool{}, lambdas: map[int32]bool{},
+		arrivals: map[[2]int32]arrival{}, topSrc: map[int32]int32{}, sinkTo: map[int32]int32{},
+		tops: map[int32]topCause{}, src: createdHere}
 	for _, c := range cs {
 		o.tr.classes[c.ID] = true
+	}
+	for _, m := range impls {
+		o.tr.impls[m.ID] = true
 	}
 	// The nodes that are top from the start (New).
 	for _, id := range []int32{o.elems, o.heap, o.escape, o.held} {
@@ -93,23 +99,58 @@ func (o *oracle) addFrom(from, to, c int32) {
 
 // arrived records that node id received c, if c is traced and id had none of it.
 func (t *tracer) arrived(o *oracle, id, c int32) {
-	cls := c
-	if c >= o.nc {
-		// A container or a view of a traced class counts as an object of it: a
-		// dispatch on it reaches the class's methods.
-		x := o.extra[c-o.nc]
-		if x.kind != objContainer && x.kind != objView || x.cls == nil {
-			return
-		}
-		cls = x.cls.ID
-	}
-	if !t.classes[cls] {
+	if !t.traced(o, c) {
 		return
 	}
 	k := [2]int32{id, c}
 	if _, ok := t.arrivals[k]; !ok {
 		t.arrivals[k] = arrival{t.src}
 	}
+}
+
+// traced reports whether object c is traced: an object of a traced class, a
+// container or view of one (a dispatch on it reaches the class's methods), or a
+// lambda of a traced implementation.
+func (t *tracer) traced(o *oracle, c int32) bool {
+	if c < o.nc {
+		return t.classes[c]
+	}
+	x := o.extra[c-o.nc]
+	switch {
+	case x.kind == objLambda:
+		yes, ok := t.lambdas[c]
+		if !ok {
+			impl, _ := o.lambdaImpl(x)
+			yes = impl != nil && t.impls[impl.ID]
+			t.lambdas[c] = yes
+		}
+		return yes
+	case x.kind == objContainer || x.kind == objView:
+		return x.cls != nil && t.classes[x.cls.ID]
+	}
+	return false
+}
+
+// lambdaImpl returns the implementation of lambda x and the kind of its method
+// handle; nil when it does not resolve.
+func (o *oracle) lambdaImpl(x extraObj) (*hierarchy.Method, uint8) {
+	c := o.callAt(x.m, x.pc)
+	if c == nil || c.Indy == nil {
+		return nil, 0
+	}
+	impl, ok := c.Indy.LambdaImpl()
+	if !ok {
+		return nil, 0
+	}
+	ic := o.h.Class(impl.Ref.Class)
+	if ic == nil {
+		return nil, 0
+	}
+	m, err := o.h.ResolveMethod(ic, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+	if err != nil || m == nil {
+		return nil, 0
+	}
+	return m, impl.RefKind
 }
 
 // widened records why node id becomes top, once.
@@ -181,6 +222,8 @@ func (o *oracle) Explain(v algo.Value) []string {
 		switch {
 		case !ok:
 			return append(steps, d+o.holding(id))
+		case a.from == createdHere && c >= o.nc && o.extra[c-o.nc].kind == objLambda:
+			return append(steps, d+": the lambda is created here")
 		case a.from == createdHere:
 			return append(steps, d+": "+o.objName(c)+" is created here")
 		case a.from == fromTop:
@@ -416,6 +459,8 @@ func (o *oracle) valueName(m *hierarchy.Method, v valNode) string {
 		}
 		if c := o.callAt(m, v.pc); c != nil && c.Indy == nil {
 			return "the result of " + javaName(c.Ref.Class) + "." + c.Ref.Name + " at " + at
+		} else if c != nil {
+			return "the lambda or method reference made at " + at
 		}
 		if o.opAt(m, v.pc) == bytecode.Aaload {
 			return "an element read from an array at " + at

@@ -113,9 +113,10 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // came to hold an object whose class selects m: the values it flowed through,
 // back to its creation or to a value that holds any object. The path alone does
 // not say it, and a dispatch reaches m only where such objects flow. The object
-// is the call's operand 0: a virtual or interface call's receiver, the action
-// doPrivileged runs, the thread Thread.start runs. It takes a second run that
-// records the flow of those classes.
+// is the call's operand 0: a virtual or interface call's receiver (a lambda
+// whose implementation m is, for a lambda edge), the action doPrivileged runs,
+// the thread Thread.start runs. It takes a second run that records the flow of
+// those classes or lambdas.
 func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int32, h *hierarchy.Hierarchy, m *hierarchy.Method) error {
 	g := res.g
 	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA || tree[m.ID] < 0 {
@@ -123,25 +124,30 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 	}
 	b := g.Bundles[tree[m.ID]]
 	r := g.Reasons[b.Reason]
+	explain := &analysis.ValueExplain{}
 	switch {
-	case r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0 || m.IsStatic():
+	case r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0:
+		return nil
+	case r.Kind == callgraph.KindLambda:
+		// m implements the lambdas the receiver may be.
+		explain.Lambdas = []*hierarchy.Method{m}
+	case m.IsStatic():
 		return nil
 	case r.Kind == callgraph.KindVirtual, r.Kind == callgraph.KindInterface, r.Kind == callgraph.KindPrivileged, r.Kind == callgraph.KindThread:
+		h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
+			if algo.Concrete(c) && h.Select(c, m) == m {
+				explain.Classes = append(explain.Classes, c)
+			}
+			return true
+		})
+		if len(explain.Classes) == 0 {
+			return nil
+		}
 	default:
 		return nil
 	}
-	var cs []*hierarchy.Class
-	h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
-		if algo.Concrete(c) && h.Select(c, m) == m {
-			cs = append(cs, c)
-		}
-		return true
-	})
-	if len(cs) == 0 {
-		return nil
-	}
 	opts := res.opts
-	opts.Explain = &analysis.ValueExplain{Classes: cs}
+	opts.Explain = explain
 	if _, err := res.an.Run(ctx, opts); err != nil {
 		return fmt.Errorf("the run that explains the receiver: %w", err)
 	}
@@ -153,7 +159,11 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 	if len(steps) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "The object the last call runs %s.%s on may be of a class that selects it; how it came there, that value first:\n", javaName(m.Class.Name), m.Name)
+	what := "of a class that selects it"
+	if r.Kind == callgraph.KindLambda {
+		what = "a lambda or method reference it implements"
+	}
+	fmt.Fprintf(w, "The object the last call runs %s.%s on may be %s; how it came there, that value first:\n", javaName(m.Class.Name), m.Name, what)
 	for i, s := range steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
 	}

@@ -283,7 +283,9 @@ func checkWhatIf(t *testing.T, rep topReport) {
 // array parameter (line 36), the one main creates at line 22 holding a new
 // Square. The Triangle is in the ArrayList of line 40 that native code gets (line
 // 42), so the list's contents are any object and the chain ends at what native
-// code holds. doPrivileged (line 49) runs Act.run on the Act of line 48. XTA's
+// code holds. doPrivileged (line 49) runs Act.run on the Act of line 48. A
+// lambda edge is explained alike: the Hook lambda of line 61, through an array,
+// to the loop's h.run() of line 63. XTA's
 // sets are per method: the Square comes from main's. RTA follows no values and
 // says nothing more.
 func TestWhyFlow(t *testing.T) {
@@ -327,6 +329,16 @@ func TestWhyFlow(t *testing.T) {
 		if got := explain("--no-jdk", "--level", "2", "--algo", "rta", "--method", tc.method); got != nil {
 			t.Errorf("%s under RTA: %q, want no flow", tc.method, got)
 		}
+	}
+	// A lambda edge: the Hook lambda of line 61 reaches h.run() (line 63) through
+	// the array it is stored in, read by the loop of line 62.
+	wantHook := []string{
+		"an element read from an array at line 62 of flow.Main.hooks()V",
+		"the elements of the array created at line 61 of flow.Main.hooks()V",
+		"the lambda or method reference made at line 61 of flow.Main.hooks()V: the lambda is created here",
+	}
+	if got := explain("--no-jdk", "--level", "2", "--method", "flow.Main.lambda$hooks$0"); !slices.Equal(got, wantHook) {
+		t.Errorf("the Hook lambda's flow\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantHook, "\n"))
 	}
 	// XTA has one set per method: the Square comes from main's.
 	xta := explain("--no-jdk", "--level", "2", "--algo", "xta", "--method", "flow.Main$Square.area")

@@ -48,4 +48,19 @@ public class Main {
         PrivilegedAction<Object> a = new Act(); // line 48
         return AccessController.doPrivileged(a); // line 49: runs Act.run on a
     }
+
+    interface Hook { void run(); }
+
+    static int counter;
+
+    static {
+        hooks();
+    }
+
+    static void hooks() {
+        Hook[] all = { () -> counter++ };    // line 61: the lambda reaches the loop through the array
+        for (Hook h : all) {
+            h.run();                         // line 63: lambda$hooks$0 only
+        }
+    }
 }
