@@ -103,12 +103,13 @@ type ValueExplain struct {
 	// one of them are traced too.
 	Lambdas []*hierarchy.Method
 	// Receiver is set by a run whose algorithm follows values (the last pass's,
-	// when a run takes several). It returns the steps by which the receiver of
-	// the call at pc in caller came to hold an object of one of the classes, the
-	// receiver first: each value it came from, back to where the object was
-	// created or to a value that holds any object, and why. It returns nil when
-	// the receiver holds none.
-	Receiver func(caller *hierarchy.Method, pc int32) []string
+	// when a run takes several). For each object of one of the classes that the
+	// receiver of the call at pc in caller holds (at most most of them), it
+	// returns the steps by which the receiver came to hold it, the receiver
+	// first: each value it came from, back to where the object was created or to
+	// a value that holds any object, and why. It returns nil when the receiver
+	// holds none.
+	Receiver func(caller *hierarchy.Method, pc int32, most int) []algo.Chain
 }
 
 // Key identifies the graph a run with these options computes over a given program,
@@ -279,8 +280,8 @@ func (a *Analyzer) runOnce(ctx context.Context, opts Options, active []*override
 	s.fl, _ = s.oracle.(algo.Follower)
 	if tr, ok := s.oracle.(algo.Tracer); ok && opts.Explain != nil {
 		tr.Trace(opts.Explain.Classes, opts.Explain.Lambdas)
-		opts.Explain.Receiver = func(caller *hierarchy.Method, pc int32) []string {
-			return tr.Explain(algo.OperandOf(caller, pc, 0, nil))
+		opts.Explain.Receiver = func(caller *hierarchy.Method, pc int32, most int) []algo.Chain {
+			return tr.Explain(algo.OperandOf(caller, pc, 0, nil), most)
 		}
 	}
 	if s.fl != nil {

@@ -206,9 +206,19 @@ type Tracer interface {
 	// whose implementation is one of impls, the first way each value received
 	// one. It must be called before the run tells anything.
 	Trace(cs []*hierarchy.Class, impls []*hierarchy.Method)
-	// Explain returns the steps by which v came to hold an object of a traced
-	// class, v first, each a sentence; nil when v holds none.
-	Explain(v Value) []string
+	// Explain returns, for each traced object v holds, in the order they came
+	// and at most most of them, the steps by which v came to hold it, v first,
+	// each a sentence. A value that holds any object has one chain, to where it
+	// became so. It returns nil when v holds no traced object.
+	Explain(v Value, most int) []Chain
+}
+
+// Chain is how a value came to hold an object (Tracer.Explain).
+type Chain struct {
+	// Object names the object ("an object of class p.C", "the lambda created
+	// at ..."); it is empty when the value holds any object.
+	Object string   `json:"object,omitempty"`
+	Steps  []string `json:"steps"`
 }
 
 // CallKind says how a call hands values to its targets.

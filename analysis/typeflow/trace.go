@@ -189,18 +189,44 @@ func (o *oracle) escapeCause(c, into int32) topCause {
 const maxSteps = 40
 
 // Explain implements algo.Tracer.
-func (o *oracle) Explain(v algo.Value) []string {
-	if o.tr == nil {
+func (o *oracle) Explain(v algo.Value, most int) []algo.Chain {
+	if o.tr == nil || most <= 0 {
 		return nil
 	}
 	id := o.nodeOf(v)
 	if id < 0 {
 		return nil
 	}
-	c, ok := o.tracedIn(id)
-	if !ok {
-		return nil
+	if o.nodes[id].top {
+		return []algo.Chain{{Steps: o.chain(id, -1)}}
 	}
+	var out []algo.Chain
+	for _, c := range o.nodes[id].order {
+		if len(out) == most {
+			return out
+		}
+		if _, ok := o.tr.arrivals[[2]int32{id, c}]; ok {
+			out = append(out, algo.Chain{Object: o.objName(c), Steps: o.chain(id, c)})
+		}
+	}
+	// Objects every value holds (addGlobal) are in no node's own set.
+	for _, c := range o.globalOrder {
+		if len(out) == most {
+			break
+		}
+		if o.tr.traced(o, c) && o.isSub(c, v.Type) {
+			out = append(out, algo.Chain{Object: o.objName(c), Steps: []string{o.describe(id) + ": " + o.objName(c) +
+				" is in every value, since it is created where the analysis does not say which value holds it"}})
+		}
+	}
+	return out
+}
+
+// chain walks back from node id the arrivals of traced object c (-1 when id is
+// top): each node it came from, to where it was created or to the node that
+// became top, and why. Past a top node, the chain follows the node it became
+// top through, which holds the object that escaped, not c.
+func (o *oracle) chain(id, c int32) []string {
 	var steps []string
 	seen := map[int32]bool{}
 	for len(steps) < maxSteps && id >= 0 && !seen[id] {
@@ -235,20 +261,6 @@ func (o *oracle) Explain(v algo.Value) []string {
 		}
 	}
 	return steps
-}
-
-// tracedIn returns a traced class (or object) that node id holds: the one that
-// came first. A top node holds every created object; its cause is the answer.
-func (o *oracle) tracedIn(id int32) (int32, bool) {
-	if o.nodes[id].top {
-		return -1, true
-	}
-	for _, c := range o.nodes[id].order {
-		if _, ok := o.tr.arrivals[[2]int32{id, c}]; ok {
-			return c, true
-		}
-	}
-	return 0, false
 }
 
 // holding lists, for a node the chain stops at, the first objects it holds.
@@ -332,7 +344,7 @@ func (o *oracle) describe(id int32) string {
 		return "what " + javaMethod(m) + " returns"
 	case id < o.nm+nf:
 		f := o.h.Fields()[id-o.nm]
-		return "field " + javaName(f.Class.Name) + "." + f.Name
+		return "field " + javaName(f.Class.Name) + "." + f.Name + o.openness(f)
 	case id == o.elems:
 		return "the elements of the arrays the analysis does not trace"
 	case id == o.heap:
@@ -353,6 +365,25 @@ func (o *oracle) describe(id int32) string {
 		return s
 	}
 	return fmt.Sprintf("an intermediate value (node %d)", id)
+}
+
+// openness says, for a field that code the analysis does not follow may write
+// (guarded), why; nothing for a guarded one.
+func (o *oracle) openness(f *hierarchy.Field) string {
+	const may = " (code the analysis does not follow may write it: "
+	switch {
+	case o.guarded(f):
+		return ""
+	case !o.encap:
+		return may + "below Encap-Respect, reflection and native code ignore access)"
+	case f.Class.Origin == hierarchy.JDK:
+		return may + "it is the JDK's)"
+	case o.handed[f.ID]:
+		return may + "reached code makes a method handle of it)"
+	case o.ownAccess:
+		return may + "the program asks for access to fields by name: setAccessible, Unsafe, a field updater, a Lookup)"
+	}
+	return may + "it is public)"
 }
 
 // nodeNames names the nodes made as the run went: parameters, instructions'

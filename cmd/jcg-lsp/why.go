@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
-	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -17,25 +16,40 @@ import (
 // point, each edge with the assumption it rests on. A graph that reaches most of
 // the JDK is only as useful as its users' means of asking where that comes from.
 func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --top N) [--level L] [flags] CLASSPATH...",
-		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges), the\nreach with each kind of edge left out, from Correct-Env on the call sites that may\nset every system property and, from a second run without the JDK's fallbacks (a\nwhat-if: not a sound graph), its reach and the JDK's sites that fall back even then,\nthe ones to resolve first. Class-path problems go to standard error.")
+	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --site pkg.Class.name[(descriptor)]:LINE | --top N) [--level L] [flags] CLASSPATH...",
+		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --site, lists instead the\ntargets of the calls at a line and, for a dispatch that XTA or TFA resolved, how its\nreceiver came to hold each object that selects one. With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges), the\nreach with each kind of edge left out, from Correct-Env on the call sites that may\nset every system property and, from a second run without the JDK's fallbacks (a\nwhat-if: not a sound graph), its reach and the JDK's sites that fall back even then,\nthe ones to resolve first. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
 	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor)")
+	site := fs.String("site", "", "the call sites at a line of a method, `pkg.Class.name[(descriptor)]:LINE`: their targets, and how a dispatch's receiver came to hold each object that selects one")
 	top := fs.Int("top", 0, "list the `N` call sites that bring the most methods into the graph, and the reach with each kind of edge left out")
-	format := fs.String("format", "text", "output of --top: text or json")
+	format := fs.String("format", "text", "output of --top and --site: text or json")
 	whatIfOnly := fs.Bool("without-jdk-fallbacks", false, "answer on the run without the JDK's fallbacks (a what-if, not a sound graph): what brings the most methods in, or a path, once the JDK's unresolved sites add no edges")
 	if err := cmd.parse(args, stdout); err != nil {
 		return err
 	}
+	asked := 0
+	for _, q := range []bool{*method != "", *top > 0, *site != ""} {
+		if q {
+			asked++
+		}
+	}
 	switch {
-	case *method == "" && *top <= 0:
-		return usagef("--method pkg.Class.name or --top N is required")
-	case *method != "" && *top > 0:
-		return usagef("--method and --top are separate questions: give one")
+	case asked == 0:
+		return usagef("--method pkg.Class.name, --site pkg.Class.name:LINE or --top N is required")
+	case asked > 1:
+		return usagef("--method, --site and --top are separate questions: give one")
 	case *format != "text" && *format != "json":
 		return usagef("--format %q: want text or json", *format)
+	}
+	var siteMethod string
+	var siteLine int32
+	if *site != "" {
+		var err error
+		if siteMethod, siteLine, err = parseSite(*site); err != nil {
+			return err
+		}
 	}
 	// skipped collects the JDK's sites a run without their fallbacks leaves
 	// unresolved; plain and wiPlain the plain calls that may set every property
@@ -92,6 +106,9 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		rep.writeText(stdout)
 		return nil
 	}
+	if *site != "" {
+		return whySite(ctx, stdout, res, siteMethod, siteLine, *format)
+	}
 	ms, err := analysis.LookupMethods(ix.Hierarchy(), *method)
 	if err != nil {
 		return err
@@ -119,31 +136,12 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // those classes or lambdas.
 func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int32, h *hierarchy.Hierarchy, m *hierarchy.Method) error {
 	g := res.g
-	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA || tree[m.ID] < 0 {
+	if tree[m.ID] < 0 {
 		return nil
 	}
 	b := g.Bundles[tree[m.ID]]
-	r := g.Reasons[b.Reason]
-	explain := &analysis.ValueExplain{}
-	switch {
-	case r.Fallback.Valid() || b.Caller == g.Native || b.PC < 0:
-		return nil
-	case r.Kind == callgraph.KindLambda:
-		// m implements the lambdas the receiver may be.
-		explain.Lambdas = []*hierarchy.Method{m}
-	case m.IsStatic():
-		return nil
-	case r.Kind == callgraph.KindVirtual, r.Kind == callgraph.KindInterface, r.Kind == callgraph.KindPrivileged, r.Kind == callgraph.KindThread:
-		h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
-			if algo.Concrete(c) && h.Select(c, m) == m {
-				explain.Classes = append(explain.Classes, c)
-			}
-			return true
-		})
-		if len(explain.Classes) == 0 {
-			return nil
-		}
-	default:
+	explain := receiverObjects(g, h, []int32{tree[m.ID]}, m)
+	if explain == nil || b.Caller == g.Native || b.PC < 0 {
 		return nil
 	}
 	opts := res.opts
@@ -151,22 +149,19 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 	if _, err := res.an.Run(ctx, opts); err != nil {
 		return fmt.Errorf("the run that explains the receiver: %w", err)
 	}
-	if opts.Explain.Receiver == nil {
+	if explain.Receiver == nil {
 		return nil
 	}
-	caller := h.Methods()[b.Caller]
-	steps := opts.Explain.Receiver(caller, b.PC)
-	if len(steps) == 0 {
+	chains := explain.Receiver(h.Methods()[b.Caller], b.PC, 1)
+	if len(chains) == 0 {
 		return nil
 	}
 	what := "of a class that selects it"
-	if r.Kind == callgraph.KindLambda {
+	if len(explain.Lambdas) > 0 {
 		what = "a lambda or method reference it implements"
 	}
 	fmt.Fprintf(w, "The object the last call runs %s.%s on may be %s; how it came there, that value first:\n", javaName(m.Class.Name), m.Name, what)
-	for i, s := range steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
-	}
+	writeSteps(w, "  ", chains[0].Steps)
 	return nil
 }
 

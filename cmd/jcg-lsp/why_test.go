@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -354,5 +356,79 @@ func TestWhyFlow(t *testing.T) {
 	act := explain("--method", "flow.Main$Act.run")
 	if wantAct := []string{"new flow.Main$Act" + created + "flow.Main$Act is created here"}; !slices.Equal(act, wantAct) {
 		t.Errorf("Act: the action's flow\n%s\nwant\n%s", strings.Join(act, "\n"), strings.Join(wantAct, "\n"))
+	}
+}
+
+// TestWhySite checks `why --site` on the whyflow program (testdata), with
+// flow.Main.sites as the entry point: the targets of the calls at a line, and how
+// the receiver came to hold each object that selects one.
+func TestWhySite(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "whyflow"), javatest.Release(17))
+	site := func(args ...string) []siteReport {
+		t.Helper()
+		args = append(append([]string{"why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--format", "json"}, args...), classes)
+		code, stdout, stderr, err := runCmd(args...)
+		if err != nil || code != 0 {
+			t.Fatalf("%v: exit %d, %v\n%s", args, code, err, stderr)
+		}
+		var reps []siteReport
+		if err := json.Unmarshal([]byte(stdout), &reps); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stdout)
+		}
+		return reps
+	}
+	const created = "new flow.Main$%s (the allocations of the class that nothing else flows into share this value): an object of class flow.Main$%[1]s is created here"
+	// Line 75: s is the Circle or the Square of line 74, nothing else.
+	reps := site("--site", "flow.Main.sites:75")
+	if len(reps) != 1 {
+		t.Fatalf("line 75: %d sites, want the one call s.area()", len(reps))
+	}
+	rep := reps[0]
+	if want := []string{"flow.Main$Circle.area()D", "flow.Main$Square.area()D"}; !slices.Equal(rep.Targets, want) {
+		t.Errorf("line 75: targets %q, want %q", rep.Targets, want)
+	}
+	recv := "the receiver of the call to flow.Main$Shape.area at line 75 of flow.Main.sites(Z)D"
+	want := []siteChain{
+		{Objects: []string{"an object of class flow.Main$Circle"}, Steps: []string{recv, fmt.Sprintf(created, "Circle")}},
+		{Objects: []string{"an object of class flow.Main$Square"}, Steps: []string{recv, fmt.Sprintf(created, "Square")}},
+	}
+	if !reflect.DeepEqual(rep.Receiver, want) {
+		t.Errorf("line 75: the receiver's flow\n%+v\nwant\n%+v", rep.Receiver, want)
+	}
+	// Line 76: shared is public, so code the analysis does not follow may store
+	// any Shape the program creates into it; its chain says so for all three.
+	reps = site("--site", "flow.Main.sites:76")
+	if len(reps) != 1 {
+		t.Fatalf("line 76: %d sites, want the one call shared.area()", len(reps))
+	}
+	rep = reps[0]
+	if want := []string{"flow.Main$Circle.area()D", "flow.Main$Square.area()D", "flow.Main$Triangle.area()D"}; !slices.Equal(rep.Targets, want) {
+		t.Errorf("line 76: targets %q, want %q", rep.Targets, want)
+	}
+	if len(rep.Receiver) != 1 || len(rep.Receiver[0].Objects) != 3 || len(rep.Receiver[0].Steps) != 2 ||
+		rep.Receiver[0].Steps[0] != "field flow.Main.shared (code the analysis does not follow may write it: it is public)" ||
+		!strings.HasPrefix(rep.Receiver[0].Steps[1], "what native code may store into fields and arrays: any object of its type") {
+		t.Errorf("line 76: the receiver's flow %+v, want one chain for the three classes: the public field, then what native code may store", rep.Receiver)
+	}
+	// RTA follows no value: every Shape created in reachable code, no chain.
+	reps = site("--algo", "rta", "--site", "flow.Main.sites:75")
+	if len(reps) != 1 || len(reps[0].Targets) != 3 || reps[0].Receiver != nil {
+		t.Errorf("line 75 under RTA: %+v, want the three Shapes' area and no chain", reps)
+	}
+	// Line 73 holds the Triangle's constructor call only (and the class's
+	// initialisation): no dispatch, no chain.
+	for _, rep := range site("--site", "flow.Main.sites:73") {
+		if rep.Receiver != nil || rep.Traced != "" {
+			t.Errorf("line 73, pc %d: a chain %+v for a call that is not a dispatch", rep.PC, rep.Receiver)
+		}
+	}
+	// A line without a call says where the calls are; a site without a line is a
+	// usage error, found before any analysis.
+	code, stdout, _, err := runCmd("why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--site", "flow.Main.sites:70", classes)
+	if code != 0 || err != nil || !strings.Contains(stdout, "has no call in the graph at line 70; its calls are at lines 73, 74, 75, 76.") {
+		t.Errorf("line 70: exit %d, %v\n%s\nwant where the calls are", code, err, stdout)
+	}
+	if code, _, _, err := runCmd("why", "--site", "flow.Main.sites", classes); code != 2 || err == nil || !strings.Contains(err.Error(), "LINE") {
+		t.Errorf("--site without a line: exit %d, %v; want a usage error (2)", code, err)
 	}
 }

@@ -63,4 +63,16 @@ public class Main {
             h.run();                         // line 63: lambda$hooks$0 only
         }
     }
+
+    // why --site (TestWhySite), with --entry flow.Main.sites: the targets of
+    // the calls at a line, and how the receiver came to hold each object that
+    // selects one.
+    public static Shape shared;
+
+    static double sites(boolean b) {
+        shared = new Triangle();                   // line 73
+        Shape s = b ? new Circle() : new Square(); // line 74
+        double d = s.area();                       // line 75: Circle.area and Square.area, each created at line 74
+        return d + shared.area();                  // line 76: the Triangle of line 73, and with the JDK any Shape (public field)
+    }
 }

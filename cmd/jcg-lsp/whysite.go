@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jcg-lsp/jcg-lsp/analysis"
+	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+)
+
+// `why --site` answers the question a call hierarchy raises: why does this call
+// reach these methods? A call on a List field with 35 targets says nothing of
+// itself; the flow of its receiver does (a public field that code the analysis
+// does not follow may write, say), and that is what a user can act on.
+
+// Past these, the text lists no more targets or objects (--format json lists
+// every target; the objects are the first that came).
+const (
+	maxSiteTargets = 10
+	maxSiteObjects = 10
+)
+
+// siteReport is what `why --site` prints for one call site.
+type siteReport struct {
+	Method    string      `json:"method"`
+	Line      int32       `json:"line,omitempty"`
+	PC        int32       `json:"pc"`
+	Algorithm string      `json:"algorithm"`
+	Level     string      `json:"level"`
+	Targets   []string    `json:"targets"`
+	Reasons   []topReason `json:"reasons"`
+	Receiver  []siteChain `json:"receiver,omitempty"`
+	// Traced says which objects the receiver's chains are about: the classes
+	// that select a target, or lambdas that implement one.
+	Traced string `json:"traced,omitempty"`
+}
+
+// siteChain is how the receiver came to hold some objects: those whose chains
+// are the same (fields open to what native code stores give many classes one).
+type siteChain struct {
+	Objects []string `json:"objects,omitempty"` // none: the receiver may be any object
+	Steps   []string `json:"steps"`
+}
+
+// groupChains merges the chains with the same steps, in the order they came.
+func groupChains(chains []algo.Chain) []siteChain {
+	var out []siteChain
+	at := map[string]int{}
+	for _, ch := range chains {
+		k := strings.Join(ch.Steps, "\n")
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, siteChain{Steps: ch.Steps})
+		}
+		if ch.Object != "" {
+			out[i].Objects = append(out[i].Objects, ch.Object)
+		}
+	}
+	return out
+}
+
+// parseSite splits pkg.Class.name[(descriptor)]:LINE.
+func parseSite(s string) (method string, line int32, err error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return "", 0, usagef("--site %q: want pkg.Class.name[(descriptor)]:LINE", s)
+	}
+	n, err := strconv.ParseInt(s[i+1:], 10, 32)
+	if err != nil || n <= 0 {
+		return "", 0, usagef("--site %q: the line after ':' must be a positive number", s)
+	}
+	return s[:i], int32(n), nil
+}
+
+// whySite reports every call site at the given line of the methods named: their
+// targets, the reasons, and for a dispatch that XTA or TFA resolved how its
+// receiver came to hold each object that selects a target.
+func whySite(ctx context.Context, w io.Writer, res *analyzed, name string, line int32, format string) error {
+	h := res.ix.Hierarchy()
+	ms, err := analysis.LookupMethods(h, name)
+	if err != nil {
+		return err
+	}
+	g := res.g
+	var reps []siteReport
+	for _, m := range ms {
+		if !g.Reachable.Has(m.ID) {
+			if format == "text" {
+				fmt.Fprintf(w, "%s is not reachable at %s (%s): its calls have no edges.\n", javaMethod(m), g.Level.Title(), g.Algorithm)
+			}
+			continue
+		}
+		bs := callerBundles(g, m.ID)
+		var lines []int32
+		for _, pc := range sitePCs(g, bs) {
+			if l := g.Bundles[bs[pc][0]].Line; l != line {
+				lines = append(lines, l)
+				continue
+			}
+			rep, err := explainSite(ctx, res, m, bs[pc])
+			if err != nil {
+				return err
+			}
+			reps = append(reps, rep)
+		}
+		if len(reps) == 0 && format == "text" {
+			slices.Sort(lines)
+			fmt.Fprintf(w, "%s has no call in the graph at line %d; its calls are at lines %s.\n", javaMethod(m), line, lineList(slices.Compact(lines)))
+		}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reps)
+	}
+	for _, rep := range reps {
+		rep.writeText(w)
+	}
+	return nil
+}
+
+// callerBundles returns the bundles of caller id by pc (Graph.Bundles is sorted by
+// caller and pc).
+func callerBundles(g *callgraph.Graph, id int32) map[int32][]int32 {
+	i, _ := slices.BinarySearchFunc(g.Bundles, id, func(b callgraph.Bundle, id int32) int { return int(b.Caller - id) })
+	out := map[int32][]int32{}
+	for ; i < len(g.Bundles) && g.Bundles[i].Caller == id; i++ {
+		if g.Bundles[i].PC >= 0 {
+			out[g.Bundles[i].PC] = append(out[g.Bundles[i].PC], int32(i))
+		}
+	}
+	return out
+}
+
+func sitePCs(g *callgraph.Graph, bs map[int32][]int32) []int32 {
+	pcs := make([]int32, 0, len(bs))
+	for pc := range bs {
+		pcs = append(pcs, pc)
+	}
+	slices.Sort(pcs)
+	return pcs
+}
+
+func lineList(lines []int32) string {
+	if len(lines) == 0 {
+		return "none"
+	}
+	s := make([]string, len(lines))
+	for i, l := range lines {
+		s[i] = strconv.Itoa(int(l))
+	}
+	return strings.Join(s, ", ")
+}
+
+// explainSite reports the site of caller m whose bundles are bs.
+func explainSite(ctx context.Context, res *analyzed, m *hierarchy.Method, bs []int32) (siteReport, error) {
+	g, h := res.g, res.ix.Hierarchy()
+	b0 := g.Bundles[bs[0]]
+	rep := siteReport{Method: javaMethod(m), Line: b0.Line, PC: b0.PC, Algorithm: g.Algorithm.String(),
+		Level: g.Level.Title(), Reasons: bundleReasons(g, bs)}
+	var targets []int32
+	for _, b := range bs {
+		targets = append(targets, g.Sets[g.Bundles[b].Set]...)
+	}
+	slices.Sort(targets)
+	all := h.Methods()
+	for _, t := range slices.Compact(targets) {
+		rep.Targets = append(rep.Targets, nodeName(g, all, t))
+	}
+	explain := receiverObjects(g, h, bs, nil)
+	if explain == nil {
+		return rep, nil
+	}
+	opts := res.opts
+	opts.Explain = explain
+	if _, err := res.an.Run(ctx, opts); err != nil {
+		return rep, fmt.Errorf("the run that explains the receiver: %w", err)
+	}
+	if explain.Receiver != nil {
+		rep.Receiver = groupChains(explain.Receiver(m, b0.PC, maxSiteObjects))
+	}
+	rep.Traced = "objects of the classes that select a target"
+	if len(explain.Lambdas) > 0 {
+		rep.Traced = "lambdas and method references that implement a target"
+		if len(explain.Classes) > 0 {
+			rep.Traced = "objects of the classes that select a target, and lambdas and method references that implement one"
+		}
+	}
+	return rep, nil
+}
+
+// receiverObjects returns what to trace to explain the operand 0 of a site's
+// bundles bs: the classes that select a target of a dispatch that XTA or TFA
+// resolved (doPrivileged's action and Thread.start's thread included), the
+// implementations of its lambda targets; of target only, when not nil. It
+// returns nil when the site has none of them.
+func receiverObjects(g *callgraph.Graph, h *hierarchy.Hierarchy, bs []int32, only *hierarchy.Method) *analysis.ValueExplain {
+	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA {
+		return nil
+	}
+	all := h.Methods()
+	ex := &analysis.ValueExplain{}
+	seen := map[*hierarchy.Class]bool{}
+	for _, bi := range bs {
+		b := g.Bundles[bi]
+		r := g.Reasons[b.Reason]
+		if r.Fallback.Valid() {
+			continue
+		}
+		for _, t := range g.Sets[b.Set] {
+			if t == g.Native || only != nil && t != only.ID {
+				continue
+			}
+			m := all[t]
+			switch r.Kind {
+			case callgraph.KindLambda:
+				ex.Lambdas = append(ex.Lambdas, m)
+			case callgraph.KindVirtual, callgraph.KindInterface, callgraph.KindPrivileged, callgraph.KindThread:
+				if m.IsStatic() {
+					continue
+				}
+				h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
+					if !seen[c] && algo.Concrete(c) && h.Select(c, m) == m {
+						seen[c] = true
+						ex.Classes = append(ex.Classes, c)
+					}
+					return true
+				})
+			}
+		}
+	}
+	if len(ex.Classes) == 0 && len(ex.Lambdas) == 0 {
+		return nil
+	}
+	return ex
+}
+
+func (rep siteReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%s (%s) at %s (%s): %d %s\n", rep.Method, siteAt(rep.Line, rep.PC), rep.Level, rep.Algorithm,
+		len(rep.Targets), plural(len(rep.Targets), "target", "targets"))
+	for _, r := range rep.Reasons {
+		fmt.Fprintf(w, "  %s\n", r.text())
+	}
+	for i, t := range rep.Targets {
+		if i == maxSiteTargets {
+			fmt.Fprintf(w, "    … %d more (--format json lists them all)\n", len(rep.Targets)-i)
+			break
+		}
+		fmt.Fprintf(w, "    %s\n", t)
+	}
+	switch {
+	case rep.Traced == "":
+		return
+	case len(rep.Receiver) == 0:
+		fmt.Fprintf(w, "  The receiver holds none of the %s that the run traced.\n", rep.Traced)
+		return
+	case len(rep.Receiver[0].Objects) == 0:
+		fmt.Fprintf(w, "  The receiver may be any object of its type; how it came to, that value first:\n")
+		writeSteps(w, "    ", rep.Receiver[0].Steps)
+		return
+	}
+	fmt.Fprintf(w, "  How the receiver came to hold the %s, that value first:\n", rep.Traced)
+	n := 0
+	for _, ch := range rep.Receiver {
+		n += len(ch.Objects)
+		fmt.Fprintf(w, "    %s:\n", objectsLabel(ch.Objects))
+		writeSteps(w, "      ", ch.Steps)
+	}
+	if n == maxSiteObjects {
+		fmt.Fprintf(w, "    (the first %d objects that came)\n", maxSiteObjects)
+	}
+}
+
+// objectsLabel names objects for a heading: "objects of class A, B" when they are
+// all plain objects.
+func objectsLabel(objs []string) string {
+	const one = "an object of class "
+	names := make([]string, 0, len(objs))
+	for _, o := range objs {
+		if !strings.HasPrefix(o, one) {
+			return strings.Join(objs, "; ")
+		}
+		names = append(names, strings.TrimPrefix(o, one))
+	}
+	if len(names) == 1 {
+		return objs[0]
+	}
+	return "objects of class " + strings.Join(names, ", ")
+}
+
+func writeSteps(w io.Writer, indent string, steps []string) {
+	for i, s := range steps {
+		fmt.Fprintf(w, "%s%d. %s\n", indent, i+1, s)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
