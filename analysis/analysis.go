@@ -63,7 +63,9 @@ type Options struct {
 	// NativeMethod node is visited also holds its edges (below
 	// Correct-JDK, where they are the JVM's upcalls and in the final graph only). Reachable is nil. Sites
 	// whose edges may still grow (dispatch under RTA, method handles created
-	// elsewhere, resolved targets) are in the final graph only, and so are all of a
+	// elsewhere, resolved targets, the fallback of an unresolved invocation under
+	// RTA, XTA and TFA, which holds the instance methods of created classes) are
+	// in the final graph only, and so are all of a
 	// run whose program overrides access checks at a level from Encap-Respect on (it
 	// takes several passes: resolve_access.go). Application methods
 	// are visited first, so their sites come within the first milliseconds. It is

@@ -34,6 +34,9 @@ type fallbackKey struct {
 	kind  setKind
 	ctx   int32     // class ID for context-dependent kinds, else 0
 	shape callShape // what the set's methods and constructors must accept
+	// received: the set's instance methods of the program's classes are only
+	// those a created object may run (receivedIndex); a run's sets only.
+	received bool
 }
 
 // callShape is what a reflective call passes that its API checks before calling its
@@ -306,10 +309,16 @@ func (s *solver) fallbackBundlesShaped(at site, feature callgraph.Feature, noArg
 		}
 	}
 	ri := s.reason(r)
+	// An invocation needs a receiver for an instance method (receivedIndex).
+	received := (feature == callgraph.FeatInvocation || feature == callgraph.FeatMethodHandle) && !s.oracle.Fixed() && s.lib == nil
 	for _, k := range kinds {
 		key := fallbackKey{kind: k}
 		if k != setAllClinits {
 			key.shape = shape
+		}
+		switch k {
+		case setAllMethods, setPublicMethods, setSafeMethods:
+			key.received = received
 		}
 		if k >= setSafeCtors {
 			if at.caller == nil {
@@ -337,9 +346,59 @@ func (s *solver) fallbackIndex(k fallbackKey) int32 {
 	if i, ok := s.fallback[k]; ok {
 		return i
 	}
-	i := s.addSet(s.a.fallbackSet(k))
+	var i int32
+	if k.received {
+		i = s.receivedIndex(k)
+	} else {
+		i = s.addSet(s.a.fallbackSet(k))
+	}
 	s.fallback[k] = i
 	return i
+}
+
+// receivedIndex makes the growable set of a conservative set of methods whose
+// instance methods of the application's and libraries' classes are those an
+// object the run creates may run: an unresolved Method.invoke or method handle
+// calls an instance method on a receiver, an instance of a subtype of the
+// method's class, and under RTA, XTA and TFA every object comes from a creation
+// the oracle hears of (allocations, reflective and native instantiation,
+// deserialization, the JVM's). Every supertype's methods count, overridden or
+// not: a handle from findSpecial runs the method itself. The filter keeps the
+// issue's ten lines from reaching B.run, whose B is never created. The JDK's
+// classes and interfaces' default methods are kept whole: the JDK spins classes
+// that extend its own at run time (method handle species, lambda forms), and
+// lambdas and proxies, of classes outside the hierarchy, run default methods.
+func (s *solver) receivedIndex(k fallbackKey) int32 {
+	all := k
+	all.received = false
+	set := s.newSet()
+	waiting := map[int32]bool{} // by method ID: until an object that may run it is created
+	for _, id := range s.a.fallbackSet(all) {
+		if m := s.methods[id]; m.IsStatic() || m.Class.Origin == hierarchy.JDK || m.Class.IsInterface() {
+			s.grow(set, id)
+		} else {
+			waiting[id] = true
+		}
+	}
+	if len(waiting) == 0 || s.h.Object() == nil {
+		return set
+	}
+	seen := map[int32]bool{} // by class ID: its methods are in
+	s.oracle.Types(algo.Any(s.h.Object()), func(c *hierarchy.Class) {
+		s.h.Supertypes(c, func(t *hierarchy.Class) bool {
+			if t.Origin != hierarchy.JDK && !seen[t.ID] {
+				seen[t.ID] = true
+				for _, m := range t.Methods {
+					if waiting[m.ID] {
+						delete(waiting, m.ID)
+						s.grow(set, m.ID)
+					}
+				}
+			}
+			return true
+		})
+	})
+	return set
 }
 
 // visitNative adds the out-edges of the synthetic NativeMethod node: native code may

@@ -185,7 +185,10 @@ class GreeterImpl implements Greeter {
 
 // @edge(correctjdk.Forwarder.invoke, correctjdk.GreeterImpl.greet)
 // @!edge[level=6](correctjdk.Forwarder.invoke, correctjdk.Main.exposedOne, correctjdk.Unrelated.poke)
-// @edge[level=5](correctjdk.Forwarder.invoke, correctjdk.Main.exposedOne, correctjdk.Unrelated.poke)
+// @edge[level=5](correctjdk.Forwarder.invoke, correctjdk.Main.exposedOne)
+// At level 5 the invocation falls back to any public method, but under RTA only
+// to instance methods of created classes, and nothing creates an Unrelated:
+// @edge[cha,level=5](correctjdk.Forwarder.invoke, correctjdk.Unrelated.poke) @!edge[rta,level=5](correctjdk.Forwarder.invoke, correctjdk.Unrelated.poke)
 class Forwarder implements java.lang.reflect.InvocationHandler {
     private final Greeter target = new GreeterImpl();
 

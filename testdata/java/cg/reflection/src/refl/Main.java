@@ -72,7 +72,12 @@ public class Main {
 
     static Object invoke(Object target, String method) throws Exception {
         Method m = target.getClass().getMethod(method); // @!site(invoke) getMethod is not a site; getClass is (native)
-        Object r = m.invoke(target); // @site(unresolved, invoke) @calls(refl.Plugin.run, refl.other.Hidden.open, refl.PkgOnly.internal, refl.Main$Inner.secret, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>()V, refl.Plugin.make)
+        Object r = m.invoke(target); // @site(unresolved, invoke) @calls(refl.Plugin.run, refl.PkgOnly.internal, refl.Main$Inner.secret, refl.Plugin.<clinit>) @!calls(refl.Plugin.<init>()V, refl.Plugin.make)
+        // An instance method runs on an instance of its class: under RTA the
+        // fallback's instance methods of the program are those of created classes.
+        // Hidden's constructors are private, in another package: only level 1's
+        // fallbacks create a Hidden, so from level 2 on RTA leaves out its public open.
+        // @calls[cha](refl.other.Hidden.open) @calls[level=1](refl.other.Hidden.open) @!calls[rta,level=2](refl.other.Hidden.open)
         // The call passes no argument (javac makes an empty array): Method.invoke
         // rejects a method with parameters before calling it, so Plugin.make(int),
         // accessible from Main, is not in the fallback at any level.

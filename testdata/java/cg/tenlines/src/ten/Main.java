@@ -7,10 +7,19 @@
  * of this program, nor the JDK's Runnable lambdas and run methods (Thread.run),
  * which RTA reaches by interface and name. one.run(), on a local lambda, likewise.
  *
- * B.run, whose B is never created, is still reachable at every level: the JDK's
- * cascade of unresolved reflective calls reaches it (jcg-lsp why --method
- * 'ten.Main$B.run' shows the path; issue 28), so no expectation says otherwise.
+ * B.run: B is never created, and unused() is never called. The JDK's cascade of
+ * unresolved reflective calls still reaches Method.invoke and MethodHandle.invoke
+ * sites whose targets are any public method, but an instance method runs on an
+ * instance of its class: under RTA and TFA their targets among the program's
+ * instance methods are those of created classes only. So at Correct-JDK, where
+ * the JDK's native code does only what its model says, B.run is not reachable.
+ * Below it, native code is external code that may call any public method
+ * (NativeMethod's fallback: it may make objects without constructors), B.run
+ * among them; at Behaved-CLs the fallbacks also run any constructor, B's
+ * package-private one included. From Encap-Respect on, nothing creates a B.
  */
+// @reachable[level<=5](ten.Main$B.run) @!reachable[level=6](ten.Main$B.run)
+// @reachable[level=1](ten.Main$B.<init>) @!reachable[level>=2](ten.Main$B.<init>, ten.Main.unused)
 // @levels(1,5,6) @algos(rta,tfa)
 package ten;
 
