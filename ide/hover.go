@@ -7,6 +7,7 @@ import (
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -187,6 +188,9 @@ func edgesHover(snap *Snapshot, caller *hierarchy.Method, bundles []callgraph.Bu
 		if len(set) > limit {
 			fmt.Fprintf(&b, "- … %d more\n", len(set)-limit)
 		}
+		if note := openFieldNote(snap, caller, &bd); note != "" {
+			b.WriteString("\n" + note + "\n")
+		}
 		if n, ok := chaExtraTargets(snap, caller, &bd); ok && n > 0 {
 			fmt.Fprintf(&b, "\nCHA would add %d more target%s: the class hierarchy allows them, %s's reasoning about the receiver rules them out.\n", n, plural(n), snap.Graph.Algorithm.String())
 		}
@@ -196,6 +200,110 @@ func edgesHover(snap *Snapshot, caller *hierarchy.Method, bundles []callgraph.Bu
 		b.WriteString("No targets in the call graph (the callee cannot be resolved on the class path).\n")
 	}
 	return b.String()
+}
+
+// openFieldNote says why a dispatch under TFA has several targets when its receiver
+// is read from fields that code the analysis does not follow may write: a public
+// field of the program (any field at Behaved-CLs) holds, besides what the program
+// stores, any object of its type that reflection or native code may store, every
+// one the program creates. It is the first cause of many-target calls in programs
+// that keep collections in public fields, and the user can act on it.
+func openFieldNote(snap *Snapshot, caller *hierarchy.Method, bd *callgraph.Bundle) string {
+	g := snap.Graph
+	if g.Algorithm != callgraph.TFA || len(g.Sets[bd.Set]) < 2 || bd.PC < 0 {
+		return ""
+	}
+	switch g.Reasons[bd.Reason].Kind {
+	case callgraph.KindVirtual, callgraph.KindInterface:
+	default:
+		return ""
+	}
+	fs := receiverFields(snap, caller, bd.PC)
+	if len(fs) == 0 {
+		return ""
+	}
+	encap := snap.Options.Level.RespectsEncapsulation()
+	var names []string
+	for _, f := range fs {
+		if f.Class.Origin == hierarchy.JDK || encap && f.Access&classfile.AccPublic == 0 {
+			return ""
+		}
+		names = append(names, "`"+javaName(f.Class.Name)+"."+f.Name+"`")
+	}
+	it, is := "it", "is"
+	if len(names) > 1 {
+		it, is = "them", "are"
+	}
+	why := is + " public, so code the analysis does not follow (reflection, native code) may store in " + it
+	if !encap {
+		why = "at Behaved-CLs reflection and native code may write any field: they may store in " + it
+	}
+	return fmt.Sprintf("The receiver is read from %s, which %s any object of its type the program creates: the call may reach each one's method. "+
+		"TFA follows what the program stores in a field that is not public, unless the program opens fields by name (setAccessible, Unsafe, field updaters).",
+		strings.Join(names, ", "), why)
+}
+
+// receiverFields returns the fields whose reads alone define the receiver of the
+// call at pc in m (through casts), or nil when something else may.
+func receiverFields(snap *Snapshot, m *hierarchy.Method, pc int32) []*hierarchy.Field {
+	f := snap.Index().Facts(m)
+	fl, err := snap.Index().Flow(m)
+	if f == nil || err != nil {
+		return nil
+	}
+	reads := map[int32]*classfile.Ref{}
+	for i := range f.Fields {
+		if fa := &f.Fields[i]; !fa.Write {
+			reads[fa.PC] = fa.Ref
+		}
+	}
+	casts := map[int32]bool{}
+	for i := range f.TypeChecks {
+		if !f.TypeChecks[i].Instanceof {
+			casts[f.TypeChecks[i].PC] = true
+		}
+	}
+	h := snap.Hierarchy()
+	var out []*hierarchy.Field
+	var walk func(pc int32, depth int) bool
+	walk = func(pc int32, depth int) bool {
+		ops := fl.Operands(int(pc))
+		if len(ops) == 0 || len(ops[0]) == 0 || depth > 4 {
+			return false
+		}
+		for _, d := range ops[0] {
+			if d.Kind != facts.DefInstr {
+				return false
+			}
+			p := int32(d.N)
+			if casts[p] {
+				if !walk(p, depth+1) {
+					return false
+				}
+				continue
+			}
+			ref, ok := reads[p]
+			if !ok {
+				return false
+			}
+			c := h.Class(ref.Class)
+			if c == nil {
+				return false
+			}
+			fd, err := h.ResolveField(c, ref.Name, ref.Desc)
+			if err != nil {
+				return false
+			}
+			if !slices.Contains(out, fd) {
+				out = append(out, fd)
+			}
+		}
+		return true
+	}
+	if !walk(pc, 0) {
+		return nil
+	}
+	return out
 }
 
 func plural(n int) string {
