@@ -81,6 +81,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *top > 0 {
 		rep := reachReport(g, ix.Hierarchy(), *top, strings.ToUpper(lr.algo))
+		rep.Modules = modulesReach(g, ix)
 		wg := g
 		if *whatIfOnly {
 			rep.WhatIfOnly = true

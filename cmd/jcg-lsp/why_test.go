@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -71,6 +72,11 @@ func TestWhyTop(t *testing.T) {
 	}
 	if rep.Reachable != 7 || rep.Entries != 1 {
 		t.Errorf("reachable %d from %d entries, want 7 from 1", rep.Reachable, rep.Entries)
+	}
+	// Without the JDK, every reachable method is the application's, in its one
+	// class directory (and no native code reaches the NativeMethod node).
+	if want := []moduleReach{{"application " + filepath.Base(classes), 7}}; !slices.Equal(rep.Modules, want) {
+		t.Errorf("modules %+v, want %+v", rep.Modules, want)
 	}
 	type row struct {
 		line             int32
@@ -163,6 +169,18 @@ func TestWhyTopPropertyWriters(t *testing.T) {
 	var rep topReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
+	}
+	// With the JDK: its modules, java.base the largest, the application's
+	// directory and the NativeMethod node, together all of the graph.
+	sum, app := 0, 0
+	for _, m := range rep.Modules {
+		sum += m.Methods
+		if strings.HasPrefix(m.Name, "application ") {
+			app += m.Methods
+		}
+	}
+	if len(rep.Modules) < 2 || rep.Modules[0].Name != "java.base" || sum != rep.Reachable || app == 0 {
+		t.Errorf("modules %+v (sum %d, application %d), want java.base first, the application's, summing to %d", rep.Modules, sum, app, rep.Reachable)
 	}
 	var mainLines []int32
 	for _, w := range rep.PropertyWriters {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -30,6 +32,10 @@ type topReport struct {
 	// (analysis.Options.PlainPropertyWriter): a key nothing knows, the whole
 	// Properties object. They keep properties from being unset too.
 	PlainPropertyWriters []writerSite `json:"plainPropertyWriters,omitempty"`
+	// Modules are the reachable methods by JDK module and by class-path entry of
+	// the application and its libraries, most first: which parts of the JDK the
+	// graph holds.
+	Modules []moduleReach `json:"modules,omitempty"`
 	// WhatIf is the graph without the JDK's fallbacks (analysis.Options.WithoutJDKFallbacks).
 	WhatIf *whatIfReport `json:"withoutJDKFallbacks,omitempty"`
 	// WhatIfOnly says that the report's own graph is the one without the JDK's
@@ -99,6 +105,48 @@ type topReason struct {
 	Resolver string `json:"resolver,omitempty"`
 	Fallback string `json:"fallback,omitempty"` // the level whose conservative set the edges are
 	Evidence string `json:"evidence,omitempty"`
+}
+
+// moduleReach is how many reachable methods one module or class-path entry holds.
+type moduleReach struct {
+	Name    string `json:"name"`
+	Methods int    `json:"methods"`
+}
+
+// maxTextModules is how many modules the text form lists (--format json: all).
+const maxTextModules = 15
+
+// modulesReach counts g's reachable methods by the JDK module of their class, or
+// for the application's and libraries' classes by origin and class-path entry
+// ("application javacc.jar"), most first; the synthetic NativeMethod node is a row
+// of its own, so that the rows add up to the graph's reachable nodes.
+func modulesReach(g *callgraph.Graph, ix *index.Index) []moduleReach {
+	n := map[string]int{}
+	for _, m := range ix.Hierarchy().Methods() {
+		if !g.Reachable.Has(m.ID) {
+			continue
+		}
+		src := ix.Source(m.Class)
+		switch {
+		case src == nil:
+			n["classes on no class path (phantoms)"]++
+		case m.Class.Origin == hierarchy.JDK && src.Module != "":
+			n[src.Module]++
+		case m.Class.Origin == hierarchy.JDK:
+			n["the JDK"]++
+		default:
+			n[m.Class.Origin.String()+" "+path.Base(filepath.ToSlash(src.Container))]++
+		}
+	}
+	if g.Reachable.Has(g.Native) {
+		n["<NativeMethod> (native code, or the JVM at Correct-JDK)"]++
+	}
+	out := make([]moduleReach, 0, len(n))
+	for k, v := range n {
+		out = append(out, moduleReach{k, v})
+	}
+	slices.SortFunc(out, func(a, b moduleReach) int { return cmp.Or(b.Methods-a.Methods, strings.Compare(a.Name, b.Name)) })
+	return out
 }
 
 // kindReach is the reach of the graph with one kind of edge left out.
@@ -246,6 +294,16 @@ func (rep topReport) writeText(w io.Writer) {
 				break
 			}
 			fmt.Fprintf(w, "%34s %s\n", "", r.text())
+		}
+	}
+	if len(rep.Modules) > 0 {
+		fmt.Fprintf(w, "\nReachable methods by JDK module and class-path entry:\n%9s  %s\n", "methods", "module or entry")
+		for i, m := range rep.Modules {
+			if i == maxTextModules {
+				fmt.Fprintf(w, "%9s  … %d more (--format json lists them all)\n", "", len(rep.Modules)-i)
+				break
+			}
+			fmt.Fprintf(w, "%9d  %s\n", m.Methods, m.Name)
 		}
 	}
 	fmt.Fprintf(w, "\nReach with each kind of edge left out:\n%-22s %9s %9s %9s\n", "kind", "bundles", "without", "lost")
