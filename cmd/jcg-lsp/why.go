@@ -16,13 +16,13 @@ import (
 // point, each edge with the assumption it rests on. A graph that reaches most of
 // the JDK is only as useful as its users' means of asking where that comes from.
 func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --site pkg.Class.name[(descriptor)]:LINE | --top N) [--level L] [flags] CLASSPATH...",
+	cmd := newCommand("why", "(--method pkg.Class.name[(descriptor)] | --site pkg.Class[.name[(descriptor)]]:LINE | --top N) [--level L] [flags] CLASSPATH...",
 		"Says whether a method is reachable in the call graph at one assumption level and, if\nso, prints a shortest path to it from an entry point, with the reason of each edge\n(the call's kind, or the resolver and its evidence). With --site, lists instead the\ntargets of the calls at a line and, for a dispatch that XTA or TFA resolved, how its\nreceiver came to hold each object that selects one. With --top N, lists instead the N\ncall sites whose targets bring the most methods into the graph (the size of their\nsubtrees in the shortest-path tree, and the reach without the site's edges), the\nreach with each kind of edge left out, from Correct-Env on the call sites that may\nset every system property and, from a second run without the JDK's fallbacks (a\nwhat-if: not a sound graph), its reach and the JDK's sites that fall back even then,\nthe ones to resolve first. Class-path problems go to standard error.")
 	fs := cmd.fs
 	var lr levelRun
 	lr.register(fs, analysis.DefaultLevel, "assumption level: ")
 	method := fs.String("method", "", "the method: pkg.Class.name (every overload) or pkg.Class.name(descriptor)")
-	site := fs.String("site", "", "the call sites at a line of a method, `pkg.Class.name[(descriptor)]:LINE`: their targets, and how a dispatch's receiver came to hold each object that selects one")
+	site := fs.String("site", "", "the call sites at a line, `pkg.Class:LINE` or `pkg.Class.name[(descriptor)]:LINE` (with its lambdas' bodies): their targets, and how a dispatch's receiver came to hold each object that selects one")
 	top := fs.Int("top", 0, "list the `N` call sites that bring the most methods into the graph, and the reach with each kind of edge left out")
 	format := fs.String("format", "text", "output of --top and --site: text or json")
 	whatIfOnly := fs.Bool("without-jdk-fallbacks", false, "answer on the run without the JDK's fallbacks (a what-if, not a sound graph): what brings the most methods in, or a path, once the JDK's unresolved sites add no edges")
@@ -37,7 +37,7 @@ func runWhy(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	switch {
 	case asked == 0:
-		return usagef("--method pkg.Class.name, --site pkg.Class.name:LINE or --top N is required")
+		return usagef("--method pkg.Class.name, --site pkg.Class:LINE or --top N is required")
 	case asked > 1:
 		return usagef("--method, --site and --top are separate questions: give one")
 	case *format != "text" && *format != "json":

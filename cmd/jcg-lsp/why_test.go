@@ -402,6 +402,7 @@ func TestWhySite(t *testing.T) {
 		t.Fatalf("line 75: %d sites, want the one call s.area()", len(reps))
 	}
 	rep := reps[0]
+	rep75 := rep
 	if want := []string{"flow.Main$Circle.area()D", "flow.Main$Square.area()D"}; !slices.Equal(rep.Targets, want) {
 		t.Errorf("line 75: targets %q, want %q", rep.Targets, want)
 	}
@@ -428,6 +429,10 @@ func TestWhySite(t *testing.T) {
 		!strings.HasPrefix(rep.Receiver[0].Steps[1], "what native code may store into fields and arrays: any object of its type") {
 		t.Errorf("line 76: the receiver's flow %+v, want one chain for the three classes: the public field, then what native code may store", rep.Receiver)
 	}
+	// A class alone names all its methods: line 75 is sites' call still.
+	if byClass := site("--site", "flow.Main:75"); len(byClass) != 1 || !reflect.DeepEqual(byClass[0], rep75) {
+		t.Errorf("flow.Main:75: %+v, want sites' report %+v", byClass, rep75)
+	}
 	// RTA follows no value: every Shape created in reachable code, no chain.
 	reps = site("--algo", "rta", "--site", "flow.Main.sites:75")
 	if len(reps) != 1 || len(reps[0].Targets) != 3 || reps[0].Receiver != nil {
@@ -440,10 +445,31 @@ func TestWhySite(t *testing.T) {
 			t.Errorf("line 73, pc %d: a chain %+v for a call that is not a dispatch", rep.PC, rep.Receiver)
 		}
 	}
+	// Line 84's s.area() is code of the lambda's body, lambda$lambdas$1, which
+	// naming lambdas finds: its receiver is the Circle the lambda captured. (With
+	// the JDK: LambdaMetafactory makes the lambda.)
+	code, stdout, stderr, err := runCmd("why", "--level", "2", "--entry", "flow.Main.lambdas", "--site", "flow.Main.lambdas:84", "--format", "json", classes)
+	if err != nil || code != 0 {
+		t.Fatalf("line 84: exit %d, %v\n%s", code, err, stderr)
+	}
+	reps = nil
+	if err := json.Unmarshal([]byte(stdout), &reps); err != nil {
+		t.Fatalf("line 84: %v\n%s", err, stdout)
+	}
+	var body *siteReport
+	for i := range reps {
+		if strings.HasPrefix(reps[i].Method, "flow.Main.lambda$lambdas$") {
+			body = &reps[i]
+		}
+	}
+	if body == nil || !slices.Equal(body.Targets, []string{"flow.Main$Circle.area()D"}) || len(body.Receiver) != 1 ||
+		body.Receiver[0].Steps[len(body.Receiver[0].Steps)-1] != fmt.Sprintf(created, "Circle") {
+		t.Errorf("line 84: %+v, want the lambda body's call of Circle.area, its receiver the Circle created in lambdas", reps)
+	}
 	// A line without a call says where the calls are; a site without a line is a
 	// usage error, found before any analysis.
-	code, stdout, _, err := runCmd("why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--site", "flow.Main.sites:70", classes)
-	if code != 0 || err != nil || !strings.Contains(stdout, "has no call in the graph at line 70; its calls are at lines 73, 74, 75, 76.") {
+	code, stdout, _, err = runCmd("why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--site", "flow.Main.sites:70", classes)
+	if code != 0 || err != nil || !strings.Contains(stdout, "No call of flow.Main.sites in the graph at line 70; its calls are at lines 73, 74, 75, 76.") {
 		t.Errorf("line 70: exit %d, %v\n%s\nwant where the calls are", code, err, stdout)
 	}
 	if code, _, _, err := runCmd("why", "--site", "flow.Main.sites", classes); code != 2 || err == nil || !strings.Contains(err.Error(), "LINE") {

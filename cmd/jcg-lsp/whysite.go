@@ -68,11 +68,11 @@ func groupChains(chains []algo.Chain) []siteChain {
 	return out
 }
 
-// parseSite splits pkg.Class.name[(descriptor)]:LINE.
-func parseSite(s string) (method string, line int32, err error) {
+// parseSite splits pkg.Class[.name[(descriptor)]]:LINE.
+func parseSite(s string) (where string, line int32, err error) {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
-		return "", 0, usagef("--site %q: want pkg.Class.name[(descriptor)]:LINE", s)
+		return "", 0, usagef("--site %q: want pkg.Class:LINE or pkg.Class.name[(descriptor)]:LINE", s)
 	}
 	n, err := strconv.ParseInt(s[i+1:], 10, 32)
 	if err != nil || n <= 0 {
@@ -81,27 +81,46 @@ func parseSite(s string) (method string, line int32, err error) {
 	return s[:i], int32(n), nil
 }
 
-// whySite reports every call site at the given line of the methods named: their
-// targets, the reasons, and for a dispatch that XTA or TFA resolved how its
+// siteMethods returns the methods whose calls at a line --site asks about: every
+// method of a class named alone, or the methods named with the bodies of the
+// lambdas javac compiles from them (lambda$name$N): a source line inside a lambda
+// is code of its body. named are the methods the user named.
+func siteMethods(h *hierarchy.Hierarchy, where string) (ms, named []*hierarchy.Method, err error) {
+	if c := h.Class(strings.ReplaceAll(where, ".", "/")); c != nil && !c.Phantom {
+		return c.Methods, nil, nil
+	}
+	named, err = analysis.LookupMethods(h, where)
+	if err != nil {
+		return nil, nil, err
+	}
+	ms = slices.Clone(named)
+	for _, m := range named {
+		for _, l := range m.Class.Methods {
+			if strings.HasPrefix(l.Name, "lambda$"+m.Name+"$") && !slices.Contains(ms, l) {
+				ms = append(ms, l)
+			}
+		}
+	}
+	return ms, named, nil
+}
+
+// whySite reports every call site at the given line of the methods where names:
+// their targets, the reasons, and for a dispatch that XTA or TFA resolved how its
 // receiver came to hold each object that selects a target.
-func whySite(ctx context.Context, w io.Writer, res *analyzed, name string, line int32, format string) error {
-	h := res.ix.Hierarchy()
-	ms, err := analysis.LookupMethods(h, name)
+func whySite(ctx context.Context, w io.Writer, res *analyzed, where string, line int32, format string) error {
+	ms, named, err := siteMethods(res.ix.Hierarchy(), where)
 	if err != nil {
 		return err
 	}
 	g := res.g
 	var reps []siteReport
+	var lines []int32
 	for _, m := range ms {
 		if !g.Reachable.Has(m.ID) {
-			if format == "text" {
-				fmt.Fprintf(w, "%s is not reachable at %s (%s): its calls have no edges.\n", javaMethod(m), g.Level.Title(), g.Algorithm)
-			}
 			continue
 		}
 		bs := callerBundles(g, m.ID)
-		var lines []int32
-		for _, pc := range sitePCs(g, bs) {
+		for _, pc := range sitePCs(bs) {
 			if l := g.Bundles[bs[pc][0]].Line; l != line {
 				lines = append(lines, l)
 				continue
@@ -112,15 +131,20 @@ func whySite(ctx context.Context, w io.Writer, res *analyzed, name string, line 
 			}
 			reps = append(reps, rep)
 		}
-		if len(reps) == 0 && format == "text" {
-			slices.Sort(lines)
-			fmt.Fprintf(w, "%s has no call in the graph at line %d; its calls are at lines %s.\n", javaMethod(m), line, lineList(slices.Compact(lines)))
-		}
 	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(reps)
+	}
+	if len(reps) == 0 {
+		for _, m := range named {
+			if !g.Reachable.Has(m.ID) {
+				fmt.Fprintf(w, "%s is not reachable at %s (%s): its calls have no edges.\n", javaMethod(m), g.Level.Title(), g.Algorithm)
+			}
+		}
+		slices.Sort(lines)
+		fmt.Fprintf(w, "No call of %s in the graph at line %d; its calls are at lines %s.\n", where, line, lineList(slices.Compact(lines)))
 	}
 	for _, rep := range reps {
 		rep.writeText(w)
@@ -141,7 +165,7 @@ func callerBundles(g *callgraph.Graph, id int32) map[int32][]int32 {
 	return out
 }
 
-func sitePCs(g *callgraph.Graph, bs map[int32][]int32) []int32 {
+func sitePCs(bs map[int32][]int32) []int32 {
 	pcs := make([]int32, 0, len(bs))
 	for pc := range bs {
 		pcs = append(pcs, pc)

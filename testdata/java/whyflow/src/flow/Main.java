@@ -75,4 +75,13 @@ public class Main {
         double d = s.area();                       // line 75: Circle.area and Square.area, each created at line 74
         return d + shared.area();                  // line 76: the Triangle of line 73, and with the JDK any Shape (public field)
     }
+
+    // why --site flow.Main.lambdas:LINE, with --entry flow.Main.lambdas: a call on
+    // the line of a lambda runs in the lambda's body (lambda$lambdas$N), which
+    // --site searches too.
+    static void lambdas() {
+        Shape s = new Circle();
+        Runnable r = () -> s.area();               // line 84: Circle.area, on the s the lambda captured
+        r.run();
+    }
 }
