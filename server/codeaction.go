@@ -23,6 +23,10 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	caps := s.caps
 	s.mu.Unlock()
 	var out []protocol.CommandOrCodeAction
+	if title := s.ide.ExplainOffer(snap, docOf(p.TextDocument.URI), fromPosition(p.Range.Start)); title != "" {
+		out = append(out, &protocol.CodeAction{Title: title, Command: protocol.Command{Title: title, Command: CommandExplainCallAt,
+			Arguments: []protocol.LSPAny{jsonValue(string(p.TextDocument.URI)), jsonValue(p.Range.Start)}}})
+	}
 	ours := false
 	for i := range p.Context.Diagnostics {
 		d := &p.Context.Diagnostics[i]

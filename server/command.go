@@ -32,10 +32,17 @@ const (
 	cmdOpenSpecFile      = "jcg.openSpecFile"      // open (creating it if needed) the specification file
 	cmdShowSpecification = "jcg.showSpecification" // the specification entries read (text)
 	cmdSetProperty       = ide.SetPropertyCommand  // [key, value]: analyse with env[key] = value
+	cmdExplainCall       = "jcg.explainCall"       // [uri, position]: why the call there has its targets (Markdown)
 )
 
+// CommandExplainCallAt is the command of the "why this call has N targets" code
+// action: the client asks the server's jcg.explainCall and shows the Markdown it
+// returns. Arguments: the document's URI and the call's position. It is the
+// client's to run (the VS Code extension registers it), as a caller lens's is.
+const CommandExplainCallAt = "jcg.explainCallAt"
+
 func commandNames() []string {
-	return []string{cmdSetLevel, cmdStatistics, cmdExport, cmdShowClassPath, cmdReanalyze, cmdOpenSpecFile, cmdShowSpecification, cmdSetProperty}
+	return []string{cmdSetLevel, cmdStatistics, cmdExport, cmdShowClassPath, cmdReanalyze, cmdOpenSpecFile, cmdShowSpecification, cmdSetProperty, cmdExplainCall}
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
@@ -44,6 +51,8 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return s.setLevel(ctx, p.Arguments)
 	case cmdSetProperty:
 		return s.setProperty(ctx, p.Arguments)
+	case cmdExplainCall:
+		return s.explainCall(ctx, p.Arguments)
 	case cmdReanalyze:
 		snap, err := s.Rebuild(ctx, incremental.ReasonCommand).Wait(ctx)
 		if err != nil {
@@ -257,4 +266,23 @@ func (s *Server) classContent(ctx context.Context, p *classContentParams) (any, 
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "class %s is not on the class path", strings.ReplaceAll(name, "/", "."))
 	}
 	return &classContentResult{Text: text}, nil
+}
+
+// explainCall runs jcg.explainCall: [uri, position] of a call with several targets.
+func (s *Server) explainCall(ctx context.Context, args []protocol.LSPAny) (any, error) {
+	var u uri.URI
+	var pos protocol.Position
+	if len(args) != 2 || json.Unmarshal(args[0], &u) != nil || json.Unmarshal(args[1], &pos) != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: want [uri, position]", cmdExplainCall)
+	}
+	snap, release, err := s.snapshotFor(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	md, err := s.ide.ExplainCall(ctx, snap, docOf(u), fromPosition(pos))
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", cmdExplainCall, err)
+	}
+	return md, nil
 }

@@ -97,12 +97,18 @@ type Graph struct {
 
 // Callees returns the bundles whose caller is n.
 func (g *Graph) Callees(n NodeID) []Bundle {
-	i := g.firstBundle(n)
-	j := i
+	i, j := g.CalleeRange(n)
+	return g.Bundles[i:j]
+}
+
+// CalleeRange returns the indexes [i, j) of n's bundles in g.Bundles.
+func (g *Graph) CalleeRange(n NodeID) (i, j int) {
+	i = g.firstBundle(n)
+	j = i
 	for j < len(g.Bundles) && g.Bundles[j].Caller == n {
 		j++
 	}
-	return g.Bundles[i:j]
+	return i, j
 }
 
 // Callers returns the indices of the bundles that have n among their callees, in

@@ -141,7 +141,7 @@ func explainReceiver(ctx context.Context, w io.Writer, res *analyzed, tree []int
 		return nil
 	}
 	b := g.Bundles[tree[m.ID]]
-	explain := receiverObjects(g, h, []int32{tree[m.ID]}, m)
+	explain := analysis.DispatchExplain(g, h, []int32{tree[m.ID]}, m)
 	if explain == nil || b.Caller == g.Native || b.PC < 0 {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
@@ -407,7 +408,7 @@ func TestWhySite(t *testing.T) {
 		t.Errorf("line 75: targets %q, want %q", rep.Targets, want)
 	}
 	recv := "the receiver of the call to flow.Main$Shape.area at line 75 of flow.Main.sites(Z)D"
-	want := []siteChain{
+	want := []analysis.ChainGroup{
 		{Objects: []string{"an object of class flow.Main$Circle"}, Steps: []string{recv, fmt.Sprintf(created, "Circle")}},
 		{Objects: []string{"an object of class flow.Main$Square"}, Steps: []string{recv, fmt.Sprintf(created, "Square")}},
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis"
-	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -29,43 +28,17 @@ const (
 
 // siteReport is what `why --site` prints for one call site.
 type siteReport struct {
-	Method    string      `json:"method"`
-	Line      int32       `json:"line,omitempty"`
-	PC        int32       `json:"pc"`
-	Algorithm string      `json:"algorithm"`
-	Level     string      `json:"level"`
-	Targets   []string    `json:"targets"`
-	Reasons   []topReason `json:"reasons"`
-	Receiver  []siteChain `json:"receiver,omitempty"`
+	Method    string                `json:"method"`
+	Line      int32                 `json:"line,omitempty"`
+	PC        int32                 `json:"pc"`
+	Algorithm string                `json:"algorithm"`
+	Level     string                `json:"level"`
+	Targets   []string              `json:"targets"`
+	Reasons   []topReason           `json:"reasons"`
+	Receiver  []analysis.ChainGroup `json:"receiver,omitempty"`
 	// Traced says which objects the receiver's chains are about: the classes
 	// that select a target, or lambdas that implement one.
 	Traced string `json:"traced,omitempty"`
-}
-
-// siteChain is how the receiver came to hold some objects: those whose chains
-// are the same (fields open to what native code stores give many classes one).
-type siteChain struct {
-	Objects []string `json:"objects,omitempty"` // none: the receiver may be any object
-	Steps   []string `json:"steps"`
-}
-
-// groupChains merges the chains with the same steps, in the order they came.
-func groupChains(chains []algo.Chain) []siteChain {
-	var out []siteChain
-	at := map[string]int{}
-	for _, ch := range chains {
-		k := strings.Join(ch.Steps, "\n")
-		i, ok := at[k]
-		if !ok {
-			i = len(out)
-			at[k] = i
-			out = append(out, siteChain{Steps: ch.Steps})
-		}
-		if ch.Object != "" {
-			out[i].Objects = append(out[i].Objects, ch.Object)
-		}
-	}
-	return out
 }
 
 // parseSite splits pkg.Class[.name[(descriptor)]]:LINE.
@@ -155,9 +128,9 @@ func whySite(ctx context.Context, w io.Writer, res *analyzed, where string, line
 // callerBundles returns the bundles of caller id by pc (Graph.Bundles is sorted by
 // caller and pc).
 func callerBundles(g *callgraph.Graph, id int32) map[int32][]int32 {
-	i, _ := slices.BinarySearchFunc(g.Bundles, id, func(b callgraph.Bundle, id int32) int { return int(b.Caller - id) })
+	i, end := g.CalleeRange(id)
 	out := map[int32][]int32{}
-	for ; i < len(g.Bundles) && g.Bundles[i].Caller == id; i++ {
+	for ; i < end; i++ {
 		if g.Bundles[i].PC >= 0 {
 			out[g.Bundles[i].PC] = append(out[g.Bundles[i].PC], int32(i))
 		}
@@ -200,7 +173,7 @@ func explainSite(ctx context.Context, res *analyzed, m *hierarchy.Method, bs []i
 	for _, t := range slices.Compact(targets) {
 		rep.Targets = append(rep.Targets, nodeName(g, all, t))
 	}
-	explain := receiverObjects(g, h, bs, nil)
+	explain := analysis.DispatchExplain(g, h, bs, nil)
 	if explain == nil {
 		return rep, nil
 	}
@@ -210,62 +183,10 @@ func explainSite(ctx context.Context, res *analyzed, m *hierarchy.Method, bs []i
 		return rep, fmt.Errorf("the run that explains the receiver: %w", err)
 	}
 	if explain.Receiver != nil {
-		rep.Receiver = groupChains(explain.Receiver(m, b0.PC, maxSiteObjects))
+		rep.Receiver = analysis.GroupChains(explain.Receiver(m, b0.PC, maxSiteObjects))
 	}
-	rep.Traced = "objects of the classes that select a target"
-	if len(explain.Lambdas) > 0 {
-		rep.Traced = "lambdas and method references that implement a target"
-		if len(explain.Classes) > 0 {
-			rep.Traced = "objects of the classes that select a target, and lambdas and method references that implement one"
-		}
-	}
+	rep.Traced = explain.Traced()
 	return rep, nil
-}
-
-// receiverObjects returns what to trace to explain the operand 0 of a site's
-// bundles bs: the classes that select a target of a dispatch that XTA or TFA
-// resolved (doPrivileged's action and Thread.start's thread included), the
-// implementations of its lambda targets; of target only, when not nil. It
-// returns nil when the site has none of them.
-func receiverObjects(g *callgraph.Graph, h *hierarchy.Hierarchy, bs []int32, only *hierarchy.Method) *analysis.ValueExplain {
-	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA {
-		return nil
-	}
-	all := h.Methods()
-	ex := &analysis.ValueExplain{}
-	seen := map[*hierarchy.Class]bool{}
-	for _, bi := range bs {
-		b := g.Bundles[bi]
-		r := g.Reasons[b.Reason]
-		if r.Fallback.Valid() {
-			continue
-		}
-		for _, t := range g.Sets[b.Set] {
-			if t == g.Native || only != nil && t != only.ID {
-				continue
-			}
-			m := all[t]
-			switch r.Kind {
-			case callgraph.KindLambda:
-				ex.Lambdas = append(ex.Lambdas, m)
-			case callgraph.KindVirtual, callgraph.KindInterface, callgraph.KindPrivileged, callgraph.KindThread:
-				if m.IsStatic() {
-					continue
-				}
-				h.AllSubtypes(m.Class, func(c *hierarchy.Class) bool {
-					if !seen[c] && algo.Concrete(c) && h.Select(c, m) == m {
-						seen[c] = true
-						ex.Classes = append(ex.Classes, c)
-					}
-					return true
-				})
-			}
-		}
-	}
-	if len(ex.Classes) == 0 && len(ex.Lambdas) == 0 {
-		return nil
-	}
-	return ex
 }
 
 func (rep siteReport) writeText(w io.Writer) {

@@ -37,6 +37,14 @@ export const SERVER_KEYS = [
 export const SHOW_CALLERS = 'jcg.showCallersAt';
 
 /**
+ * EXPLAIN_CALL is the command of the server's "Why this call has N targets" code
+ * action (server/command.go's CommandExplainCallAt): the extension asks the
+ * server's jcg.explainCall for the call at a position and shows its Markdown. It
+ * is not in the command palette: it takes the action's arguments.
+ */
+export const EXPLAIN_CALL = 'jcg.explainCallAt';
+
+/**
  * TRUST_KEY carries VS Code's workspace trust in the initialization options; it is
  * not a setting (a workspace's settings could set it), and TRUST_METHOD is the
  * notification that tells the server when the user grants trust.

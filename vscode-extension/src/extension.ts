@@ -19,7 +19,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { SECTION, SHOW_CALLERS, TRUST_KEY, TRUST_METHOD, serverSettings, serverSettingsOf } from './config';
+import { EXPLAIN_CALL, SECTION, SHOW_CALLERS, TRUST_KEY, TRUST_METHOD, serverSettings, serverSettingsOf } from './config';
 import { ClassContentProvider, CLASS_SCHEME, InfoProvider, INFO_SCHEME } from './documents';
 import { levelPicks, nextStatus, ServerStatus, STATUS_METHOD, statusBarView } from './status';
 import { binaryName, bundledDir, INSTALL_HINT, resolveServer } from './serverPath';
@@ -93,6 +93,10 @@ class Jcg {
       // The caller lenses' command, with their arguments: not a palette command.
       vscode.commands.registerCommand(SHOW_CALLERS, (uri: string, position: { line: number; character: number }) =>
         this.showCallersAt(uri, position),
+      ),
+      // The "Why this call has N targets" code action's command, with its arguments.
+      vscode.commands.registerCommand(EXPLAIN_CALL, (uri: string, position: { line: number; character: number }) =>
+        this.explainCallAt(uri, position),
       ),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.server.path`)) {
@@ -410,6 +414,19 @@ class Jcg {
     // the direction it last showed: incoming calls are asked for explicitly.
     await vscode.commands.executeCommand('references-view.showCallHierarchy');
     await vscode.commands.executeCommand('references-view.showIncomingCalls');
+  }
+
+  /** explainCallAt shows why the call at a position has its targets (Markdown, from the server). */
+  private async explainCallAt(uri: string, position: { line: number; character: number }): Promise<void> {
+    const text = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'JCG: tracing the receiver of the call' },
+      () => this.command<string>('jcg.explainCall', [uri, position]),
+    );
+    if (text === undefined) {
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(this.info.set('Why this call.md', text));
+    await vscode.window.showTextDocument(doc, { preview: true });
   }
 
   private async showClassPath(): Promise<void> {
