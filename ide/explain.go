@@ -31,15 +31,28 @@ func (s *Session) explainable(snap *Snapshot, doc Doc, pos Position) (*hierarchy
 		return nil, nil, 0
 	}
 	t := s.resolve(snap, doc, pos)
-	if t.call < 0 || !g.Reachable.Has(t.caller.ID) {
+	if t.call < 0 {
 		return nil, nil, 0
+	}
+	idx, n := explainableCall(g, t.caller, t.call)
+	if n == 0 {
+		return nil, nil, 0
+	}
+	return t.caller, idx, n
+}
+
+// explainableCall returns the bundles of call k of m and its number of dispatch
+// targets when there are several, else 0.
+func explainableCall(g *callgraph.Graph, m *hierarchy.Method, k int) ([]int32, int) {
+	if g.Algorithm != callgraph.XTA && g.Algorithm != callgraph.TFA || !g.Reachable.Has(m.ID) {
+		return nil, 0
 	}
 	var idx []int32
 	targets := map[int32]bool{}
-	first, end := g.CalleeRange(t.caller.ID)
+	first, end := g.CalleeRange(m.ID)
 	for i := first; i < end; i++ {
 		b := g.Bundles[i]
-		if b.Call != int32(t.call) {
+		if b.Call != int32(k) {
 			continue
 		}
 		idx = append(idx, int32(i))
@@ -54,9 +67,9 @@ func (s *Session) explainable(snap *Snapshot, doc Doc, pos Position) (*hierarchy
 		}
 	}
 	if len(targets) < 2 {
-		return nil, nil, 0
+		return nil, 0
 	}
-	return t.caller, idx, len(targets)
+	return idx, len(targets)
 }
 
 // ExplainOffer returns the title of the "why these targets" action for the call

@@ -76,6 +76,9 @@ func callHover(s *Session, snap *Snapshot, m *hierarchy.Method, k int) string {
 	}
 	if len(sites) == 0 {
 		b.WriteString(edgesHover(snap, m, bundles, limit))
+		if _, n := explainableCall(g, m, k); n > 0 {
+			fmt.Fprintf(&b, "_Why this call has %d targets_, its code action, traces how the receiver came to hold each object that selects one (`jcg-lsp why --site %s:%d` on the command line).\n", n, javaName(m.Class.Name), c.Line)
+		}
 	}
 	b.WriteString("\n")
 	b.WriteString(graphLine(snap))

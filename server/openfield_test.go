@@ -25,6 +25,9 @@ func TestOpenFieldHover(t *testing.T) {
 			defer e.close()
 			e.waitReady(0)
 			shared := e.hover(main, e.pos(main, `println\(shared\.(size)\(\)\)`))
+			if got := strings.Contains(shared, "_Why this call has "); got != (algo == "tfa") {
+				t.Errorf("%s: hover on shared.size() names the code action: %v, want it under TFA only:\n%s", algo, got, shared)
+			}
 			if got := strings.Contains(shared, note); got != (algo == "tfa") || !strings.Contains(shared, "java.util.ArrayList.size()") {
 				t.Errorf("%s: hover on shared.size() (note %v):\n%s", algo, got, shared)
 			}
