@@ -214,9 +214,12 @@ func (o *oracle) Explain(v algo.Value, most int) []algo.Chain {
 		if len(out) == most {
 			break
 		}
-		if o.tr.traced(o, c) && o.isSub(c, v.Type) {
-			out = append(out, algo.Chain{Object: o.objName(c), Steps: []string{o.describe(id) + ": " + o.objName(c) +
-				" is in every value, since it is created where the analysis does not say which value holds it"}})
+		if o.tr.traced(o, c) && (v.Type == nil || o.isSub(c, v.Type)) {
+			why := "it is created where the analysis does not say which value holds it"
+			if o.globalException(c) {
+				why = "XTA's sets do not follow the call stack, which exceptions travel up"
+			}
+			out = append(out, algo.Chain{Object: o.objName(c), Steps: []string{o.describe(id) + ": every value may hold it, since " + why}})
 		}
 	}
 	return out

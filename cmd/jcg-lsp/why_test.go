@@ -467,6 +467,30 @@ func TestWhySite(t *testing.T) {
 		body.Receiver[0].Steps[len(body.Receiver[0].Steps)-1] != fmt.Sprintf(created, "Circle") {
 		t.Errorf("line 84: %+v, want the lambda body's call of Circle.area, its receiver the Circle created in lambdas", reps)
 	}
+	// XTA makes exceptions global: line 94's e.getMessage() holds the Oops and
+	// the Ouch thrown in the try block, as every value does (and the JVM's
+	// exceptions), with no value to trace them to.
+	code, stdout, stderr, err = runCmd("why", "--level", "2", "--algo", "xta", "--entry", "flow.Main.caught", "--site", "flow.Main.caught:94", "--format", "json", classes)
+	if err != nil || code != 0 {
+		t.Fatalf("line 94: exit %d, %v\n%s", code, err, stderr)
+	}
+	reps = nil
+	if err := json.Unmarshal([]byte(stdout), &reps); err != nil {
+		t.Fatalf("line 94: %v\n%s", err, stdout)
+	}
+	global := "the values of flow.Main.caught(Z)Ljava/lang/String;: every value may hold it, since XTA's sets do not follow the call stack, which exceptions travel up"
+	found := false
+	for _, r := range reps {
+		for _, g := range r.Receiver {
+			if slices.Contains(g.Objects, "an object of class flow.Main$Oops") && slices.Contains(g.Objects, "an object of class flow.Main$Ouch") &&
+				slices.Equal(g.Steps, []string{global}) {
+				found = true
+			}
+		}
+	}
+	if !found || len(reps) == 0 || !slices.Contains(reps[0].Targets, "flow.Main$Oops.getMessage()Ljava/lang/String;") {
+		t.Errorf("line 94 under XTA: %+v, want Oops and Ouch in one chain: %s", reps, global)
+	}
 	// A line without a call says where the calls are; a site without a line is a
 	// usage error, found before any analysis.
 	code, stdout, _, err = runCmd("why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--site", "flow.Main.sites:70", classes)

@@ -84,4 +84,17 @@ public class Main {
         Runnable r = () -> s.area();               // line 84: Circle.area, on the s the lambda captured
         r.run();
     }
+
+    // why --site flow.Main.caught:LINE --algo xta, with --entry flow.Main.caught:
+    // XTA makes exceptions global, since its sets do not follow the call stack.
+    static String caught(boolean b) {
+        try {
+            if (b) throw new Oops(); else throw new Ouch();
+        } catch (RuntimeException e) {
+            return e.getMessage();                 // line 94: Oops's and Ouch's getMessage, among others
+        }
+    }
+
+    static class Oops extends RuntimeException { public String getMessage() { return "oops"; } }
+    static class Ouch extends RuntimeException { public String getMessage() { return "ouch"; } }
 }
