@@ -92,13 +92,12 @@ func whySite(ctx context.Context, w io.Writer, res *analyzed, where string, line
 		if !g.Reachable.Has(m.ID) {
 			continue
 		}
-		bs := callerBundles(g, m.ID)
-		for _, pc := range sitePCs(bs) {
-			if l := g.Bundles[bs[pc][0]].Line; l != line {
+		for _, bs := range siteBundles(g, m.ID) {
+			if l := g.Bundles[bs[0]].Line; l != line {
 				lines = append(lines, l)
 				continue
 			}
-			rep, err := explainSite(ctx, res, m, bs[pc])
+			rep, err := explainSite(ctx, res, m, bs)
 			if err != nil {
 				return err
 			}
@@ -125,26 +124,22 @@ func whySite(ctx context.Context, w io.Writer, res *analyzed, where string, line
 	return nil
 }
 
-// callerBundles returns the bundles of caller id by pc (Graph.Bundles is sorted by
-// caller and pc).
-func callerBundles(g *callgraph.Graph, id int32) map[int32][]int32 {
+// siteBundles returns the bundles of caller id that are at an instruction,
+// grouped by instruction in pc order: Graph.Bundles is sorted by caller and pc.
+func siteBundles(g *callgraph.Graph, id int32) [][]int32 {
 	i, end := g.CalleeRange(id)
-	out := map[int32][]int32{}
+	var out [][]int32
 	for ; i < end; i++ {
-		if g.Bundles[i].PC >= 0 {
-			out[g.Bundles[i].PC] = append(out[g.Bundles[i].PC], int32(i))
+		b := g.Bundles[i]
+		switch {
+		case b.PC < 0:
+		case len(out) > 0 && g.Bundles[out[len(out)-1][0]].PC == b.PC:
+			out[len(out)-1] = append(out[len(out)-1], int32(i))
+		default:
+			out = append(out, []int32{int32(i)})
 		}
 	}
 	return out
-}
-
-func sitePCs(bs map[int32][]int32) []int32 {
-	pcs := make([]int32, 0, len(bs))
-	for pc := range bs {
-		pcs = append(pcs, pc)
-	}
-	slices.Sort(pcs)
-	return pcs
 }
 
 func lineList(lines []int32) string {
