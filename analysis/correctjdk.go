@@ -8,6 +8,7 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis/algo"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/analysis/jdkmodel"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
@@ -318,6 +319,24 @@ func modelReason(m *hierarchy.Method, e *jdkmodel.Entry, eff jdkmodel.Effect) ca
 type jvmTargets struct {
 	methods []int32            // sorted; dispatch effects add every override CHA selects
 	created []*hierarchy.Class // classes allocated without a constructor (alloc effects)
+}
+
+// jdkBoundary tells the value analyses where the JDK's code ends at Correct-JDK:
+// the packages its modules keep to themselves (from their descriptors) and the
+// methods the JVM and native code call (from the model), which have callers
+// besides the code they read.
+func (s *solver) jdkBoundary(env *values.Environment) {
+	if p, ok := s.a.prog.(configured); ok {
+		if cfg := p.Config(); cfg != nil {
+			env.Internal = func(c *hierarchy.Class) bool { return cfg.JDKInternal(c.Package()) }
+		}
+	}
+	if t := s.a.modelTargets(); t != nil {
+		env.Upcalled = func(m *hierarchy.Method) bool {
+			_, ok := slices.BinarySearch(t.methods, m.ID)
+			return ok
+		}
+	}
 }
 
 // modelTargets computes jvmTargets once per analyzer.

@@ -3,10 +3,12 @@ package analysis
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
 
 // TestJVMUpcallsByEnvironment: at level 6 the JVM (the NativeMethod node) calls JFR's
@@ -96,5 +98,56 @@ func TestModelTextsShared(t *testing.T) {
 	}
 	if shared == 0 || reasons == 0 {
 		t.Fatalf("%d shared summaries, %d shared reasons: the test proves nothing", shared, reasons)
+	}
+}
+
+// TestJDKBoundary checks, on the JDK 17 image, what Correct-JDK resolves from where
+// the JDK's code ends (jdkBoundary, copiesArgument), against Correct-Env, which
+// knows neither:
+//   - jdk.jfr.internal.SecuritySupport.setProperty is public, static and in a
+//     package jdk.jfr keeps to itself; its one caller (Repository.setBasePath)
+//     passes "jdk.jfr.repository", so the lambda that sets the key is a plain
+//     property writer at Correct-Env only;
+//   - the management agent copies System.getProperties() into its own Properties
+//     with putAll (Agent.loadManagementProperties and startRemoteManagementAgent),
+//     which writes no property at Correct-JDK.
+//
+// The JDK's other plain writers (the script shell's setProperty of a command
+// line's key) stay at both levels.
+func TestJDKBoundary(t *testing.T) {
+	ix := programsIndex(t, "cg/correctjdk")
+	h := ix.Hierarchy()
+	a := New(ix)
+	writers := []string{
+		"jdk/jfr/internal/SecuritySupport.lambda$setProperty$4",
+		"jdk/internal/agent/Agent.loadManagementProperties",
+		"jdk/internal/agent/Agent.startRemoteManagementAgent",
+	}
+	for _, lv := range []callgraph.Level{callgraph.CorrectEnv, callgraph.CorrectJDK} {
+		plain := map[string]bool{}
+		g, err := a.Run(context.Background(), Options{Level: lv, Algorithm: callgraph.CHA, Mains: []string{"correctjdk.Main"},
+			PlainPropertyWriter: func(caller callgraph.NodeID, _, _ int32, _ *hierarchy.Method) {
+				m := h.Methods()[caller]
+				plain[m.Class.Name+"."+m.Name] = true
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range writers {
+			cls, name, _ := strings.Cut(w, ".")
+			reachable := false
+			for _, m := range h.Class(cls).Methods {
+				reachable = reachable || m.Name == name && g.Reachable.Has(m.ID)
+			}
+			if !reachable {
+				t.Fatalf("%v: %s is not reachable, so the test says nothing of it", lv, w)
+			}
+			if want := !lv.ModelsJDK(); plain[w] != want {
+				t.Errorf("%v: %s a plain property writer %v, want %v", lv, w, plain[w], want)
+			}
+		}
+		if !plain["com/sun/tools/script/shell/Main.processOptions"] {
+			t.Errorf("%v: the script shell's setProperty of an unknown key is no plain property writer (%v)", lv, plain)
+		}
 	}
 }

@@ -265,6 +265,9 @@ func (s *solver) environment() values.Environment {
 		}
 	}
 	maps.Copy(env.Values, s.opts.Env)
+	if s.opts.Level.ModelsJDK() {
+		s.jdkBoundary(&env)
+	}
 	e := s.env
 	if e == nil {
 		return env
@@ -589,6 +592,7 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 				return false
 			}
 			keys = append(keys, ks...)
+		case c != nil && n == 1 && s.copiesArgument(c):
 		case c != nil && c.Indy == nil:
 			callee := s.resolveCall(c)
 			if callee == nil || !boundCallee(callee) {
@@ -625,6 +629,26 @@ func (s *solver) objectWrites(m *hierarchy.Method, def facts.Def, depth int) (ke
 		keys = append(keys, ks...)
 	}
 	return keys, false
+}
+
+// copiesArgument reports whether call c only reads its argument, a map whose
+// mappings it copies: Map.putAll (sysProps into a copy, as the management agent
+// does), where every method the call may run is the JDK's, which does what Map
+// says at Correct-JDK. An override elsewhere might keep the map.
+func (s *solver) copiesArgument(c *facts.Call) bool {
+	if !s.opts.Level.ModelsJDK() || c.Op == bytecode.Invokestatic || c.Ref.Name != "putAll" || c.Ref.Desc != "(Ljava/util/Map;)V" {
+		return false
+	}
+	rm := s.resolveCall(c)
+	if rm == nil || rm.Class.Origin != hierarchy.JDK {
+		return false
+	}
+	jdk := true
+	s.h.SelectSubtypes(rm.Class, rm, func(_ *hierarchy.Class, sel *hierarchy.Method) bool {
+		jdk = sel.Class.Origin == hierarchy.JDK
+		return jdk
+	})
+	return jdk
 }
 
 // eachUse calls use for each operand of an instruction of lf's method that def may

@@ -243,8 +243,10 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 		return Classes{Points: []Point{beyond(a.point(mi, int32(d.N), kind))}}
 	}
 	if depth > maxDepth {
+		a.depthCuts++
 		return unknown("Class object from a deep call chain")
 	}
+	a.reached(depth)
 	switch d.Kind {
 	case facts.DefParam:
 		if fr, defs, ok := a.boundArg(mi, d.N); ok {
@@ -273,6 +275,10 @@ func (a *Analyzer) classDef(mi *method, d facts.Def, depth int) Classes {
 	}
 	if c, ok := mi.calls[pc]; ok {
 		if LoadingAPI(c) != "" {
+			// Loaded starts again from depth 0: its answer does not depend on
+			// this depth.
+			deepest := a.deepest
+			defer func() { a.deepest = deepest }()
 			return withFrame(a, nil, func() Classes { return a.Loaded(mi.m, c) })
 		}
 		if c.Ref.Name == "getClass" && c.Ref.Desc == "()Ljava/lang/Class;" {
@@ -332,7 +338,7 @@ func (a *Analyzer) classField(mi *method, fa *facts.FieldAccess, depth int) Clas
 // classParam follows a Class-typed parameter of a non-public method to its callers.
 func (a *Analyzer) classParam(mi *method, n int, depth int) Classes {
 	m := mi.m
-	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
+	if !a.closedCallers(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Classes{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "parameter of " + m.Name})}}
 	}
 	callers, ok := a.argSources(m, n)
@@ -573,11 +579,14 @@ func (a *Analyzer) Subtypes(cs []*hierarchy.Class, concreteOnly bool) []*hierarc
 func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 	k := loadKey{m.ID, c.PC}
 	if c, ok := a.loaded[k]; ok {
+		if c.busy {
+			a.cuts++ // asked again from within: unknown here, and not cached above
+		}
 		a.reuse(c.q)
 		a.readUnset(c.v.Unset)
 		return c.v
 	}
-	a.loaded[k] = cached[Classes]{q: a.origin()} // recursion through returns: unknown meanwhile
+	a.loaded[k] = cached[Classes]{q: a.origin(), busy: true} // recursion through returns: unknown meanwhile
 	cuts := a.cuts
 	var cast Classes
 	if a.level.TrustsCasts() {
@@ -623,7 +632,7 @@ func (a *Analyzer) Loaded(m *hierarchy.Method, c *facts.Call) Classes {
 		out = names
 	}
 	if a.cuts == cuts {
-		a.loaded[k] = cached[Classes]{out, a.origin()}
+		a.loaded[k] = cached[Classes]{v: out, q: a.origin()}
 	} else {
 		delete(a.loaded, k)
 	}

@@ -43,6 +43,14 @@ type Environment struct {
 	// Security returns a security property's value in the JDK's java.security;
 	// nil when the JDK's configuration is not known (every one is unknown then).
 	Security func(key string) (string, bool)
+	// Internal, when not nil, reports the JDK's classes whose package their
+	// module exports and opens to no module outside the JDK (Correct-JDK): code
+	// outside the JDK can neither name their members nor reach them by
+	// reflection.
+	Internal func(c *hierarchy.Class) bool
+	// Upcalled, when not nil, reports the methods that the JVM or native code may
+	// call (the JDK model): they have callers besides the code the analyses read.
+	Upcalled func(m *hierarchy.Method) bool
 }
 
 // SecurityKey prefixes a security property's key where Environment's Written and

@@ -102,7 +102,7 @@ func (a *Analyzer) fieldWrites(fd *hierarchy.Field) []fieldWrite {
 			}
 		}
 	}
-	a.writes[fd.ID] = cached[[]fieldWrite]{out, a.origin()}
+	a.writes[fd.ID] = cached[[]fieldWrite]{v: out, q: a.origin()}
 	return out
 }
 

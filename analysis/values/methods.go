@@ -72,8 +72,10 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 		return Methods{Points: []Point{beyond(a.point(mi, int32(d.N), kind))}}
 	}
 	if depth > maxDepth {
+		a.depthCuts++
 		return unknown("Method object from a deep call chain")
 	}
+	a.reached(depth)
 	switch d.Kind {
 	case facts.DefParam:
 		if fr, defs, ok := a.boundArg(mi, d.N); ok {
@@ -142,7 +144,7 @@ func (m *Methods) join(v Methods) {
 // callers, as classParam does for Class objects.
 func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	m := mi.m
-	if !nonPublic(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
+	if !a.closedCallers(m) || (!m.IsStatic() && n == 0) || !a.level.TrustsPrivateState() {
 		return Methods{Points: []Point{beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: "Method object in a parameter of " + m.Name})}}
 	}
 	callers, ok := a.argSources(m, n)

@@ -199,6 +199,12 @@ type Analyzer struct {
 	// evaluated; cuts counts the recursive reads cut short (see enterField).
 	fieldBusy map[int32]bool
 	cuts      int
+	// deepest is the greatest depth the current evaluation reached, depthCuts
+	// counts its stops at the depth bound, and memoAt keeps the results that
+	// met one by the depth they were evaluated at (defStr).
+	deepest   int
+	depthCuts int
+	memoAt    map[depthKey]cached[Str]
 }
 
 type defKey struct {
@@ -210,7 +216,7 @@ type defKey struct {
 // New returns an analyzer for one run.
 func New(prog Program, ix *Index, level callgraph.Level, env Environment) *Analyzer {
 	return &Analyzer{prog: prog, ix: ix, h: prog.Hierarchy(), level: level, env: env,
-		methods: map[int32]*method{}, memo: map[defKey]cached[Str]{}, busy: map[defKey]bool{}, loaded: map[loadKey]cached[Classes]{}, writes: map[int32]cached[[]fieldWrite]{}, fieldBusy: map[int32]bool{}}
+		methods: map[int32]*method{}, memo: map[defKey]cached[Str]{}, memoAt: map[depthKey]cached[Str]{}, busy: map[defKey]bool{}, loaded: map[loadKey]cached[Classes]{}, writes: map[int32]cached[[]fieldWrite]{}, fieldBusy: map[int32]bool{}}
 }
 
 // StringOperand evaluates operand k of the instruction at pc in m.
@@ -242,24 +248,64 @@ func (a *Analyzer) defsStr(mi *method, defs []facts.Def, depth int) Str {
 
 // defStr evaluates one definition, memoised; a definition that depends on itself (a
 // loop, recursion) is unknown.
+//
+// Answers must not depend on the order of questions (an update in place answers
+// some again with a new analyzer, and must equal a new run). A result that met a
+// loop is not kept: it holds for the loop's evaluation only. One that met the
+// depth bound is kept for the same depth; another is reused wherever its
+// evaluation, as deep as it went, fits within the bound again. A reuse gives
+// what evaluating anew would.
 func (a *Analyzer) defStr(mi *method, d facts.Def, depth int) Str {
 	k := defKey{mi.m.ID, d, a.frame}
-	if c, ok := a.memo[k]; ok {
+	c, ok := a.memo[k]
+	if !ok || depth+c.height > maxDepth {
+		c, ok = a.memoAt[depthKey{k, depth}]
+	}
+	if ok {
+		a.reached(depth + c.height)
+		if c.cut {
+			a.depthCuts++
+		}
 		a.reuse(c.q)
 		a.readUnset(c.v.Unset)
 		return c.v
+	}
+	if depth > maxDepth {
+		a.depthCuts++
+	}
+	if a.busy[k] {
+		a.cuts++
 	}
 	if a.busy[k] || depth > maxDepth {
 		return hole(Point{Method: mi.m, PC: int32(d.N), Line: mi.line(int32(d.N)), Kind: "value computed in a loop or deep call chain"})
 	}
 	a.busy[k] = true
-	cuts := a.cuts
+	cuts, depthCuts := a.cuts, a.depthCuts
+	outer := a.deepest
+	a.deepest = depth
 	v := a.evalStr(mi, d, depth)
+	height := a.deepest - depth
+	a.deepest = max(outer, a.deepest)
 	delete(a.busy, k)
-	if a.cuts == cuts {
-		a.memo[k] = cached[Str]{v, a.origin()}
+	switch {
+	case a.cuts != cuts:
+	case a.depthCuts != depthCuts:
+		a.memoAt[depthKey{k, depth}] = cached[Str]{v: v, q: a.origin(), height: height, cut: true}
+	default:
+		a.memo[k] = cached[Str]{v: v, q: a.origin(), height: height}
 	}
 	return v
+}
+
+// depthKey is a definition evaluated at a depth.
+type depthKey struct {
+	defKey
+	depth int
+}
+
+// reached notes that an evaluation went to depth.
+func (a *Analyzer) reached(depth int) {
+	a.deepest = max(a.deepest, depth)
 }
 
 func (a *Analyzer) point(mi *method, pc int32, kind string) Point {
@@ -305,7 +351,7 @@ func (a *Analyzer) evalStr(mi *method, d facts.Def, depth int) Str {
 }
 
 // paramStr follows a parameter back to the callers, which Correct-String licenses
-// for private and package-private methods only.
+// where they are closed (closedCallers).
 func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 	m := mi.m
 	what := "parameter " + itoa(int32(n))
@@ -315,12 +361,15 @@ func (a *Analyzer) paramStr(mi *method, n int, depth int) Str {
 		}
 		what = "parameter " + itoa(int32(n-1))
 	}
-	if !nonPublic(m) {
-		kind := "public"
-		if m.Access&0x0004 != 0 {
-			kind = "protected"
+	if !a.closedCallers(m) {
+		kind := "public " + what + " of " + m.Name
+		switch {
+		case a.upcalled(m):
+			kind = what + " of " + m.Name + ", which the JVM or native code calls"
+		case m.Access&classfile.AccProtected != 0:
+			kind = "protected " + what + " of " + m.Name
 		}
-		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind + " " + what + " of " + m.Name}))
+		return hole(beyond(Point{Method: m, PC: 0, Line: mi.f.FirstLine, Kind: kind}))
 	}
 	callers, ok := a.argSources(m, n)
 	if !ok {

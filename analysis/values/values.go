@@ -598,10 +598,38 @@ func (mi *method) intConst(pc int) (int32, bool) {
 	return 0, false
 }
 
+// upcalled reports whether the JVM or native code may call m.
+func (a *Analyzer) upcalled(m *hierarchy.Method) bool {
+	return a.env.Upcalled != nil && a.env.Upcalled(m)
+}
+
 // nonPublic reports whether all callers of m are in its class or package, so its
 // parameters may be followed back to them under Correct-String.
 func nonPublic(m *hierarchy.Method) bool {
 	return m.Access&(classfile.AccPublic|classfile.AccProtected) == 0
+}
+
+// closedCallers reports whether the analyses may follow m's parameters to its
+// callers (argSources finds them), which Correct-String licenses where reflection
+// that obeys access rules cannot reach either: m is private or package-private;
+// or a constructor of a class that is not public, which no other package can
+// name (JVMS 5.4.4), nor inherit or dispatch to; or, at Correct-JDK, a static
+// method or constructor of a JDK class whose package its module keeps to the JDK
+// (strong encapsulation: Environment.Internal), whose callers are the JDK's own
+// code. An instance method of such a class may still override one that is not
+// kept, and run where that one is called. A method the JVM or native code calls
+// has other callers.
+func (a *Analyzer) closedCallers(m *hierarchy.Method) bool {
+	switch {
+	case a.upcalled(m):
+		return false
+	case nonPublic(m):
+		return true
+	case m.IsConstructor() && m.Class.Access&classfile.AccPublic == 0:
+		return true
+	}
+	return a.level.ModelsJDK() && a.env.Internal != nil && (m.IsStatic() || m.IsConstructor()) &&
+		m.Class.Origin == hierarchy.JDK && a.env.Internal(m.Class)
 }
 
 // sortedClasses orders classes by name for stable output.
@@ -650,8 +678,11 @@ func (a *Analyzer) reuse(q int32) {
 
 // cached is a result kept for reuse with the question it was computed for.
 type cached[V any] struct {
-	v V
-	q int32
+	v      V
+	q      int32
+	busy   bool // a placeholder while v is computed: a recursive ask gets it
+	height int  // how much deeper than where it started v's evaluation went
+	cut    bool // v met the depth bound
 }
 
 // Observe makes o observe every later read of a.

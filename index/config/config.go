@@ -176,6 +176,11 @@ type Config struct {
 	warnings  []Warning
 	unread    []string // nested archives whose configuration was not read
 	indexed   map[IndexKind][]Indexed
+	// open maps each JDK module whose descriptor was read to the packages it
+	// exports or opens to every module.
+	open map[string]map[string]bool
+	// pkgModule maps the packages of the JDK's module classes to their module.
+	pkgModule map[string]string
 	// fingerprint hashes the fields above (Fingerprint).
 	fingerprint [sha256.Size]byte
 }
@@ -268,6 +273,8 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 			confPath:  map[string]string{},
 			system:    map[string]Value{},
 			indexed:   map[IndexKind][]Indexed{},
+			open:      map[string]map[string]bool{},
+			pkgModule: map[string]string{},
 		},
 		cp: cp,
 	}
@@ -279,6 +286,13 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 		// descriptors and services files declare is not known here.
 		r.c.unread = append(r.c.unread, ct.Path)
 	}
+	for _, cl := range cp.Classes {
+		if cl.Origin == classpath.JDK && cl.Module != "" {
+			if i := strings.LastIndexByte(cl.Name, '/'); i > 0 {
+				r.c.pkgModule[cl.Name[:i]] = cl.Module
+			}
+		}
+	}
 	if cp.JDKHome != "" {
 		r.readSystem() // first: java.security's includes expand ${java.home}
 		r.readConf()
@@ -288,6 +302,20 @@ func Read(cp *classpath.ClassPath) (*Config, []Warning) {
 	// the same for the same configuration.
 	r.c.fingerprint = sha256.Sum256(fmt.Appendf(nil, "%v", *r.c))
 	return r.c, r.warns
+}
+
+// JDKInternal reports whether pkg (internal form) is a package of a JDK module
+// that exports it to no module and opens it to none either, except by name: code
+// outside the JDK cannot name its public classes and members, nor reach them by
+// reflection (strong encapsulation, JDK 16 and later). It is false for a package
+// whose module's descriptor was not read.
+func (c *Config) JDKInternal(pkg string) bool {
+	m, ok := c.pkgModule[pkg]
+	if !ok {
+		return false
+	}
+	open, read := c.open[m]
+	return read && !open[pkg]
 }
 
 // Fingerprint is a hash of everything the configuration says. Caches of what is

@@ -61,6 +61,12 @@ public class Probe {
                 for (String w : p.providers())
                     System.out.println("provides " + d.name() + " " + p.service() + " " + w);
             for (String u : d.uses()) System.out.println("uses " + d.name() + " " + u);
+            Set<String> open = new HashSet<>();
+            for (ModuleDescriptor.Exports e : d.exports()) if (!e.isQualified()) open.add(e.source());
+            for (ModuleDescriptor.Opens o : d.opens()) if (!o.isQualified()) open.add(o.source());
+            for (String p : d.packages())
+                if (!d.isOpen() && !open.contains(p)) System.out.println("internal " + p);
+                else System.out.println("open " + p);
         }
         for (Provider p : Security.getProviders())
             System.out.println("security " + p.getName() + " " + p.getClass().getName());
@@ -147,6 +153,34 @@ func TestJDKMatchesJVM(t *testing.T) {
 			}
 			compareSets(t, "provides", provides, jvm["provides"])
 			compareSets(t, "uses", uses, jvm["uses"])
+			// Every package with classes of every system module, as the JVM's
+			// descriptors say (packages of resources only hold no class to ask
+			// about).
+			classes := map[string]bool{}
+			for _, cl := range cp.Classes {
+				if i := strings.LastIndexByte(cl.Name, '/'); i > 0 {
+					classes[binary(cl.Name[:i])] = true
+				}
+			}
+			var internal, wantInternal []string
+			for kind, ps := range map[string][]string{"internal": jvm["internal"], "open": jvm["open"]} {
+				for _, p := range ps {
+					if !classes[p] {
+						continue
+					}
+					if kind == "internal" {
+						wantInternal = append(wantInternal, p)
+					}
+					if c.JDKInternal(strings.ReplaceAll(p, ".", "/")) {
+						internal = append(internal, p)
+					}
+				}
+			}
+			if len(wantInternal) < 100 || len(jvm["open"]) < 100 {
+				t.Errorf("the JVM names %d internal and %d open packages: the probe is broken", len(wantInternal), len(jvm["open"]))
+			}
+			compareSets(t, "internal packages", internal, wantInternal)
+			t.Logf("%d internal packages with classes", len(wantInternal))
 			t.Logf("%d providers of %d services, %d uses", len(provides), len(c.Services()), len(uses))
 
 			var sec []string

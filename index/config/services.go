@@ -154,7 +154,11 @@ func (r *reader) imageModules(path string) []string {
 	return mods
 }
 
-// moduleInfo records the provides and uses of a module descriptor.
+// moduleOpen is ACC_OPEN in a Module attribute's module_flags (JVMS 4.7.25).
+const moduleOpen = 0x0020
+
+// moduleInfo records the provides and uses of a module descriptor, and for the
+// JDK's modules the packages they export or open to every module.
 func (r *reader) moduleInfo(c *container, entry string, data []byte) {
 	f, err := classfile.Parse(data)
 	if err != nil {
@@ -173,6 +177,17 @@ func (r *reader) moduleInfo(c *container, entry string, data []byte) {
 	if m == nil {
 		r.cwarn(c, entry, 0, "module descriptor without a Module attribute")
 		return
+	}
+	// An open module (ACC_OPEN) opens every package: none is internal, as for a
+	// module whose descriptor was not read.
+	if c.origin == classpath.JDK && m.Flags&moduleOpen == 0 {
+		open := map[string]bool{}
+		for _, p := range slices.Concat(m.Exports, m.Opens) {
+			if p.To == nil {
+				open[p.Package] = true
+			}
+		}
+		r.c.open[m.Name] = open
 	}
 	src := Source{Path: c.path, Entry: entry}
 	for _, u := range m.Uses {

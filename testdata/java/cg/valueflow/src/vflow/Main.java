@@ -12,7 +12,10 @@
  *  - Class objects in static final fields, Class.getName() of known classes, and
  *    String.replace/trim/substring of known names;
  *  - a captured local in an anonymous class (a final synthetic field);
- *  - Lookup.ensureInitialized on a Class passed to a private method.
+ *  - Lookup.ensureInitialized on a Class passed to a private method;
+ *  - a name passed to the public constructor of a class that is not public: no
+ *    other package can name the constructor, so its callers are those of its own
+ *    package, as for a package-private method (Loader; Main's two calls).
  * Negative cases: a method name or a class name from a public parameter stays
  * unresolved, also through String.replace.
  *
@@ -53,6 +56,22 @@ public class Main {
         publicReplaced(args[0]);
         captured(args.length > 2);
         ensure(Other.class);
+        new Loader("vflow.Widget");
+        new Loader("vflow.Other");
+        Loader.load("vflow.Widget");
+    }
+
+    // Not public: its public constructor's callers are in vflow. Its own method
+    // below is public in a class that is not, yet a public subclass elsewhere
+    // could inherit it, so its parameter stays unknown.
+    static class Loader {
+        public Loader(String name) throws Exception {
+            Class.forName(name); // @site[level>=4](resolved, loading) @calls(vflow.Widget.<clinit>, vflow.Other.<clinit>) @!calls[level>=4](vflow.Gadget.<clinit>)
+        }
+
+        public static void load(String name) throws Exception {
+            Class.forName(name); // @site(unresolved, loading) @calls(vflow.Gadget.<clinit>)
+        }
     }
 
     // A private field holding a Method of an unknown class with a known name.
