@@ -212,3 +212,35 @@ func TestDispatchStats(t *testing.T) {
 		t.Errorf("DispatchStats = %d sites, %d single; want 4, 2", sites, single)
 	}
 }
+
+// TestReacher: a Reacher asked again and again answers as a new search each time,
+// though it reuses one search's memory. Node 0 is the entry; 0 calls 1 and 2 (the
+// shared set {3}, through two bundles), 3 calls 4. Counted by hand.
+func TestReacher(t *testing.T) {
+	sets := [][]int32{{1}, {2}, {3}, {4}}
+	g := &Graph{NumNodes: 6, Native: 5, Entries: []NodeID{0}, Sets: sets, Reasons: []Reason{{Kind: KindStatic}}, Bundles: []Bundle{
+		{Caller: 0, PC: 1, Set: 0}, {Caller: 0, PC: 2, Set: 1},
+		{Caller: 1, PC: 1, Set: 2}, {Caller: 2, PC: 1, Set: 2},
+		{Caller: 3, PC: 1, Set: 3},
+	}}
+	r := g.Reacher()
+	for _, c := range []struct {
+		skip []int32
+		want int
+	}{
+		{nil, 5},
+		{[]int32{2}, 5},    // 3 through 2's bundle still
+		{[]int32{2, 3}, 3}, // 0, 1, 2
+		{[]int32{4}, 4},    // no 4
+		{[]int32{0, 1}, 1}, // the entry alone
+		{nil, 5},           // again the whole graph: nothing left of the searches before
+	} {
+		skip := func(b int32) bool { return slices.Contains(c.skip, b) }
+		if got := r.Without(skip); got != c.want {
+			t.Errorf("without bundles %v: the Reacher counts %d, want %d", c.skip, got, c.want)
+		}
+		if got := g.ReachWithout(skip); got != c.want {
+			t.Errorf("without bundles %v: ReachWithout counts %d, want %d", c.skip, got, c.want)
+		}
+	}
+}

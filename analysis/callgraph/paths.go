@@ -36,36 +36,50 @@ func (g *Graph) Depths() []int32 {
 // bundle), also returning the reached nodes in the order the search reached them
 // (every node after its parent).
 func (g *Graph) pathTree(skip func(bundle int32) bool) (parent []int32, order []NodeID) {
-	parent = make([]int32, g.NumNodes)
-	for i := range parent {
-		parent[i] = -2
+	var s search
+	s.run(g, skip)
+	return s.parent, s.queue
+}
+
+// search holds a breadth-first search's buffers, which a Reacher reuses.
+type search struct {
+	parent   []int32
+	queue    []NodeID
+	expanded []bool
+}
+
+// run searches g from its roots along the bundles skip does not reject.
+func (s *search) run(g *Graph, skip func(bundle int32) bool) {
+	s.parent = slices.Grow(s.parent[:0], g.NumNodes)[:g.NumNodes]
+	for i := range s.parent {
+		s.parent[i] = -2
 	}
-	queue := make([]NodeID, 0, 1024)
+	s.queue = s.queue[:0]
 	for _, e := range g.Roots() {
-		if parent[e] == -2 {
-			parent[e] = -1
-			queue = append(queue, e)
+		if s.parent[e] == -2 {
+			s.parent[e] = -1
+			s.queue = append(s.queue, e)
 		}
 	}
 	// A set shared by many bundles adds nothing after its first expansion.
-	expanded := make([]bool, len(g.Sets))
-	for head := 0; head < len(queue); head++ {
-		n := queue[head]
+	s.expanded = slices.Grow(s.expanded[:0], len(g.Sets))[:len(g.Sets)]
+	clear(s.expanded)
+	for head := 0; head < len(s.queue); head++ {
+		n := s.queue[head]
 		for i := g.firstBundle(n); i < len(g.Bundles) && g.Bundles[i].Caller == n; i++ {
 			b := &g.Bundles[i]
-			if expanded[b.Set] || skip != nil && skip(int32(i)) {
+			if s.expanded[b.Set] || skip != nil && skip(int32(i)) {
 				continue
 			}
-			expanded[b.Set] = true
+			s.expanded[b.Set] = true
 			for _, t := range g.Sets[b.Set] {
-				if parent[t] == -2 {
-					parent[t] = int32(i)
-					queue = append(queue, t)
+				if s.parent[t] == -2 {
+					s.parent[t] = int32(i)
+					s.queue = append(s.queue, t)
 				}
 			}
 		}
 	}
-	return parent, queue
 }
 
 // Roots returns where reachability starts: the entry points and, at Correct-JDK,

@@ -84,6 +84,22 @@ func (g *Graph) TopSites(n int) []SiteReach {
 // ReachWithout counts the nodes reachable from the entry points along the bundles
 // that skip does not reject: what the graph would reach without those edges.
 func (g *Graph) ReachWithout(skip func(bundle int32) bool) int {
-	_, order := g.pathTree(skip)
-	return len(order)
+	return g.Reacher().Without(skip)
+}
+
+// Reacher answers ReachWithout again and again for one graph, reusing one
+// search's memory: why --top asks it dozens of times of a graph of millions of
+// edges. It is not safe for concurrent use.
+type Reacher struct {
+	g *Graph
+	s search
+}
+
+// Reacher returns a Reacher of g.
+func (g *Graph) Reacher() *Reacher { return &Reacher{g: g} }
+
+// Without is Graph.ReachWithout.
+func (r *Reacher) Without(skip func(bundle int32) bool) int {
+	r.s.run(r.g, skip)
+	return len(r.s.queue)
 }

@@ -80,23 +80,31 @@ func TestWhyTop(t *testing.T) {
 		t.Errorf("modules %+v, want %+v", rep.Modules, want)
 	}
 	type row struct {
-		line             int32
-		subtree, without int
+		line                       int32
+		subtree, without, together int
 	}
 	var got []row
 	for _, s := range rep.Sites {
-		got = append(got, row{s.Line, s.Subtree, s.Without})
+		got = append(got, row{s.Line, s.Subtree, s.Without, s.Together})
 	}
-	want := []row{{10, 4, 3}, {17, 2, 5}}
+	// Line 17's edges alone leave 5 methods, but big's call of b1 is gone with
+	// line 10's already: the two together leave line 10's 3.
+	want := []row{{10, 4, 3, 3}, {17, 2, 5, 3}}
 	if len(got) < 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("top sites %v, want %v first", got, want)
 	}
 	found := false
-	for _, r := range got {
+	for i, r := range got {
+		if i > 0 && r.together > got[i-1].together {
+			t.Errorf("site %d's together %d exceeds the one above's, %d", i+1, r.together, got[i-1].together)
+		}
 		if r.line == 11 {
 			found = true
-			if r.subtree != 1 || r.without != 7 {
-				t.Errorf("main's call of shared: %+v, want subtree 1, without 7", r)
+			// shared is reached through big too, so main's call alone loses
+			// nothing; with big's call already left out (line 10 is above it),
+			// shared goes, and after small's at most main is left.
+			if r.subtree != 1 || r.without != 7 || r.together > 1 {
+				t.Errorf("main's call of shared: %+v, want subtree 1, without 7, together at most 1 (main)", r)
 			}
 		}
 	}

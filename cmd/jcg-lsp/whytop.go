@@ -91,13 +91,17 @@ type writerSite struct {
 
 // topSite is one call site among those that bring the most methods in.
 type topSite struct {
-	Method  string      `json:"method"`
-	Line    int32       `json:"line,omitempty"`
-	PC      int32       `json:"pc"`
-	Subtree int         `json:"subtree"` // methods below the site in the shortest-path tree
-	Without int         `json:"without"` // reachable methods when the site's edges are left out
-	Targets int         `json:"targets"`
-	Reasons []topReason `json:"reasons"`
+	Method  string `json:"method"`
+	Line    int32  `json:"line,omitempty"`
+	PC      int32  `json:"pc"`
+	Subtree int    `json:"subtree"` // methods below the site in the shortest-path tree
+	Without int    `json:"without"` // reachable methods when the site's edges are left out
+	// Together is the reach when the edges of this site and of every site above
+	// it are left out: where each site's without loses little, the reach is
+	// held by several paths, and this says how many sites hold it.
+	Together int         `json:"together"`
+	Targets  int         `json:"targets"`
+	Reasons  []topReason `json:"reasons"`
 }
 
 type topReason struct {
@@ -162,10 +166,16 @@ const fallbackKind = "fallback (any kind)"
 func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string) topReport {
 	ms := h.Methods()
 	rep := topReport{Algorithm: algo, Level: g.Level.Title(), Entries: len(g.Entries), Reachable: g.NumReachable()}
+	reach := g.Reacher()
+	above := make([]bool, len(g.Bundles)) // the bundles of the sites listed so far
 	for _, sr := range g.TopSites(n) {
 		ts := topSite{Method: nodeName(g, ms, sr.Caller), Line: max(sr.Line, 0), PC: sr.PC, Subtree: sr.Subtree, Targets: sr.Targets,
 			Reasons: bundleReasons(g, sr.Bundles)}
-		ts.Without = g.ReachWithout(func(b int32) bool { _, ok := slices.BinarySearch(sr.Bundles, b); return ok })
+		ts.Without = reach.Without(func(b int32) bool { _, ok := slices.BinarySearch(sr.Bundles, b); return ok })
+		for _, b := range sr.Bundles {
+			above[b] = true
+		}
+		ts.Together = reach.Without(func(b int32) bool { return above[b] })
 		rep.Sites = append(rep.Sites, ts)
 	}
 	rep.PropertyWriters = writerSites(g, h)
@@ -188,7 +198,7 @@ func reachReport(g *callgraph.Graph, h *hierarchy.Hierarchy, n int, algo string)
 	}
 	for name, skip := range byKind {
 		rep.Kinds = append(rep.Kinds, kindReach{Kind: name, Bundles: count[name],
-			Without: g.ReachWithout(func(b int32) bool { return skip[b] })})
+			Without: reach.Without(func(b int32) bool { return skip[b] })})
 	}
 	slices.SortFunc(rep.Kinds, func(a, b kindReach) int {
 		if a.Without != b.Without {
@@ -284,16 +294,16 @@ func bundleReasons(g *callgraph.Graph, bundles []int32) []topReason {
 
 func (rep topReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "%s call graph at %s: %d reachable methods from %d entry points.\n\n", rep.Algorithm, rep.Level, rep.Reachable, rep.Entries)
-	fmt.Fprintf(w, "Call sites that bring the most methods in (subtree: methods below the site in a\nshortest-path tree from the entry points; without: reachable methods without the site's edges):\n")
-	fmt.Fprintf(w, "%4s %9s %9s %8s  %s\n", "#", "subtree", "without", "targets", "site")
+	fmt.Fprintf(w, "Call sites that bring the most methods in (subtree: methods below the site in a\nshortest-path tree from the entry points; without: reachable methods without the site's edges;\ntogether: without the edges of this site and of every site above it):\n")
+	fmt.Fprintf(w, "%4s %9s %9s %9s %8s  %s\n", "#", "subtree", "without", "together", "targets", "site")
 	for i, s := range rep.Sites {
-		fmt.Fprintf(w, "%4d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Targets, s.Method, siteAt(s.Line, s.PC))
+		fmt.Fprintf(w, "%4d %9d %9d %9d %8d  %s (%s)\n", i+1, s.Subtree, s.Without, s.Together, s.Targets, s.Method, siteAt(s.Line, s.PC))
 		for j, r := range s.Reasons {
 			if j == maxTextReasons {
-				fmt.Fprintf(w, "%34s … %d more reasons (--format json lists them all)\n", "", len(s.Reasons)-j)
+				fmt.Fprintf(w, "%44s … %d more reasons (--format json lists them all)\n", "", len(s.Reasons)-j)
 				break
 			}
-			fmt.Fprintf(w, "%34s %s\n", "", r.text())
+			fmt.Fprintf(w, "%44s %s\n", "", r.text())
 		}
 	}
 	if len(rep.Modules) > 0 {

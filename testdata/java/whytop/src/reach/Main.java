@@ -1,7 +1,7 @@
-// Where a graph's reach comes from (jcg-lsp why --top): static calls only, so
-// that every subtree of the shortest-path tree can be counted by hand. Breadth
-// first from main: small, big and shared come first (depth 1, from main), then
-// b1 and b2 (from big), then b3 (from b1). big's own call of shared adds nothing.
+// Where a graph's reach comes from (jcg-lsp why --top): static calls only, so that every
+// subtree of the shortest-path tree can be counted by hand. Breadth first from main: small,
+// big and shared (depth 1), b1 and b2 (from big), b3 (from b1). big's call of shared adds
+// nothing; left out with the sites above it (big's too), main's call of shared loses shared.
 package reach;
 
 public class Main {
