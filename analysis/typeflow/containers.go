@@ -347,14 +347,14 @@ func (o *oracle) view(of int32, c *hierarchy.Class, part viewPart) int32 {
 		return id
 	}
 	x := o.extra[of-o.nc]
-	v := extraObj{kind: objView, cls: c, elems: x.elems}
+	v := extraObj{kind: objView, cls: c, elems: x.elems, of: of}
 	switch part {
 	case wholePart:
 		v.keys = x.keys
 	case keysPart:
 		v.elems = x.keys
 	case entriesPart:
-		entry := o.newExtra(extraObj{kind: objView, elems: x.elems, keys: x.keys})
+		entry := o.newExtra(extraObj{kind: objView, elems: x.elems, keys: x.keys, of: of})
 		v.elems = o.newNode()
 		o.add(v.elems, entry)
 		v.entry = entry

@@ -50,6 +50,9 @@ type extraObj struct {
 	entry int32
 	// collects marks a collector of Collectors.toList and friends (containers.go).
 	collects bool
+	// of is the container a view walks (view), 0 for a view a call makes with
+	// contents of its own (siteView): explanations name it.
+	of int32
 }
 
 // newExtra makes the ID of x.

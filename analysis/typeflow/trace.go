@@ -125,6 +125,10 @@ func (t *tracer) traced(o *oracle, c int32) bool {
 			t.lambdas[c] = yes
 		}
 		return yes
+	case x.kind == objView && x.cls == nil:
+		// Of an open class: any object of its type, so it selects every
+		// target of a dispatch on it, whichever classes are traced.
+		return true
 	case x.kind == objContainer || x.kind == objView:
 		return x.cls != nil && t.classes[x.cls.ID]
 	}
@@ -253,6 +257,8 @@ func (o *oracle) chain(id, c int32) []string {
 			return append(steps, d+o.holding(id))
 		case a.from == createdHere && c >= o.nc && o.extra[c-o.nc].kind == objLambda:
 			return append(steps, d+": the lambda is created here")
+		case a.from == createdHere && c >= o.nc && o.extra[c-o.nc].kind == objView:
+			return append(steps, d+": the view is made here")
 		case a.from == createdHere:
 			return append(steps, d+": "+o.objName(c)+" is created here")
 		case a.from == fromTop:
@@ -295,10 +301,29 @@ func (o *oracle) objName(c int32) string {
 			return "the lambda created at " + o.position(x.m, x.pc)
 		case x.cls != nil:
 			return "a collection of class " + javaName(x.cls.Name)
+		case x.kind == objView:
+			return o.openViewName(x)
 		}
 		return "a collection"
 	}
 	return "an object of class " + javaName(o.classOf(c).Name)
+}
+
+// openViewName names a view of an open class (view, siteView): what a dispatch on
+// it reaches is what any object of its type selects.
+func (o *oracle) openViewName(x extraObj) string {
+	const open = ", whose class the JDK's code does not tell: to a call on it, any object of its type the program creates"
+	if x.of != 0 {
+		what := "a view (an iterator, a map's keys or values...) of " + o.objName(x.of)
+		if y := o.extra[x.of-o.nc]; y.m != nil {
+			what += " created at " + o.position(y.m, y.pc)
+		}
+		return what + open
+	}
+	if x.m != nil {
+		return "a collection made at " + o.position(x.m, x.pc) + open
+	}
+	return "a collection" + open
 }
 
 // topReason says why a node is top, as the end of a sentence.

@@ -499,6 +499,33 @@ func TestWhySite(t *testing.T) {
 	if !found || len(reps) == 0 || !slices.Contains(reps[0].Targets, "flow.Main$Oops.getMessage()Ljava/lang/String;") {
 		t.Errorf("line 94 under XTA: %+v, want Oops and Ouch in one chain: %s", reps, global)
 	}
+	// Line 108 (with the JDK): it.hasNext() on a HashSet's iterator, a view whose
+	// class the JDK's code does not tell, reaches every Iterator the program
+	// creates (ArrayList's, HashMap's among them); the chain says so, naming the
+	// set of line 106, and ends where set.iterator() makes the view.
+	code, stdout, stderr, err = runCmd("why", "--entry", "flow.Main.views", "--site", "flow.Main.views:108", "--format", "json", classes)
+	if err != nil || code != 0 {
+		t.Fatalf("line 108: exit %d, %v\n%s", code, err, stderr)
+	}
+	reps = nil
+	if err := json.Unmarshal([]byte(stdout), &reps); err != nil {
+		t.Fatalf("line 108: %v\n%s", err, stdout)
+	}
+	view := "a view (an iterator, a map's keys or values...) of a collection of class java.util.HashSet created at line 106 of flow.Main.views(Ljava/util/List;)I, " +
+		"whose class the JDK's code does not tell: to a call on it, any object of its type the program creates"
+	made := "the result of java.util.Set.iterator at line 108 of flow.Main.views(Ljava/util/List;)I: the view is made here"
+	var hasNext *siteReport
+	for i := range reps {
+		if slices.Contains(reps[i].Targets, "java.util.ArrayList$Itr.hasNext()Z") {
+			hasNext = &reps[i]
+		}
+	}
+	if hasNext == nil || !slices.Contains(hasNext.Targets, "java.util.HashMap$HashIterator.hasNext()Z") ||
+		!slices.ContainsFunc(hasNext.Receiver, func(g analysis.ChainGroup) bool {
+			return slices.Equal(g.Objects, []string{view}) && len(g.Steps) > 0 && g.Steps[len(g.Steps)-1] == made
+		}) {
+		t.Errorf("line 108: %+v\nwant it.hasNext() with ArrayList's and HashMap's iterators among its targets, its receiver %q, made where %q", reps, view, made)
+	}
 	// A line without a call says where the calls are; a site without a line is a
 	// usage error, found before any analysis.
 	code, stdout, _, err = runCmd("why", "--no-jdk", "--level", "2", "--entry", "flow.Main.sites", "--site", "flow.Main.sites:70", classes)

@@ -97,4 +97,17 @@ public class Main {
 
     static class Oops extends RuntimeException { public String getMessage() { return "oops"; } }
     static class Ouch extends RuntimeException { public String getMessage() { return "ouch"; } }
+
+    // why --site flow.Main.views:108 (with the JDK), with --entry flow.Main.views: a
+    // HashSet's iterator is a view whose class the JDK's code does not tell
+    // (HashSet.iterator returns its map's key set's iterator), so it.hasNext()
+    // reaches every Iterator the program creates, and the chain names the set.
+    static int views(List<Shape> in) {
+        java.util.Set<Shape> set = new java.util.HashSet<>(in);                   // line 106
+        int n = 0;
+        for (java.util.Iterator<Shape> it = set.iterator(); it.hasNext(); n++) { // line 108
+            it.next();
+        }
+        return n;
+    }
 }
