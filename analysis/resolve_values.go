@@ -162,6 +162,21 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 			res.evidence += "; " + voided(d.open, "method") + ": its non-public methods too"
 		}
 		return res
+	case callgraph.FeatFieldAccess:
+		// A field access has no call edges: resolved, the site names its fields.
+		fields, ev, points, ok := va.FieldAccess(m, c.PC)
+		if !ok {
+			return siteResult{points: specPoints(points)}
+		}
+		names := make([]string, 0, len(fields))
+		for _, f := range fields {
+			names = append(names, strings.ReplaceAll(f.Class.Name, "/", ".")+"."+f.Name)
+		}
+		what := "no such field"
+		if len(names) > 0 {
+			what = "field " + strings.Join(names, ", ")
+		}
+		return siteResult{status: callgraph.Resolved, evidence: d.name + ": " + what + " (" + ev + "); no call edges"}
 	}
 	return siteResult{}
 }

@@ -1,9 +1,11 @@
 package values
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -11,12 +13,15 @@ import (
 // MethodShape describes the Method objects one getMethod/getDeclaredMethod call may
 // return: a method of Classes (any class when Classes is not Complete), named one
 // of Names (any name when nil), with parameter types Params ("(I)" in descriptor
-// form; any when "").
+// form; any when ""). With Field set, it describes the Field objects of a
+// getField/getDeclaredField call likewise (FieldAccess): the analyses follow both
+// kinds of member the same way.
 type MethodShape struct {
 	Classes  Classes
 	Names    []string
 	Params   string
 	Declared bool // getDeclaredMethod: any access; getMethod: public methods only
+	Field    bool // a getField/getDeclaredField call's
 	Evidence string
 }
 
@@ -51,6 +56,85 @@ func (a *Analyzer) Invocation(m *hierarchy.Method, pc int32) (shapes []MethodSha
 		}
 	}
 	return ms.Shapes, ms.Points, true
+}
+
+// FieldAccess resolves the Field objects reaching operand 0 of a Field.get*/set*
+// site at pc, from Correct-String on: every one comes from getField or
+// getDeclaredField on classes the analyses know, with names they know. fields are
+// the fields found: getDeclaredField's of the class itself, getField's public
+// ones as Class.getField looks them up (the class, its superinterfaces, then its
+// superclass). evidence lists the calls.
+func (a *Analyzer) FieldAccess(m *hierarchy.Method, pc int32) (fields []*hierarchy.Field, evidence string, points []Point, ok bool) {
+	if !a.level.TrustsStrings() {
+		return nil, "", nil, false
+	}
+	mi := a.methodInfo(m)
+	if mi == nil {
+		return nil, "", nil, false
+	}
+	fs := a.methodDefs(mi, mi.operand(pc, 0), 0)
+	if !fs.Known {
+		return nil, "", fs.Points, false
+	}
+	var ev []string
+	for _, s := range fs.Shapes {
+		if !s.Field || !s.Classes.Complete || s.Names == nil {
+			return nil, "", append(fs.Points, s.Classes.Points...), false
+		}
+		for _, c := range s.Classes.Set {
+			for _, name := range s.Names {
+				for _, f := range reflectedFields(c, name, s.Declared) {
+					if !slices.Contains(fields, f) {
+						fields = append(fields, f)
+					}
+				}
+			}
+		}
+		if !slices.Contains(ev, s.Evidence) {
+			ev = append(ev, s.Evidence)
+		}
+	}
+	return fields, strings.Join(ev, "; "), fs.Points, true
+}
+
+// reflectedFields returns the fields named name that getDeclaredField (declared)
+// or getField finds in c.
+func reflectedFields(c *hierarchy.Class, name string, declared bool) []*hierarchy.Field {
+	if declared {
+		return namedFields(c, name, false)
+	}
+	seen := map[*hierarchy.Class]bool{} // a hostile diamond of interfaces is searched once
+	var public func(c *hierarchy.Class) []*hierarchy.Field
+	public = func(c *hierarchy.Class) []*hierarchy.Field {
+		for ; c != nil && !seen[c]; c = c.Super {
+			seen[c] = true
+			if out := namedFields(c, name, true); len(out) > 0 {
+				return out
+			}
+			for _, in := range c.Interfaces {
+				if out := public(in); len(out) > 0 {
+					return out
+				}
+			}
+			if c.IsInterface() {
+				return nil
+			}
+		}
+		return nil
+	}
+	return public(c)
+}
+
+// namedFields returns the fields c declares named name, public ones only when
+// public is set.
+func namedFields(c *hierarchy.Class, name string, public bool) []*hierarchy.Field {
+	var out []*hierarchy.Field
+	for _, f := range c.Fields {
+		if f.Name == name && (!public || f.Access&classfile.AccPublic != 0) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func (a *Analyzer) methodDefs(mi *method, defs []facts.Def, depth int) Methods {
@@ -117,7 +201,7 @@ func (a *Analyzer) methodDef(mi *method, d facts.Def, depth int) Methods {
 	if !ok {
 		return outside("Method object computed here")
 	}
-	if c.Ref.Class == "java/lang/Class" && (c.Ref.Name == "getMethod" || c.Ref.Name == "getDeclaredMethod") {
+	if c.Ref.Class == "java/lang/Class" && memberGetter[c.Ref.Name] {
 		return Methods{Shapes: []MethodShape{a.getMethodShape(mi, c, depth)}, Known: true}
 	}
 	callees, ok := a.callTargets(mi, c)
@@ -163,11 +247,15 @@ func (a *Analyzer) methodParam(mi *method, n int, depth int) Methods {
 	return out
 }
 
-// getMethodShape describes a getMethod/getDeclaredMethod call: the classes of its
-// receiver, the names its name argument may be (from Correct-String on) and its
-// parameter types when the Class[] argument is a known array of class constants.
+// memberGetter names the methods of Class that return one Method or Field object.
+var memberGetter = map[string]bool{"getMethod": true, "getDeclaredMethod": true, "getField": true, "getDeclaredField": true}
+
+// getMethodShape describes a getMethod/getDeclaredMethod call (or getField,
+// getDeclaredField): the classes of its receiver, the names its name argument may
+// be (from Correct-String on) and a method's parameter types when the Class[]
+// argument is a known array of class constants.
 func (a *Analyzer) getMethodShape(mi *method, c *facts.Call, depth int) MethodShape {
-	s := MethodShape{Declared: c.Ref.Name == "getDeclaredMethod"}
+	s := MethodShape{Declared: strings.HasPrefix(c.Ref.Name, "getDeclared"), Field: strings.HasSuffix(c.Ref.Name, "Field")}
 	s.Classes = a.classDefs(mi, mi.operand(c.PC, 0), depth+1)
 	var ev []string
 	if a.level.TrustsStrings() {
@@ -178,7 +266,9 @@ func (a *Analyzer) getMethodShape(mi *method, c *facts.Call, depth int) MethodSh
 		} else {
 			ev = append(ev, c.Ref.Name+`("`+strings.Join(s.Names, `" | "`)+`")`)
 		}
-		s.Params = a.classArray(mi, c, 2)
+		if !s.Field {
+			s.Params = a.classArray(mi, c, 2)
+		}
 		if s.Params != "" {
 			ev = append(ev, "parameter types "+s.Params)
 		}

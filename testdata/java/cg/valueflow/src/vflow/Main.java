@@ -13,6 +13,7 @@
  *    String.replace/trim/substring of known names;
  *  - a captured local in an anonymous class (a final synthetic field);
  *  - Lookup.ensureInitialized on a Class passed to a private method;
+ *  - a Field object from getField with a known name on a class constant;
  *  - a name passed to the public constructor of a class that is not public: no
  *    other package can name the constructor, so its callers are those of its own
  *    package, as for a package-private method (Loader; Main's two calls).
@@ -59,6 +60,14 @@ public class Main {
         new Loader("vflow.Widget");
         new Loader("vflow.Other");
         Loader.load("vflow.Widget");
+        fieldOf(new Widget());
+    }
+
+    // A Field object from getField with a known name on a class constant: from
+    // Correct-String on, the site names Widget.count (a field access has no call
+    // edges).
+    static Object fieldOf(Widget w) throws Exception {
+        return Widget.class.getField("count").get(w); // @site[level>=4](resolved, field) @site[level=3](unresolved, field)
     }
 
     // Not public: its public constructor's callers are in vflow. Its own method

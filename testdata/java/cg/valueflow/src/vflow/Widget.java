@@ -2,6 +2,8 @@
 package vflow;
 
 public class Widget {
+    public int count; // read by name (Main.fieldOf)
+
     static {
         System.out.println("Widget");
     }
