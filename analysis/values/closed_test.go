@@ -19,16 +19,7 @@ import (
 // without the module's descriptor. testdata/java/jdkboundary says what each
 // method's site loads.
 func TestClosedCallers(t *testing.T) {
-	classes := javatest.Compile(t, javatest.Program(t, "jdkboundary"))
-	ix, err := index.Build(context.Background(), index.Config{NoJDK: true, Sources: []classpath.Source{{Path: classes, Origin: classpath.JDK}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	names := ix.Hierarchy().Class("jfake/internal/Names")
-	if names == nil {
-		t.Fatal("jfake/internal/Names is not indexed")
-	}
+	ix, names := programClass(t, "jdkboundary", classpath.JDK, "jfake/internal/Names")
 	internal := func(c *hierarchy.Class) bool { return c.Package() == "jfake/internal" }
 	upcalled := func(m *hierarchy.Method) bool { return m.Name == "upcalled" }
 	for _, tc := range []struct {
@@ -60,4 +51,21 @@ func TestClosedCallers(t *testing.T) {
 			t.Errorf("%v (internal package given: %v): the sites of %v load Names, want those of %v", tc.level, tc.internal != nil, resolved, tc.resolved)
 		}
 	}
+}
+
+// programClass compiles testdata/java/<program>, indexes it alone (no JDK) as
+// classes of origin, and returns the index and its class name.
+func programClass(t *testing.T, program string, origin classpath.Origin, name string) (*index.Index, *hierarchy.Class) {
+	t.Helper()
+	classes := javatest.Compile(t, javatest.Program(t, program))
+	ix, err := index.Build(context.Background(), index.Config{NoJDK: true, Sources: []classpath.Source{{Path: classes, Origin: origin}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	c := ix.Hierarchy().Class(name)
+	if c == nil {
+		t.Fatalf("%s is not indexed", name)
+	}
+	return ix, c
 }

@@ -1,32 +1,20 @@
 package values
 
 import (
-	"context"
 	"slices"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
 )
 
 // TestFieldAccess checks which fields the Field object of each Field.get in
 // testdata/java/fieldaccess may be, from Correct-String on (the names come from
 // the string analysis), as its comments say; below, none is known.
 func TestFieldAccess(t *testing.T) {
-	classes := javatest.Compile(t, javatest.Program(t, "fieldaccess"))
-	ix, err := index.Build(context.Background(), index.Config{NoJDK: true, Sources: []classpath.Source{{Path: classes, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	main := ix.Hierarchy().Class("fa/Main")
-	if main == nil {
-		t.Fatal("fa/Main is not indexed")
-	}
+	ix, main := programClass(t, "fieldaccess", classpath.Application, "fa/Main")
 	want := map[string][]string{
 		"declared":  {"fa/Main$Box.count"},
 		"inherited": {"fa/Main$Base.size"},
