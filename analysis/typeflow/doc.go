@@ -19,11 +19,13 @@
 // The JDK's code is summarised, not followed (Config.Summarised), as Zhuo and Zhang
 // treat library code: each value of a JDK method is any object of its declared type
 // created anywhere (RTA's answer), so the sets are per value in the application and
-// its libraries, where users read call hierarchies. (TFA keeps one thing of the
-// JDK's code: what a method returns when its code tells on every path, returns.go.
-// One that returns one of its arguments unchanged, as Objects.requireNonNull and
+// its libraries, where users read call hierarchies. (TFA keeps two things of the
+// JDK's code, returns.go. What a method returns when its code tells on every path:
+// one that returns one of its arguments unchanged, as Objects.requireNonNull and
 // Class.cast do, passes the argument's set through; one that returns objects it
-// creates, as ArrayList.iterator and Arrays.asList do, returns their classes.)
+// creates, as ArrayList.iterator and Arrays.asList do, returns their classes. And
+// an argument of a static call that the method creates itself, as the action a
+// JDK method makes and hands to doPrivileged.)
 // Following the JDK's values bought almost nothing: with the whole JDK, its
 // containers, arrays and reflective fallbacks put nearly every JDK value at
 // "everything" anyway (javacc at Correct-JDK: 207,539 reachable methods followed,

@@ -198,6 +198,7 @@ type oracle struct {
 	summarised func(*hierarchy.Method) bool // Config.Summarised
 	returns    map[int32]*returned          // TFA: by summarised method ID, what it returns (nil: unknown)
 	freshNodes map[int32]int32              // TFA: by summarised method ID, the node of the objects it returns new
+	lastCode   methodCode                   // TFA: the summarised method whose facts localObjects read last
 	// TFA only (flow not nil); see values.go.
 	flow       func(*hierarchy.Method) (*facts.Flow, error)
 	vals       [][]valNode // by method ID: its value nodes, sorted by pc and operand

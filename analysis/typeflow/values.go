@@ -61,8 +61,11 @@ func (o *oracle) def(m *hierarchy.Method, pc int32) int32 {
 // numbering: the receiver of an instance call is 0). Nodes are made as m is reached;
 // one asked for later comes from m's flow made anew.
 func (o *oracle) operand(m *hierarchy.Method, pc, n int32) int32 {
-	if o.opaque[m.ID] || o.isSummarised(m) {
+	switch {
+	case o.opaque[m.ID]:
 		return o.any
+	case o.isSummarised(m):
+		return o.localOperand(m, pc, n)
 	}
 	if id, ok := o.lookup(m, pc, n); ok {
 		return id

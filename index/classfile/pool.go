@@ -215,6 +215,20 @@ func (p *Pool) Ref(i uint16) Ref {
 	return Ref{Class: p.ClassName(p.u2(at + 1)), Name: name, Desc: desc, Interface: t == TagInterfaceMethodref}
 }
 
+// RefDesc returns the descriptor of a Fieldref, Methodref, InterfaceMethodref,
+// Dynamic or InvokeDynamic entry, "" for another kind: Ref(i).Desc without
+// reading the names, which code that only counts a call's operands does not need.
+func (p *Pool) RefDesc(i uint16) string {
+	switch p.Tag(i) {
+	case TagFieldref, TagMethodref, TagInterfaceMethodref, TagDynamic, TagInvokeDynamic:
+		at := p.offs[i] &^ asciiBit
+		if nt := p.at(p.u2(at+3), TagNameAndType); nt != 0 {
+			return p.Utf8(p.u2(nt + 3))
+		}
+	}
+	return ""
+}
+
 // SharedRef returns Ref(i) as a pointer that, in a pool parsed with a table of
 // Strings (ParseShared), is shared by the equal references of every pool of the
 // table: the facts of a class path keep one per call and field access (1.4

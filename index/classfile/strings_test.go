@@ -200,3 +200,36 @@ func TestSharedRef(t *testing.T) {
 		t.Fatal("no reference shared")
 	}
 }
+
+// TestRefDesc: RefDesc gives what Ref and Dynamic give as the descriptor of every
+// field, method and invokedynamic entry of the features program's pools, and ""
+// for the other kinds.
+func TestRefDesc(t *testing.T) {
+	kinds := map[classfile.Tag]int{}
+	for name, b := range compiledClasses(t) {
+		f, err := classfile.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < f.Pool.Len(); i++ {
+			idx := uint16(i)
+			want := ""
+			switch tag := f.Pool.Tag(idx); tag {
+			case classfile.TagFieldref, classfile.TagMethodref, classfile.TagInterfaceMethodref:
+				want = f.Pool.Ref(idx).Desc
+				kinds[tag]++
+			case classfile.TagInvokeDynamic, classfile.TagDynamic:
+				_, _, want = f.Pool.Dynamic(idx)
+				kinds[tag]++
+			}
+			if got := f.Pool.RefDesc(idx); got != want {
+				t.Fatalf("%s #%d (%v): RefDesc %q, want %q", name, i, f.Pool.Tag(idx), got, want)
+			}
+		}
+	}
+	for _, tag := range []classfile.Tag{classfile.TagFieldref, classfile.TagMethodref, classfile.TagInterfaceMethodref, classfile.TagInvokeDynamic} {
+		if kinds[tag] == 0 {
+			t.Errorf("no %v entry in the features program: the test says nothing of it", tag)
+		}
+	}
+}

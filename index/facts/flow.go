@@ -443,7 +443,7 @@ func effectOf(p *classfile.Pool, in bytecode.Instr, cache map[uint32][2]uint8) (
 		if p.Tag(in.Index) != classfile.TagFieldref {
 			return fi, pcError(in.PC, "%v refers to constant %d of kind %v", in.Op, in.Index, p.Tag(in.Index))
 		}
-		n, err := words(p.Ref(in.Index).Desc)
+		n, err := words(p.RefDesc(in.Index))
 		if err != nil {
 			return fi, err
 		}
@@ -464,12 +464,12 @@ func effectOf(p *classfile.Pool, in bytecode.Instr, cache map[uint32][2]uint8) (
 			if p.Tag(in.Index) != classfile.TagInvokeDynamic {
 				return fi, pcError(in.PC, "invokedynamic refers to constant %d of kind %v", in.Index, p.Tag(in.Index))
 			}
-			_, _, desc = p.Dynamic(in.Index)
+			desc = p.RefDesc(in.Index)
 		} else {
 			if t := p.Tag(in.Index); t != classfile.TagMethodref && t != classfile.TagInterfaceMethodref {
 				return fi, pcError(in.PC, "%v refers to constant %d of kind %v", in.Op, in.Index, t)
 			}
-			desc = p.Ref(in.Index).Desc
+			desc = p.RefDesc(in.Index)
 		}
 		pop := 0
 		if in.Op != bytecode.Invokestatic && in.Op != bytecode.Invokedynamic {
