@@ -33,6 +33,15 @@ type jdkInvokeResolver struct{}
 
 func (jdkInvokeResolver) appliesAt(callgraph.Level) bool { return true }
 
+// deserializesLambda reports whether m is SerializedLambda.readResolve, whose
+// Method.invoke the JDK model resolves at every level. The value analyses can
+// follow its Method out of the action (getDeclaredMethod("$deserializeLambda$")
+// on the capturing class) but not the action's setAccessible, by which it reaches
+// a private method: they leave the site to the model.
+func deserializesLambda(m *hierarchy.Method) bool {
+	return m.Class.Name == "java/lang/invoke/SerializedLambda" && m.Name == "readResolve"
+}
+
 // annotationInvokers are the JDK classes whose Method.invoke sites call annotation
 // members only.
 var annotationInvokers = map[string]bool{
@@ -45,7 +54,7 @@ func (jdkInvokeResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	if m == nil || d.feature != callgraph.FeatInvocation || m.Class.Origin != hierarchy.JDK {
 		return siteResult{}
 	}
-	if m.Class.Name == "java/lang/invoke/SerializedLambda" && m.Name == "readResolve" {
+	if deserializesLambda(m) {
 		st := callgraph.Resolved
 		if !s.opts.Level.ModelsJDK() {
 			st = callgraph.Partial

@@ -139,6 +139,9 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 	case callgraph.FeatInstantiation:
 		return s.resolveInstantiation(va, d)
 	case callgraph.FeatInvocation:
+		if deserializesLambda(m) {
+			return siteResult{} // the JDK model's (jdkInvokeResolver)
+		}
 		shapes, points, ok := va.Invocation(m, c.PC)
 		if !ok {
 			return siteResult{points: specPoints(points)}

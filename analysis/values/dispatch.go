@@ -2,6 +2,7 @@ package values
 
 import (
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
+	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 )
@@ -23,9 +24,14 @@ const maxTargets = 8
 // the call rest on exactly this. invokeinterface is not followed: lambda objects
 // and dynamic proxies implement interfaces with classes generated at run time, whose
 // methods (a lambda's target, InvocationHandler.invoke) the selection does not see.
-// Neither are dispatches declared on Object, whose subtypes are every class.
+// Neither are dispatches declared on Object, whose subtypes are every class. Any
+// instance call is followed where its receiver's class is known exactly
+// (exactTarget).
 func (a *Analyzer) callTargets(mi *method, c *facts.Call) ([]*hierarchy.Method, bool) {
 	if m := a.boundTarget(mi, c); m != nil {
+		return []*hierarchy.Method{m}, true
+	}
+	if m := a.exactTarget(mi, c); m != nil {
 		return []*hierarchy.Method{m}, true
 	}
 	if c.Op != bytecode.Invokevirtual || c.Indy != nil {
@@ -92,4 +98,80 @@ func (ix *Index) dispatch(h *hierarchy.Hierarchy, owner *hierarchy.Class, rm *hi
 	ix.dispatchCache[k] = d
 	ix.callerMu.Unlock()
 	return d.targets, d.ok
+}
+
+// exactTarget returns the one method an instance call runs when its receiver is an
+// object of a known class: one the method creates (new), or, through the frames of
+// the calls being followed, one a caller created and handed down. So the action a
+// method creates and hands to AccessController.doPrivileged is the one whose run
+// doPrivileged's code calls, and what that run returns is what doPrivileged
+// returns. A lambda without captured values whose implementation takes no
+// parameters counts as well: the call runs that implementation. nil otherwise.
+func (a *Analyzer) exactTarget(mi *method, c *facts.Call) *hierarchy.Method {
+	if c.Op != bytecode.Invokevirtual && c.Op != bytecode.Invokeinterface || c.Indy != nil {
+		return nil
+	}
+	owner := a.h.Class(c.Ref.Class)
+	if owner == nil || owner.Phantom {
+		return nil
+	}
+	rm, err := a.h.ResolveMethod(owner, c.Ref.Name, c.Ref.Desc, c.Ref.Interface)
+	if err != nil || rm == nil || rm.IsStatic() {
+		return nil
+	}
+	return a.receiverTarget(mi, a.frame, mi.operand(c.PC, 0), rm, 0)
+}
+
+// receiverTarget follows a receiver's one definition, defs in mi with fr the
+// frame mi runs in, to the object it is (exactTarget) and selects rm there.
+func (a *Analyzer) receiverTarget(mi *method, fr *frame, defs []facts.Def, rm *hierarchy.Method, hops int) *hierarchy.Method {
+	if len(defs) != 1 || hops > maxDepth {
+		return nil
+	}
+	d := defs[0]
+	switch d.Kind {
+	case facts.DefParam:
+		if fr == nil || fr.callee != mi {
+			return nil
+		}
+		ops := fr.caller.flow.Operands(int(fr.call.PC))
+		if d.N >= len(ops) {
+			return nil
+		}
+		return a.receiverTarget(fr.caller, fr.up, ops[d.N], rm, hops+1)
+	case facts.DefInstr:
+	default:
+		return nil
+	}
+	pc := int32(d.N)
+	if _, ok := mi.casts[pc]; ok {
+		return a.receiverTarget(mi, fr, mi.operand(pc, 0), rm, hops+1)
+	}
+	if name, ok := mi.allocs[pc]; ok {
+		c := a.h.Class(name)
+		if c == nil || c.Phantom || c.IsAbstract() || c.IsInterface() {
+			return nil
+		}
+		t := a.h.Select(c, rm)
+		if t == nil || t.IsAbstract() || t.IsNative() {
+			return nil
+		}
+		return t
+	}
+	if c, ok := mi.calls[pc]; ok && c.Op == bytecode.Invokedynamic && c.Indy.Name == rm.Name && len(mi.flow.Operands(int(pc))) == 0 {
+		impl, ok := c.Indy.LambdaImpl()
+		if !ok || impl.RefKind != classfile.RefInvokeStatic {
+			return nil
+		}
+		owner := a.h.Class(impl.Ref.Class)
+		if owner == nil {
+			return nil
+		}
+		t, err := a.h.ResolveMethod(owner, impl.Ref.Name, impl.Ref.Desc, impl.Ref.Interface)
+		if err != nil || t == nil || !t.IsStatic() || t.Desc[1] != ')' {
+			return nil // its parameters would be the call's operands past the receiver
+		}
+		return t
+	}
+	return nil
 }

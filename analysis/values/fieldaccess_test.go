@@ -1,13 +1,17 @@
 package values
 
 import (
+	"context"
 	"slices"
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/index"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
+	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
+	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestFieldAccess checks which fields the Field object of each Field.get in
@@ -45,6 +49,44 @@ func TestFieldAccess(t *testing.T) {
 			case !ok || !slices.Equal(names, fields) && !(len(names) == 0 && len(fields) == 0):
 				t.Errorf("%v %s: fields %v (known %v, %s), want %v", lv, name, names, ok, ev, fields)
 			}
+		}
+	}
+}
+
+// TestPrivilegedReturns: a Field object from AccessController.doPrivileged is what
+// the run of the action it is handed returns, when the caller creates the action
+// (an anonymous class, a lambda that captures nothing): the values follow
+// doPrivileged's code (the JDK's, here the mini JDK's copy) into that run. An
+// action from a public parameter stays unknown. testdata/java/fieldaccess's
+// privileged* methods say which field each call names.
+func TestPrivilegedReturns(t *testing.T) {
+	classes := javatest.Compile(t, javatest.Program(t, "fieldaccess"))
+	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
+		{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: classes, Origin: classpath.Application}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	main := ix.Hierarchy().Class("fa/Main")
+	va := New(ix, NewIndex(ix), callgraph.CorrectString, Environment{})
+	for name, want := range map[string][]string{
+		"privileged":       {"fa/Main$Box.count"},
+		"privilegedLambda": {"fa/Main$Box.label"},
+		"givenAction":      nil, // not known
+	} {
+		m := main.Methods[slices.IndexFunc(main.Methods, func(x *hierarchy.Method) bool { return x.Name == name })]
+		f := ix.Facts(m)
+		i := slices.IndexFunc(f.Calls, func(c facts.Call) bool { return c.Ref.Class == "java/lang/reflect/Field" })
+		if i < 0 {
+			t.Fatalf("%s: no call of Field", name)
+		}
+		got, ev, _, ok := va.FieldAccess(m, f.Calls[i].PC)
+		var names []string
+		for _, fd := range got {
+			names = append(names, fd.Class.Name+"."+fd.Name)
+		}
+		if ok != (want != nil) || !slices.Equal(names, want) {
+			t.Errorf("%s: fields %v (known %v, %s), want %v", name, names, ok, ev, want)
 		}
 	}
 }

@@ -23,7 +23,8 @@ var Classes = []string{"java/lang/Object", "java/lang/Class", "java/lang/String"
 	"java/lang/reflect/AccessibleObject", "java/lang/reflect/Member", "java/io/PrintStream",
 	"java/io/Serializable", "java/lang/Comparable", "java/lang/CharSequence",
 	"java/lang/ReflectiveOperationException", "java/lang/ClassNotFoundException",
-	"java/util/function/Supplier", "java/security/AccessController", "java/security/PrivilegedAction"}
+	"java/util/function/Supplier", "java/security/AccessController", "java/security/PrivilegedAction",
+	"java/security/PrivilegedExceptionAction"}
 
 var (
 	once sync.Once

@@ -1,6 +1,9 @@
 package fa;
 
 import java.lang.reflect.Field;
+import java.security.AccessController;
+import java.security.PrivilegedAction;
+import java.security.PrivilegedExceptionAction;
 
 // Field objects reaching Field.get and Field.set (TestFieldAccess): the call in
 // each method names the fields its comment says, as Class.getField and
@@ -43,5 +46,34 @@ public class Main {
     // A name from a public parameter: unknown.
     public static Object unknown(Box b, String name) throws Exception {
         return Box.class.getField(name).get(b); // unknown
+    }
+
+    // From the action handed to doPrivileged, created here: AccessController's
+    // code calls that action's run, so the call returns what run returns
+    // (TestPrivilegedReturns, with the JDK's AccessController).
+    static Object privileged(Box b) throws Exception {
+        Field f = AccessController.doPrivileged(new PrivilegedExceptionAction<Field>() {
+            public Field run() throws Exception {
+                return Box.class.getDeclaredField("count");
+            }
+        });
+        return f.get(b); // fa.Main$Box.count
+    }
+
+    // The same from a lambda that captures nothing.
+    static Object privilegedLambda(Box b) throws Exception {
+        Field f = AccessController.doPrivileged((PrivilegedAction<Field>) () -> {
+            try {
+                return Box.class.getField("label");
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return f.get(b); // fa.Main$Box.label
+    }
+
+    // An action from a public parameter: not known.
+    public static Object givenAction(PrivilegedExceptionAction<Field> action, Box b) throws Exception {
+        return AccessController.doPrivileged(action).get(b); // unknown
     }
 }
