@@ -7,10 +7,6 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
-	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestSummarisedLocals: TFA summarises the JDK's code, whose values are any object
@@ -20,15 +16,7 @@ import (
 // which run methods each call runs. XTA and RTA, which follow no value of the
 // JDK's code, run every action created anywhere at each of them.
 func TestSummarisedLocals(t *testing.T) {
-	jdk := javatest.Compile(t, javatest.Program(t, "jdklocals-jdk"), javatest.Release(17))
-	app := javatest.Compile(t, javatest.Program(t, "jdklocals"), javatest.Release(17), javatest.ClassPath(jdk))
-	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
-		{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: jdk, Origin: classpath.JDK},
-		{Path: app, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := jdkSideIndex(t, "jdklocals-jdk", "jdklocals")
 	h := ix.Hierarchy()
 	a := New(ix)
 	const (

@@ -6,26 +6,14 @@ import (
 	"testing"
 
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/index"
-	"github.com/jcg-lsp/jcg-lsp/index/classpath"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
-	"github.com/jcg-lsp/jcg-lsp/internal/javatest"
-	"github.com/jcg-lsp/jcg-lsp/internal/minijdk"
 )
 
 // TestWithoutJDKFallbacks runs testdata/java/whatif, whose JDK side
 // (testdata/java/whatif-jdk) is indexed as the JDK's, with and without the JDK's
 // fallbacks (Options.WithoutJDKFallbacks); the Java sources say what to expect.
 func TestWithoutJDKFallbacks(t *testing.T) {
-	jdk := javatest.Compile(t, javatest.Program(t, "whatif-jdk"), javatest.Release(17))
-	app := javatest.Compile(t, javatest.Program(t, "whatif"), javatest.Release(17), javatest.ClassPath(jdk))
-	ix, err := index.Build(context.Background(), index.Config{Sources: []classpath.Source{
-		{Path: minijdk.Dir(t), Origin: classpath.JDK}, {Path: jdk, Origin: classpath.JDK},
-		{Path: app, Origin: classpath.Application}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := jdkSideIndex(t, "whatif-jdk", "whatif")
 	a := New(ix)
 	h := ix.Hierarchy()
 	boot := methodID(t, h, "jfake/Registry.boot([Ljava/lang/String;)Ljava/lang/Object;")

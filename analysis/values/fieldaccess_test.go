@@ -30,17 +30,7 @@ func TestFieldAccess(t *testing.T) {
 	for _, lv := range []callgraph.Level{callgraph.CorrectCast, callgraph.CorrectString} {
 		va := New(ix, NewIndex(ix), lv, Environment{})
 		for name, fields := range want {
-			m := main.Methods[slices.IndexFunc(main.Methods, func(x *hierarchy.Method) bool { return x.Name == name })]
-			f := ix.Facts(m)
-			i := slices.IndexFunc(f.Calls, func(c facts.Call) bool { return c.Ref.Class == "java/lang/reflect/Field" })
-			if i < 0 {
-				t.Fatalf("%s: no call of Field", name)
-			}
-			got, ev, _, ok := va.FieldAccess(m, f.Calls[i].PC)
-			var names []string
-			for _, fd := range got {
-				names = append(names, fd.Class.Name+"."+fd.Name)
-			}
+			names, ev, ok := fieldsNamed(t, ix, va, main, name)
 			switch {
 			case !lv.TrustsStrings() || fields == nil:
 				if ok {
@@ -74,19 +64,28 @@ func TestPrivilegedReturns(t *testing.T) {
 		"privilegedLambda": {"fa/Main$Box.label"},
 		"givenAction":      nil, // not known
 	} {
-		m := main.Methods[slices.IndexFunc(main.Methods, func(x *hierarchy.Method) bool { return x.Name == name })]
-		f := ix.Facts(m)
-		i := slices.IndexFunc(f.Calls, func(c facts.Call) bool { return c.Ref.Class == "java/lang/reflect/Field" })
-		if i < 0 {
-			t.Fatalf("%s: no call of Field", name)
-		}
-		got, ev, _, ok := va.FieldAccess(m, f.Calls[i].PC)
-		var names []string
-		for _, fd := range got {
-			names = append(names, fd.Class.Name+"."+fd.Name)
-		}
+		names, ev, ok := fieldsNamed(t, ix, va, main, name)
 		if ok != (want != nil) || !slices.Equal(names, want) {
 			t.Errorf("%s: fields %v (known %v, %s), want %v", name, names, ok, ev, want)
 		}
 	}
+}
+
+// fieldsNamed returns the fields (class.name) that the first call of Field in
+// method name of class main may access, with the evidence and whether they are
+// known.
+func fieldsNamed(t *testing.T, ix *index.Index, va *Analyzer, main *hierarchy.Class, name string) ([]string, string, bool) {
+	t.Helper()
+	m := main.Methods[slices.IndexFunc(main.Methods, func(x *hierarchy.Method) bool { return x.Name == name })]
+	f := ix.Facts(m)
+	i := slices.IndexFunc(f.Calls, func(c facts.Call) bool { return c.Ref.Class == "java/lang/reflect/Field" })
+	if i < 0 {
+		t.Fatalf("%s: no call of Field", name)
+	}
+	got, ev, _, ok := va.FieldAccess(m, f.Calls[i].PC)
+	var names []string
+	for _, fd := range got {
+		names = append(names, fd.Class.Name+"."+fd.Name)
+	}
+	return names, ev, ok
 }
