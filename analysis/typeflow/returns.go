@@ -162,6 +162,9 @@ func (o *oracle) fresh(mc methodCode, defs []facts.Def, depth int, returns bool,
 					return false
 				}
 				ret := returnDesc(c.Indy.Desc)
+				if len(ret) < 3 || ret[0] != 'L' {
+					return false
+				}
 				l := o.lambdaID(mc.m, c.PC, ret[1:len(ret)-1])
 				if l < 0 {
 					return false

@@ -158,7 +158,7 @@ func (a *Analyzer) receiverTarget(mi *method, fr *frame, defs []facts.Def, rm *h
 		}
 		return t
 	}
-	if c, ok := mi.calls[pc]; ok && c.Op == bytecode.Invokedynamic && c.Indy.Name == rm.Name && len(mi.flow.Operands(int(pc))) == 0 {
+	if c, ok := mi.calls[pc]; ok && c.Op == bytecode.Invokedynamic && c.Indy != nil && c.Indy.Name == rm.Name && len(mi.flow.Operands(int(pc))) == 0 {
 		impl, ok := c.Indy.LambdaImpl()
 		if !ok || impl.RefKind != classfile.RefInvokeStatic {
 			return nil
