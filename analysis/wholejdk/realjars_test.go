@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +12,9 @@ import (
 	"github.com/jcg-lsp/jcg-lsp/analysis"
 	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
 	"github.com/jcg-lsp/jcg-lsp/index"
+	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classpath"
+	"github.com/jcg-lsp/jcg-lsp/index/facts"
 	"github.com/jcg-lsp/jcg-lsp/index/hierarchy"
 	"github.com/jcg-lsp/jcg-lsp/internal/graphcheck"
 )
@@ -211,6 +214,87 @@ func checkRealJar(t *testing.T, j realJar, levels []callgraph.Level) {
 			t.Errorf("%s/6: %s.main is not reachable", algo, j.main)
 		}
 		graphcheck.CheckSubgraph(t, []*callgraph.Graph{coarser, g}, h)
+		if algo == callgraph.TFA {
+			checkLocalActions(t, ix, g)
+		}
 		coarser = g
 	}
+}
+
+// checkLocalActions checks TFA's rule for the JDK's summarised code on the whole
+// JDK: a reachable AccessController.doPrivileged call whose action the calling
+// method creates itself (its one definition a new C) runs C's run only, the one
+// selection of the action interface's run in C, however many actions the JDK
+// creates elsewhere.
+func checkLocalActions(t *testing.T, ix *index.Index, g *callgraph.Graph) {
+	t.Helper()
+	h := ix.Hierarchy()
+	checked := 0
+	for _, m := range h.Methods() {
+		if m.Class.Origin != hierarchy.JDK || !g.Reachable.Has(m.ID) {
+			continue
+		}
+		f := ix.Facts(m)
+		if f == nil {
+			continue
+		}
+		for _, c := range f.Calls {
+			if c.Op != bytecode.Invokestatic || c.Ref.Class != "java/security/AccessController" || !strings.HasPrefix(c.Ref.Name, "doPrivileged") {
+				continue
+			}
+			action := h.Class(strings.TrimPrefix(strings.SplitN(c.Ref.Desc[1:], ";", 2)[0], "L"))
+			if action == nil {
+				continue
+			}
+			run := action.Method("run", "()Ljava/lang/Object;")
+			created := localAlloc(ix, m, c.PC)
+			if run == nil || created == nil || !h.IsSubtype(created, action) {
+				continue
+			}
+			want := h.Select(created, run)
+			var runs []*hierarchy.Method
+			for _, b := range g.Callees(m.ID) {
+				if b.PC != c.PC || g.Reasons[b.Reason].Kind != callgraph.KindPrivileged {
+					continue
+				}
+				for _, id := range g.Sets[b.Set] {
+					if callee := h.Methods()[id]; callee.Name == "run" {
+						runs = append(runs, callee)
+					}
+				}
+			}
+			if len(runs) != 1 || runs[0] != want {
+				t.Errorf("%s line %d: doPrivileged(new %s) runs %d run methods (%v), want %s", m, c.Line, created.Name, len(runs), first(runs, 3), want)
+			}
+			checked++
+		}
+	}
+	t.Logf("TFA/6: %d doPrivileged calls of the JDK with an action of their own checked", checked)
+	if checked == 0 {
+		t.Error("no reachable doPrivileged call of the JDK creates its action: the check says nothing")
+	}
+}
+
+// localAlloc returns the class of the object operand 0 of the call at pc in m is,
+// when its one definition is a new in m; nil otherwise.
+func localAlloc(ix *index.Index, m *hierarchy.Method, pc int32) *hierarchy.Class {
+	fl, err := ix.Flow(m)
+	if err != nil {
+		return nil
+	}
+	ops := fl.Operands(int(pc))
+	if len(ops) == 0 || len(ops[0]) != 1 || ops[0][0].Kind != facts.DefInstr {
+		return nil
+	}
+	at := int32(ops[0][0].N)
+	for _, al := range ix.Facts(m).Allocs {
+		if al.PC == at {
+			return ix.Hierarchy().Class(al.Type)
+		}
+	}
+	return nil
+}
+
+func first(ms []*hierarchy.Method, n int) []*hierarchy.Method {
+	return ms[:min(n, len(ms))]
 }
