@@ -330,6 +330,33 @@ func (s *solver) fallbackBundlesShaped(at site, feature callgraph.Feature, noArg
 	}
 }
 
+// openedBundle adds to the conservative set of an unresolved reflective site the
+// non-public members that a bounded access override (one of the JDK's) that may
+// have reached its object opened: the level's sets hold the others.
+func (s *solver) openedBundle(at site, feature callgraph.Feature, d *dynamicSite) {
+	if d.open == nil || !d.open.bounded || s.whatIfSkips(at) {
+		return
+	}
+	var ids []int32
+	for _, id := range d.open.opened {
+		m := s.h.Methods()[id]
+		ctor := m.IsConstructor()
+		switch {
+		case feature == callgraph.FeatInstantiation && (!ctor || d.noArg && m.Desc != "()V"),
+			feature == callgraph.FeatInvocation && (ctor || m.IsAbstract()),
+			!d.shape.accepts(s.h, m):
+			continue
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	r := d.reason
+	r.Fallback = s.opts.Level.FallbackLevel()
+	s.bundle(at, s.addSet(ids), s.reason(r), true)
+}
+
 // whatIfSkips reports whether the site at gets no conservative edges: a JDK site
 // in a run asked what the JDK's fallbacks bring in (Options.WithoutJDKFallbacks),
 // which it tells of the site.

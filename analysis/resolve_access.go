@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
@@ -47,13 +48,12 @@ import (
 // result), the object may be any, and every override of its kind may have reached it.
 //
 // Overrides count where they are reachable code of the application or a library,
-// and they void sites there. The JDK's own overrides are taken to act on the
-// reflective objects the JDK makes for itself (ObjectStreamClass's constructors, the
-// proxies' methods), and the JDK's reflective sites to call the objects it makes or
-// that reach it without an override, as the levels always did: an override of a
-// container whose object is a parameter may have reached any object, and would
-// otherwise void every reflective site of the JDK (the guice recall workload's graph
-// at levels 2-6 was level 1's, every reachable method of the JDK).
+// and they void sites there: an override of a container whose object is a
+// parameter may have reached any object, and would otherwise void every reflective
+// site of the JDK (the guice recall workload's graph at levels 2-6 was level 1's,
+// every reachable method of the JDK). The JDK's own overrides void the JDK's sites
+// that their objects may reach, and only those of their class nest where the
+// object never leaves it (resolve_access_jdk.go).
 //
 // A run does not know its overrides before it reaches them: Run analyses first with
 // none, and whenever a pass is about to visit a method with an override it did not
@@ -98,6 +98,27 @@ type override struct {
 	kind    objKind
 	origins []origin // where its object was made; nil when unknown
 	where   string   // "setAccessible(true) at Foo.java:42", for evidence
+	// nest, for an override of the JDK whose object never leaves its class nest,
+	// is that nest: it reaches no other sites (resolve_access_jdk.go).
+	nest []*hierarchy.Class
+	// bounded says that opened, sorted method IDs, holds every non-public member
+	// the override may open (the JDK's, resolve_access_jdk.go); otherwise it may
+	// open any.
+	bounded bool
+	opened  []int32
+}
+
+// opens reports whether the override o, which may be nil (none), may have opened
+// the member m.
+func (o *override) opens(m *hierarchy.Method) bool {
+	if o == nil {
+		return false
+	}
+	if !o.bounded {
+		return true
+	}
+	_, ok := slices.BinarySearch(o.opened, m.ID)
+	return ok
 }
 
 // overrideAPIs are the override methods by name and descriptor, with the classes a
@@ -160,6 +181,12 @@ var classGetters = map[string]struct {
 type accessOverrides struct {
 	once sync.Once
 	all  []*override
+
+	jdkOnce  sync.Once
+	jdkReady atomic.Bool
+	jdk      []*override // the JDK's that the analysis models: resolve_access_jdk.go
+	// jdkUnmodelled are the JDK's other overrides (resolve_access_jdk.go).
+	jdkUnmodelled []*override
 
 	mu     sync.Mutex
 	escape map[origin]bool // escapes, by origin
@@ -590,9 +617,18 @@ func (r *accessRun) restart(id int32) bool {
 }
 
 // overrideAt returns the first override of the run that may have reached the
-// reflective object of kind k in operand operand of the call at pc in m, or nil.
+// reflective object of kind k in operand operand of the call at pc in m, or nil: at
+// a site of the application or a library, one of theirs that the run reached; at a
+// site of the JDK, one of the JDK's.
 func (s *solver) overrideAt(m *hierarchy.Method, pc int32, operand int, k objKind) *override {
-	if len(s.access.active) == 0 || m == nil || m.Class.Origin == hierarchy.JDK || !s.opts.Level.RespectsEncapsulation() {
+	if m == nil || !s.opts.Level.RespectsEncapsulation() {
+		return nil
+	}
+	active := s.access.active
+	if m.Class.Origin == hierarchy.JDK {
+		active = s.a.jdkOverrides()
+	}
+	if len(active) == 0 {
 		return nil
 	}
 	var mine []origin
@@ -601,8 +637,8 @@ func (s *solver) overrideAt(m *hierarchy.Method, pc int32, operand int, k objKin
 			mine = lf.origins(ops[operand], 0, k == objLookup)
 		}
 	}
-	for _, o := range s.access.active {
-		if !o.kind.meets(k) {
+	for _, o := range active {
+		if !o.kind.meets(k) || !o.reaches(m.Class) {
 			continue
 		}
 		switch {

@@ -166,7 +166,7 @@ func (s *solver) resolveSpringFactories(d *dynamicSite) siteResult {
 	res := siteResult{status: callgraph.Resolved, because: map[int32]string{}}
 	from := d.at.caller.Class
 	for _, f := range ci.spring {
-		if !f.ctor.IsPublic() && d.open == nil && !s.h.EncapsulationSafeConstructor(from, f.ctor) {
+		if !f.ctor.IsPublic() && !d.open.opens(f.ctor) && !s.h.EncapsulationSafeConstructor(from, f.ctor) {
 			continue
 		}
 		res.methods = append(res.methods, f.ctor)

@@ -143,7 +143,11 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 	d.open = s.lookupOverride(at, rm)
 	var classes []*hierarchy.Class
 	bounded := false
-	if d.open != nil {
+	switch {
+	case d.open != nil && d.open.bounded:
+		// One of the JDK's overrides, which opens the members it names.
+		d.unresolved += "; " + voided(d.open, "object") + ": the handle may refer to a non-public member it opened"
+	case d.open != nil:
 		classes, bounded = s.openLookupClasses(at, rm)
 		if bounded {
 			var names []string
@@ -166,6 +170,13 @@ func (s *solver) handleLookup(at site, c *facts.Call, rm *hierarchy.Method) {
 	d.fallback = func() int32 {
 		switch {
 		case !s.opts.Level.RespectsEncapsulation():
+		case d.open != nil && d.open.bounded:
+			hs := s.handles()
+			hs.addAccessible(s, at.caller.Class)
+			add := hs.add(s)
+			for _, id := range d.open.opened {
+				add(id)
+			}
 		case d.open != nil && bounded:
 			s.handles().addMembers(s, classes)
 		case d.open != nil:

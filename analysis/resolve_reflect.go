@@ -410,7 +410,8 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		reason: callgraph.Reason{Kind: callgraph.KindReflection, Resolver: "reflection"}}
 	fallback := func(f callgraph.Feature) func() int32 {
 		return func() int32 {
-			s.fallbackBundlesShaped(at, f, d.noArg, d.open != nil, d.reason, d.shape)
+			s.fallbackBundlesShaped(at, f, d.noArg, d.open != nil && !d.open.bounded, d.reason, d.shape)
+			s.openedBundle(at, f, d)
 			return -1
 		}
 	}

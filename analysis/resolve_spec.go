@@ -158,7 +158,7 @@ func (specResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		}
 	default:
 		for _, c := range t.classes {
-			res.virtual = append(res.virtual, s.invocable(d.at.caller.Class, c, nil, "", d.open != nil)...)
+			res.virtual = append(res.virtual, s.invocable(d.at.caller.Class, c, nil, "", d.open)...)
 		}
 		for _, m := range t.methods {
 			res.virtual = append(res.virtual, virtualCall{declared: m.Class, method: m})

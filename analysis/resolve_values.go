@@ -39,7 +39,8 @@ func (a *Analyzer) valuesIndex() *values.Index {
 // compute it again: the plans of the other classes' methods, the resolvers of
 // API methods, CHA's dispatch, the initialisation chains, the conservative
 // fallback sets (all from the hierarchy alone), the value index
-// (inheritValuesIndex) and the JDK model with its evidence strings (inheritModel).
+// (inheritValuesIndex), the JDK model with its evidence strings (inheritModel) and
+// the JDK's access overrides.
 // After an edit that added or removed classes or members (another hierarchy), it
 // gives what the IDs can be moved for (inheritAcross). It must be called before
 // a's first run.
@@ -75,6 +76,7 @@ func (a *Analyzer) Inherit(prev *Analyzer, changed []string) {
 	}
 	a.inheritValuesIndex(prev, changed)
 	a.inheritModel(prev, nil)
+	a.inheritJDKOverrides(prev)
 }
 
 // inheritValuesIndex gives a, whose program has prev's classes and differs in the
@@ -153,11 +155,11 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 				ev = append(ev, sh.Evidence)
 			}
 			if !sh.Classes.Complete {
-				res.methods = append(res.methods, s.a.namedMethods(m.Class, sh, d.open != nil)...)
+				res.methods = append(res.methods, s.a.namedMethods(m.Class, sh, d.open)...)
 				continue
 			}
 			for _, cl := range sh.Classes.Set {
-				res.virtual = append(res.virtual, s.invocable(m.Class, cl, sh.Names, sh.Params, d.open != nil)...)
+				res.virtual = append(res.virtual, s.invocable(m.Class, cl, sh.Names, sh.Params, d.open)...)
 			}
 		}
 		res.evidence = "Method.invoke: " + strings.Join(ev, "; ")
@@ -279,7 +281,7 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 		res.inits = append(res.inits, x)
 		for _, ctor := range x.Methods {
 			// Encap-Respect still holds: only constructors its sets allow.
-			safe := ctor.IsPublic() || d.open != nil || (s.opts.Level.RespectsEncapsulation() && s.h.EncapsulationSafeConstructor(m.Class, ctor))
+			safe := ctor.IsPublic() || d.open.opens(ctor) || (s.opts.Level.RespectsEncapsulation() && s.h.EncapsulationSafeConstructor(m.Class, ctor))
 			if ctor.Name == "<init>" && (!d.noArg || ctor.Desc == "()V") && safe {
 				res.methods = append(res.methods, ctor)
 			}
@@ -291,17 +293,27 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 // invocable returns the dispatches of the methods that Method.invoke may call on a
 // method obtained from class c: those declared in or inherited by c, concrete or not
 // (the receiver's class selects the implementation), encapsulation-safe from the
-// calling class, named in names when names is not nil, and with the parameter
-// descriptors params ("(I)"; "" for any). open drops encapsulation: an access
-// override may have reached the Method.
-func (s *solver) invocable(from, c *hierarchy.Class, names []string, params string, open bool) []virtualCall {
-	encap := from
-	if open {
-		encap = nil
-	}
+// calling class or opened by an access override that may have reached the Method
+// (open, which may be nil), named in names when names is not nil, and with the
+// parameter descriptors params ("(I)"; "" for any).
+func (s *solver) invocable(from, c *hierarchy.Class, names []string, params string, open *override) []virtualCall {
 	var out []virtualCall
+	eachInvocable(s.h, c, names, params, func(m *hierarchy.Method) {
+		switch {
+		case open.opens(m):
+			out = append(out, virtualCall{declared: c, method: m})
+		case s.h.EncapsulationSafe(from, m):
+			out = append(out, virtualCall{declared: c, method: m, encap: from})
+		}
+	})
+	return out
+}
+
+// eachInvocable calls fn with each method Method.invoke may call on a method
+// obtained from class c (invocable), whatever its access.
+func eachInvocable(h *hierarchy.Hierarchy, c *hierarchy.Class, names []string, params string, fn func(*hierarchy.Method)) {
 	seen := map[string]bool{}
-	s.h.Supertypes(c, func(sc *hierarchy.Class) bool {
+	h.Supertypes(c, func(sc *hierarchy.Class) bool {
 		for _, m := range sc.Methods {
 			if m.Name == "<init>" || m.Name == "<clinit>" || seen[m.Name+m.Desc] {
 				continue
@@ -309,15 +321,11 @@ func (s *solver) invocable(from, c *hierarchy.Class, names []string, params stri
 			if names != nil && !containsString(names, m.Name) || !strings.HasPrefix(m.Desc, params) {
 				continue
 			}
-			if encap != nil && !s.h.EncapsulationSafe(encap, m) {
-				continue
-			}
 			seen[m.Name+m.Desc] = true
-			out = append(out, virtualCall{declared: c, method: m, encap: encap})
+			fn(m)
 		}
 		return true
 	})
-	return out
 }
 
 func containsString(ss []string, s string) bool {
@@ -335,16 +343,16 @@ func containsString(ss []string, s string) bool {
 // the method getMethod finds and every override invoke may dispatch to share them.
 // getMethod finds only public methods, and overrides of public methods are public;
 // getDeclaredMethod finds any, of which Encap-Respect keeps those safe from the
-// calling class, or all of them when open (an access override may have reached the
-// Method). The result is within the site's fallback.
-func (a *Analyzer) namedMethods(from *hierarchy.Class, sh values.MethodShape, open bool) []*hierarchy.Method {
+// calling class, and those an access override that may have reached the Method
+// opened (open, which may be nil). The result is within the site's fallback.
+func (a *Analyzer) namedMethods(from *hierarchy.Class, sh values.MethodShape, open *override) []*hierarchy.Method {
 	var out []*hierarchy.Method
 	for _, name := range sh.Names {
 		for _, m := range a.valuesIndex().MethodsNamed(name) {
 			if m.IsAbstract() || !strings.HasPrefix(m.Desc, sh.Params) {
 				continue
 			}
-			if m.IsPublic() || sh.Declared && (open || a.h.EncapsulationSafe(from, m)) {
+			if m.IsPublic() || sh.Declared && (open.opens(m) || a.h.EncapsulationSafe(from, m)) {
 				out = append(out, m)
 			}
 		}
