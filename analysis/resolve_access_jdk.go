@@ -36,7 +36,7 @@ import (
 // level (resolve_serial.go, resolve_jdkserialproxy.go); others open public members
 // only, which Encap-Respect's sets hold.
 //
-// The rest are not modelled (jdkUnmodelled: 42 on JDK 17, 25 of them on Fields,
+// The rest are not modelled (jdkUnmodelled: 41 on JDK 17, 25 of them on Fields,
 // which change no call edge): their objects leave their nests (helpers that open
 // what any caller hands them, as jdk.jfr's SecuritySupport and sun.nio.ch.Reflect
 // do; the Serviceability Agent's field setters) or the analyses cannot bound what
@@ -75,6 +75,9 @@ func (a *Analyzer) jdkOverrides() []*override {
 						continue
 					}
 					nf := a.newNestFlow(m.Class)
+					if nf.publicOrigins(o) {
+						continue // it opens public members only
+					}
 					if !nf.confined(m, o.pc) {
 						a.overrides.jdkUnmodelled = append(a.overrides.jdkUnmodelled, o)
 						continue
@@ -205,6 +208,22 @@ type nestFlow struct {
 	// met one of ReflectionFactory's copies.
 	getters []nestSlot
 	copied  bool
+}
+
+// publicOrigins reports whether the object of override o is made in its method
+// by getters of public members only (getMethod, getConstructors, ...).
+func (nf *nestFlow) publicOrigins(o *override) bool {
+	lf := nf.flow(o.caller)
+	if lf == nil || o.origins == nil {
+		return false
+	}
+	for _, x := range o.origins {
+		c := lf.callAt(int(x.pc))
+		if x.method != o.caller.ID || c == nil || c.Ref.Class != "java/lang/Class" || declaredGetter(c.Ref.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // declaredGetter reports whether the Class getter of that name may return members
