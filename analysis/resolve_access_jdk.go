@@ -1,11 +1,11 @@
 package analysis
 
 import (
-	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
-	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"slices"
 	"strings"
 
+	"github.com/jcg-lsp/jcg-lsp/analysis/callgraph"
+	"github.com/jcg-lsp/jcg-lsp/analysis/values"
 	"github.com/jcg-lsp/jcg-lsp/index/bytecode"
 	"github.com/jcg-lsp/jcg-lsp/index/classfile"
 	"github.com/jcg-lsp/jcg-lsp/index/facts"
