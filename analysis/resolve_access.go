@@ -664,6 +664,15 @@ func voided(o *override, what string) string {
 	return o.where + " may have reached this " + what + ": Encap-Respect does not hold for it"
 }
 
+// voidedMembers is the evidence an override adds to a resolved site's, whose
+// non-public members it keeps: all of them, or those a bounded override opened.
+func voidedMembers(o *override, what string) string {
+	if o.bounded {
+		return voided(o, what) + ": the non-public " + what + "s it opens too"
+	}
+	return voided(o, what) + ": its non-public " + what + "s too"
+}
+
 // reachedOverrides returns the overrides of the application and libraries that the
 // solver has reached.
 func (s *solver) reachedOverrides() []*override {

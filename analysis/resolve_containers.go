@@ -177,7 +177,7 @@ func (s *solver) resolveSpringFactories(d *dynamicSite) siteResult {
 	res.evidence = fmt.Sprintf("SpringFactoriesLoader at Correct-JDK: the classes %s files list under a factory type they implement, created with their no-argument constructor: %s from %s (each edge names its line)",
 		config.SpringFactoriesFile, howMany(len(res.methods), "class", "classes"), howMany(ci.files[config.SpringFactories], "file", "files"))
 	if d.open != nil {
-		res.evidence += "; " + voided(d.open, "constructor") + ": its non-public constructors too"
+		res.evidence += "; " + voidedMembers(d.open, "constructor")
 	}
 	return res
 }

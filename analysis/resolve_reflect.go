@@ -451,6 +451,8 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():
 			d.reason.Evidence = api.name + ": the class is not resolved at Behaved-CLs: any " + what + " may run (and any <clinit>)"
+		case d.open != nil && d.open.bounded:
+			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ", and " + voided(d.open, what) + ": any public " + what + ", one accessible from this class, or one it opens, may run (and any <clinit>)"
 		case d.open != nil:
 			d.reason.Evidence = api.name + ": the class is not resolved at " + lv + ", and " + voided(d.open, what) + ": any " + what + " may run (and any <clinit>)"
 		default:
@@ -471,6 +473,8 @@ func (reflectResolver) Resolve(s *solver, at site, c *facts.Call, rm *hierarchy.
 		switch {
 		case !s.fallbackLevel().RespectsEncapsulation():
 			d.reason.Evidence = api.name + ": the method is not resolved at Behaved-CLs: any concrete " + method + " may be called (and any <clinit>)"
+		case d.open != nil && d.open.bounded:
+			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ", and " + voided(d.open, "method") + ": any public " + method + ", one accessible from this class, or one it opens, may be called (and any <clinit>)"
 		case d.open != nil:
 			d.reason.Evidence = api.name + ": the method is not resolved at " + lv + ", and " + voided(d.open, "method") + ": any concrete " + method + " may be called (and any <clinit>)"
 		default:

@@ -164,7 +164,7 @@ func (valuesResolver) resolveSite(s *solver, d *dynamicSite) siteResult {
 		}
 		res.evidence = "Method.invoke: " + strings.Join(ev, "; ")
 		if d.open != nil {
-			res.evidence += "; " + voided(d.open, "method") + ": its non-public methods too"
+			res.evidence += "; " + voidedMembers(d.open, "method")
 		}
 		return res
 	case callgraph.FeatFieldAccess:
@@ -271,7 +271,7 @@ func (s *solver) resolveInstantiation(va *values.Analyzer, d *dynamicSite) siteR
 	}
 	res := siteResult{status: callgraph.Resolved, evidence: d.name + ": " + envNote(ev, cls.Env)}
 	if d.open != nil {
-		res.evidence += "; " + voided(d.open, "constructor") + ": its non-public constructors too"
+		res.evidence += "; " + voidedMembers(d.open, "constructor")
 	}
 	for _, x := range set {
 		if !concrete(x) {
